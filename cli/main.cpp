@@ -1,0 +1,79 @@
+// gpucalc command line: a thin shell over the core. It reads a scenario, prints the
+// answer as JSON, and exits 2 with "PATH: message" for bad input.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "gpucalc/api.hpp"
+
+namespace {
+
+constexpr const char* kUsage = R"(gpucalc — LLM training GPU calculator (大模型训练 GPU 计算器)
+
+Usage:
+  gpucalc evaluate FILE|-    evaluate a scenario (JSON, docs/scenario-format.md);
+                             '-' reads standard input. Prints the answer as JSON.
+  gpucalc --help             this text
+  gpucalc --version          the version
+
+Exit status: 0 answered; 2 bad input or usage (the message names the JSON
+pointer of the field, e.g. "/training/seq_len: must be a positive integer, got -4").
+)";
+
+int usage_error(const std::string& msg) {
+  std::cerr << "gpucalc: " << msg << "\n\n" << kUsage;
+  return 2;
+}
+
+bool read_all(const std::string& file, std::string& out) {
+  if (file == "-") {
+    out.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    return !std::cin.bad();
+  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  out = ss.str();
+  return !in.bad();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return usage_error("missing command");
+  const std::string cmd = argv[1];
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (cmd == "--version") {
+    std::cout << "gpucalc " << gpucalc::version() << "\n";
+    return 0;
+  }
+  if (cmd != "evaluate") return usage_error("unknown command '" + cmd + "'");
+  if (argc != 3) return usage_error("evaluate takes exactly one FILE (or - for standard input)");
+  std::string text;
+  if (!read_all(argv[2], text)) {
+    std::cerr << "gpucalc: cannot read '" << argv[2] << "'\n";
+    return 2;
+  }
+  const auto env = nlohmann::ordered_json::parse(gpucalc::evaluate_json(text), nullptr, false);
+  if (env.is_discarded() || !env.is_object()) {
+    std::cerr << "gpucalc: internal error: the core returned malformed JSON\n";
+    return 3;
+  }
+  if (!env.value("ok", false)) {
+    const auto& e = env["error"];
+    const std::string path = e.value("path", "");
+    std::cerr << "gpucalc: " << (path.empty() ? "(scenario)" : path) << ": " << e.value("message", "") << "\n";
+    return 2;
+  }
+  std::cout << env["value"].dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  return 0;
+}

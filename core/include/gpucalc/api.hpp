@@ -1,0 +1,18 @@
+// The one-call boundary shared by the CLI, the wasm module and the page:
+// scenario JSON text in, result envelope JSON text out.
+#pragma once
+#include <string>
+#include <string_view>
+
+namespace gpucalc {
+
+// Evaluates a scenario (docs/scenario-format.md). Never throws, never aborts on
+// bad input. Returns a JSON document, either
+//   {"ok":true,  "value": <evaluate output>}
+//   {"ok":false, "error": {"path": "<JSON pointer>", "message": "..."}}
+std::string evaluate_json(std::string_view scenario_json);
+
+// The version string, e.g. "0.1.0".
+std::string version();
+
+}  // namespace gpucalc

@@ -1,0 +1,57 @@
+// Plan: what the training job is (tokens, batch, precision, optimizer) and how
+// it is laid out on GPUs (TP, PP, DP, CP, EP, virtual stages, micro-batch,
+// ZeRO stage, recomputation), with the divisibility rules a layout must obey.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "gpucalc/error.hpp"
+#include "gpucalc/model.hpp"
+
+namespace gpucalc {
+
+enum class Precision { bf16, fp16, fp8 };
+enum class Recompute { none, selective, full };
+enum class Stage { pretrain, full_finetune };
+enum class Optimizer { adamw };
+
+const char* to_string(Precision p);
+const char* to_string(Recompute r);
+const char* to_string(Stage s);
+const char* to_string(Optimizer o);
+
+struct Training {
+  double tokens = 0;            // training tokens T
+  int64_t seq_len = 0;          // s
+  int64_t global_batch = 0;     // B, sequences per optimizer step
+  Precision precision = Precision::bf16;
+  Optimizer optimizer = Optimizer::adamw;
+  Stage stage = Stage::pretrain;
+  bool flash_attention = true;    // no s² score tensor is stored (Dao et al. 2022)
+  bool sequence_parallel = true;  // Korthikanti et al. 2022 SP whenever tp > 1
+};
+
+// A fully decided layout.
+struct Layout {
+  int64_t tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, vpp = 1;
+  int64_t micro_batch = 1;  // b, sequences per micro-batch per DP rank
+  int zero_stage = 0;       // 0..3; FSDP full-shard = 3
+  Recompute recompute = Recompute::none;
+
+  int64_t gpus() const { return tp * pp * dp * cp; }
+};
+
+// Micro-batches per step per pipeline: m = B / (dp · b).
+int64_t micro_batches(const Training& t, const Layout& l);
+
+// Checks a layout against the model and batch. Error paths point into the
+// scenario ("/parallel/tp", "/training/micro_batch", ...).
+std::optional<Error> check_layout(const ModelShape& m, const Training& t, const Layout& l);
+
+// Layers held by the pipeline stage with the most layers: ceil(L / pp). Uneven
+// splits are allowed (Llama 3 405B: 126 layers on 16 stages), the fuller stage bounds
+// both memory and time.
+int64_t layers_per_stage_max(const ModelShape& m, const Layout& l);
+
+}  // namespace gpucalc

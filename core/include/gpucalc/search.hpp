@@ -1,0 +1,73 @@
+// Search: enumerate the layouts a scenario leaves open, evaluate each (memory,
+// step time), drop what does not fit, and pick the best; also the smallest GPU
+// count that fits and the smallest that meets a deadline. Enumeration, pruning
+// and evaluation are separate pieces (style.md: Calculon/Timeloop).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "gpucalc/compute.hpp"
+#include "gpucalc/error.hpp"
+#include "gpucalc/hardware.hpp"
+#include "gpucalc/memory.hpp"
+#include "gpucalc/model.hpp"
+#include "gpucalc/plan.hpp"
+
+namespace gpucalc {
+
+// What the scenario fixed; empty = the calculator chooses.
+struct Constraints {
+  std::optional<int64_t> gpus, tp, pp, dp, cp, ep, vpp, micro_batch;
+  std::optional<int> zero_stage;
+  std::optional<Recompute> recompute;
+};
+
+// Everything one evaluation needs that does not vary across layouts.
+struct Problem {
+  ModelShape model;
+  Training training;
+  Gpu gpu;
+  Efficiency efficiency;
+  Overheads overheads;
+};
+
+struct Candidate {
+  Layout layout;
+  StageMemory memory;  // the worst stage
+  StepTime time;
+  RunTime run;
+  bool fits = false;
+};
+
+// Evaluates one layout (no validity check: callers pass layouts from enumerate()
+// or check_layout() first).
+Candidate evaluate_layout(const Problem& p, const Layout& l);
+
+// Calls visit(layout) for every valid layout that honours the constraints.
+// Open tp stays within the GPU's scale-up domain; open vpp and ep stay 1 and
+// open cp stays 1 unless the sequence is long (see docs/model.md "Search").
+void enumerate_layouts(const Problem& p, const Constraints& c,
+                       const std::function<void(const Layout&)>& visit);
+
+// Interim ranking until the performance model prices communication: fastest
+// step first; on a tie, lower ZeRO stage, then fewer TP·CP ways, then fewer
+// pipeline stages, then larger micro-batch (docs/model.md "Search").
+bool better(const Candidate& a, const Candidate& b);
+
+struct SearchResult {
+  std::optional<Candidate> chosen;     // the answer
+  std::optional<int64_t> min_gpus_fit; // smallest GPU count with a fitting layout
+  std::optional<Candidate> fastest;    // fitting layout with the fewest days
+  int64_t layouts_evaluated = 0;
+  int64_t layouts_fitting = 0;
+  bool target_met = false;
+};
+
+// With target_days: the smallest GPU count whose best fitting layout finishes in
+// time, and that layout. Without: the best layout at the fixed GPU count, or at
+// the smallest GPU count that fits.
+SearchResult search(const Problem& p, const Constraints& c, std::optional<double> target_days);
+
+}  // namespace gpucalc

@@ -1,0 +1,28 @@
+#include "gpucalc/api.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "gpucalc/report.hpp"
+#include "gpucalc/scenario.hpp"
+
+namespace gpucalc {
+
+std::string version() { return GPUCALC_VERSION; }
+
+std::string evaluate_json(std::string_view scenario_json) {
+  nlohmann::ordered_json env;
+  auto fail = [&](const Error& e) {
+    env["ok"] = false;
+    env["error"] = {{"path", e.path}, {"message", e.message}};
+    return env.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  };
+  auto scenario = parse_scenario(scenario_json);
+  if (!scenario) return fail(scenario.error());
+  auto result = evaluate(*scenario);
+  if (!result) return fail(result.error());
+  env["ok"] = true;
+  env["value"] = std::move(*result);
+  return env.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace gpucalc

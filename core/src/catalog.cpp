@@ -1,0 +1,137 @@
+// Loads the embedded catalogs (data/gpus.json, data/models.json) once. The data
+// is ours and checked by tests, so a malformed entry is a build defect: it is
+// skipped rather than crashing, and the catalog tests catch it.
+#include <nlohmann/json.hpp>
+
+#include "embedded.hpp"
+#include "gpucalc/hardware.hpp"
+#include "gpucalc/model.hpp"
+
+namespace gpucalc {
+namespace {
+
+using nlohmann::json;
+
+Spec spec_from(const json& j, const char* key) {
+  Spec s;
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_object()) return s;
+  auto v = it->find("value");
+  if (v != it->end() && v->is_number()) s.value = v->get<double>();
+  auto src = it->find("source");
+  if (src != it->end() && src->is_string()) s.source = src->get<std::string>();
+  auto c = it->find("confidence");
+  s.confidence = (c != it->end() && c->is_string()) ? c->get<std::string>() : "low";
+  return s;
+}
+
+std::string str_or(const json& j, const char* key, const char* fallback) {
+  auto it = j.find(key);
+  return (it != j.end() && it->is_string()) ? it->get<std::string>() : std::string(fallback);
+}
+
+int64_t int_or(const json& j, const char* key, int64_t fallback) {
+  auto it = j.find(key);
+  return (it != j.end() && it->is_number_integer()) ? it->get<int64_t>() : fallback;
+}
+
+bool bool_or(const json& j, const char* key, bool fallback) {
+  auto it = j.find(key);
+  return (it != j.end() && it->is_boolean()) ? it->get<bool>() : fallback;
+}
+
+struct GpuCatalog {
+  std::vector<Gpu> gpus;
+  json sources;
+};
+
+const GpuCatalog& gpu_data() {
+  static const GpuCatalog cat = [] {
+    GpuCatalog c;
+    json doc = json::parse(data::gpus_json(), nullptr, /*allow_exceptions=*/false);
+    if (!doc.is_object()) return c;
+    if (auto s = doc.find("sources"); s != doc.end() && s->is_object()) c.sources = *s;
+    auto list = doc.find("gpus");
+    if (list == doc.end() || !list->is_array()) return c;
+    for (const auto& e : *list) {
+      if (!e.is_object()) continue;
+      Gpu g;
+      g.id = str_or(e, "id", "");
+      g.name = str_or(e, "name", "");
+      g.memory_gib = spec_from(e, "memory_gib");
+      g.bf16_tflops = spec_from(e, "bf16_tflops");
+      g.fp16_tflops = spec_from(e, "fp16_tflops");
+      g.fp8_tflops = spec_from(e, "fp8_tflops");
+      g.memory_bw_tbs = spec_from(e, "memory_bw_tbs");
+      g.scaleup_gbs = spec_from(e, "scaleup_gbs");
+      g.scaleup_domain = spec_from(e, "scaleup_domain");
+      g.scaleout_gbps = spec_from(e, "scaleout_gbps");
+      g.tdp_w = spec_from(e, "tdp_w");
+      g.efficiency = spec_from(e, "efficiency");
+      if (auto eff = e.find("efficiency"); eff != e.end() && eff->is_object())
+        g.efficiency.source = str_or(*eff, "source", "");
+      if (!g.id.empty()) c.gpus.push_back(std::move(g));
+    }
+    return c;
+  }();
+  return cat;
+}
+
+}  // namespace
+
+const std::vector<Gpu>& gpu_catalog() { return gpu_data().gpus; }
+
+const Gpu* find_gpu(const std::string& id) {
+  for (const auto& g : gpu_catalog())
+    if (g.id == id) return &g;
+  return nullptr;
+}
+
+std::string gpu_source_citation(const std::string& key) {
+  const auto& s = gpu_data().sources;
+  auto it = s.find(key);
+  return (it != s.end() && it->is_string()) ? it->get<std::string>() : key;
+}
+
+const std::vector<ModelShape>& model_presets() {
+  static const std::vector<ModelShape> presets = [] {
+    std::vector<ModelShape> out;
+    json doc = json::parse(data::models_json(), nullptr, false);
+    if (!doc.is_object() || !doc.contains("models") || !doc["models"].is_array()) return out;
+    for (const auto& e : doc["models"]) {
+      if (!e.is_object()) continue;
+      ModelShape m;
+      m.id = str_or(e, "id", "");
+      m.name = str_or(e, "name", "");
+      m.layers = int_or(e, "layers", 0);
+      m.hidden = int_or(e, "hidden", 0);
+      m.heads = int_or(e, "heads", 0);
+      m.kv_heads = int_or(e, "kv_heads", m.heads);
+      m.head_dim = int_or(e, "head_dim", 0);
+      m.ffn_hidden = int_or(e, "ffn_hidden", 0);
+      m.vocab = int_or(e, "vocab", 0);
+      m.ffn_act = str_or(e, "ffn_act", "swiglu") == "gelu" ? FfnAct::gelu : FfnAct::swiglu;
+      m.norm = str_or(e, "norm", "rmsnorm") == "layernorm" ? Norm::layernorm : Norm::rmsnorm;
+      m.tied_embeddings = bool_or(e, "tied_embeddings", false);
+      m.qkv_bias = bool_or(e, "qkv_bias", false);
+      m.linear_bias = bool_or(e, "linear_bias", false);
+      m.position = str_or(e, "position_embedding", "rope") == "learned" ? PositionEmbedding::learned
+                                                                         : PositionEmbedding::rope;
+      m.dropout = bool_or(e, "dropout", false);
+      m.max_position_embeddings = int_or(e, "max_position_embeddings", 0);
+      m.published_params = int_or(e, "published_params", 0);
+      m.source = str_or(e, "source", "");
+      if (!m.id.empty()) out.push_back(std::move(m));
+    }
+    return out;
+  }();
+  return presets;
+}
+
+const ModelShape* find_model(const std::string& id) {
+  for (const auto& m : model_presets())
+    if (m.id == id) return &m;
+  return nullptr;
+}
+
+}  // namespace gpucalc

@@ -1,0 +1,7 @@
+#pragma once
+#include <string_view>
+// Defined in the generated embedded_data.cpp (core/embed_data.cmake).
+namespace gpucalc::data {
+std::string_view gpus_json();
+std::string_view models_json();
+}  // namespace gpucalc::data

@@ -1,0 +1,245 @@
+#include "json_input.hpp"
+
+#include <cmath>
+#include <vector>
+
+namespace gpucalc::input {
+namespace {
+
+constexpr size_t kMaxDepth = 32;
+
+// Builds a DOM from SAX events; refuses duplicate keys and deep nesting.
+class DomBuilder : public nlohmann::json_sax<json> {
+ public:
+  json root;
+  std::optional<Error> error;
+
+  bool null() override { return put(json(nullptr)); }
+  bool boolean(bool v) override { return put(json(v)); }
+  bool number_integer(number_integer_t v) override { return put(json(v)); }
+  bool number_unsigned(number_unsigned_t v) override { return put(json(v)); }
+  bool number_float(number_float_t v, const string_t&) override { return put(json(v)); }
+  bool string(string_t& v) override { return put(json(std::move(v))); }
+  bool binary(binary_t&) override { return fail("", "binary values are not JSON"); }
+  bool start_object(std::size_t) override { return open(json::object()); }
+  bool end_object() override { return close(); }
+  bool start_array(std::size_t) override { return open(json::array()); }
+  bool end_array() override { return close(); }
+  bool key(string_t& k) override {
+    json& top = *stack_.back();
+    if (top.contains(k)) return fail(path() + "/" + pointer_token(k), "duplicate key");
+    key_ = std::move(k);
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& ex) override {
+    std::string what = ex.what();
+    // "[json.exception.parse_error.101] parse error at line 1, column 3: ..." → drop the tag.
+    if (auto pos = what.find("] "); pos != std::string::npos && what.rfind("[json.exception", 0) == 0)
+      what = what.substr(pos + 2);
+    return fail("", "malformed JSON: " + what);
+  }
+
+ private:
+  std::vector<json*> stack_;
+  std::vector<std::string> keys_;  // key under which each open container sits
+  std::string key_;
+
+  bool fail(std::string p, std::string m) {
+    if (!error) error = Error{std::move(p), std::move(m)};
+    return false;
+  }
+  std::string path() const {
+    std::string p;
+    for (size_t i = 1; i < keys_.size(); ++i) p += "/" + pointer_token(keys_[i]);
+    return p;
+  }
+  json* place(json v) {
+    if (stack_.empty()) {
+      root = std::move(v);
+      return &root;
+    }
+    json& top = *stack_.back();
+    if (top.is_object()) {
+      auto& slot = top[key_];
+      slot = std::move(v);
+      return &slot;
+    }
+    top.push_back(std::move(v));
+    return &top.back();
+  }
+  bool put(json v) {
+    place(std::move(v));
+    return true;
+  }
+  bool open(json v) {
+    if (stack_.size() >= kMaxDepth) return fail(path(), "nesting deeper than " + std::to_string(kMaxDepth) + " levels");
+    const bool in_object = !stack_.empty() && stack_.back()->is_object();
+    const std::string k = in_object ? key_ : (stack_.empty() ? "" : std::to_string(stack_.back()->size()));
+    stack_.push_back(place(std::move(v)));
+    keys_.push_back(k);
+    return true;
+  }
+  bool close() {
+    stack_.pop_back();
+    keys_.pop_back();
+    return true;
+  }
+};
+
+bool integral(double v) { return std::isfinite(v) && std::floor(v) == v; }
+
+std::string join(std::initializer_list<std::string_view> xs) {
+  std::string out;
+  for (auto x : xs) {
+    if (!out.empty()) out += ", ";
+    out += x;
+  }
+  return out;
+}
+
+std::string num_text(double v) {
+  if (integral(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<int64_t>(v));
+  return json(v).dump();
+}
+
+}  // namespace
+
+Expected<json> parse_document(std::string_view text) {
+  DomBuilder b;
+  const bool ok = json::sax_parse(text.begin(), text.end(), &b, nlohmann::detail::input_format_t::json, true, false);
+  if (b.error) return *b.error;
+  if (!ok) return Error{"", "malformed JSON"};
+  return std::move(b.root);
+}
+
+std::string pointer_token(std::string_view key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
+  }
+  return out;
+}
+
+std::string show(const json& v) {
+  std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (s.size() > 60) s = s.substr(0, 57) + "...";
+  return s;
+}
+
+void Reader::only_keys(const json& obj, const std::string& path, std::initializer_list<std::string_view> allowed) {
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    bool known = false;
+    for (auto a : allowed) known = known || it.key() == a;
+    if (!known) {
+      fail(path + "/" + pointer_token(it.key()), "unknown field (expected one of: " + join(allowed) + ")");
+      return;
+    }
+  }
+}
+
+bool Reader::expect_object(const json* v, const std::string& path) {
+  if (v && v->is_object()) return true;
+  fail(path, v ? "must be an object, got " + show(*v) : "is required");
+  return false;
+}
+
+std::optional<int64_t> Reader::integer(const json& obj, const std::string& path, const char* key, bool required,
+                                       int64_t lo, int64_t hi) {
+  const std::string p = path + "/" + key;
+  auto it = obj.find(key);
+  if (it == obj.end()) {
+    if (required) fail(p, "is required");
+    return std::nullopt;
+  }
+  const std::string want = lo >= 1 ? "a positive integer" : "an integer";
+  double v = 0;
+  if (it->is_number_integer() || it->is_number_unsigned()) {
+    if (it->is_number_unsigned()) {
+      auto u = it->get<uint64_t>();
+      v = static_cast<double>(u);
+    } else {
+      v = static_cast<double>(it->get<int64_t>());
+    }
+  } else if (it->is_number_float()) {
+    v = it->get<double>();
+    if (!integral(v)) {
+      fail(p, "must be " + want + ", got " + show(*it));
+      return std::nullopt;
+    }
+  } else {
+    fail(p, "must be " + want + ", got " + show(*it));
+    return std::nullopt;
+  }
+  if (v < static_cast<double>(lo)) {
+    fail(p, "must be " + want + (lo > 1 ? " ≥ " + std::to_string(lo) : "") + ", got " + num_text(v));
+    return std::nullopt;
+  }
+  if (v > static_cast<double>(hi)) {
+    fail(p, "must be at most " + std::to_string(hi) + ", got " + num_text(v));
+    return std::nullopt;
+  }
+  return static_cast<int64_t>(v);
+}
+
+std::optional<double> Reader::number(const json& obj, const std::string& path, const char* key, bool required,
+                                     double lo, double hi, bool lo_exclusive) {
+  const std::string p = path + "/" + key;
+  auto it = obj.find(key);
+  if (it == obj.end()) {
+    if (required) fail(p, "is required");
+    return std::nullopt;
+  }
+  if (!it->is_number()) {
+    fail(p, "must be a number, got " + show(*it));
+    return std::nullopt;
+  }
+  const double v = it->get<double>();
+  const bool low = lo_exclusive ? !(v > lo) : !(v >= lo);
+  if (!std::isfinite(v) || low || v > hi) {
+    fail(p, std::string("must be a number ") + (lo_exclusive ? "> " : "≥ ") + num_text(lo) + " and ≤ " + num_text(hi) +
+                ", got " + show(*it));
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<bool> Reader::boolean(const json& obj, const std::string& path, const char* key) {
+  auto it = obj.find(key);
+  if (it == obj.end()) return std::nullopt;
+  if (!it->is_boolean()) {
+    fail(path + "/" + key, "must be true or false, got " + show(*it));
+    return std::nullopt;
+  }
+  return it->get<bool>();
+}
+
+std::optional<std::string> Reader::choice(const json& obj, const std::string& path, const char* key,
+                                          std::initializer_list<std::string_view> allowed, bool required) {
+  const std::string p = path + "/" + key;
+  auto it = obj.find(key);
+  if (it == obj.end()) {
+    if (required) fail(p, "is required");
+    return std::nullopt;
+  }
+  if (it->is_string()) {
+    const auto& s = it->get_ref<const std::string&>();
+    for (auto a : allowed)
+      if (s == a) return s;
+  }
+  fail(p, "must be one of " + join(allowed) + ", got " + show(*it));
+  return std::nullopt;
+}
+
+std::optional<std::string> Reader::text(const json& obj, const std::string& path, const char* key, size_t max_len) {
+  auto it = obj.find(key);
+  if (it == obj.end()) return std::nullopt;
+  if (!it->is_string() || it->get_ref<const std::string&>().size() > max_len) {
+    fail(path + "/" + key, "must be a string of at most " + std::to_string(max_len) + " bytes, got " + show(*it));
+    return std::nullopt;
+  }
+  return it->get<std::string>();
+}
+
+}  // namespace gpucalc::input

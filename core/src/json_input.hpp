@@ -1,0 +1,54 @@
+// Strict JSON reading for scenarios: a SAX-built DOM (so a malformed document
+// reports where it broke without exceptions, duplicate keys are refused and depth is
+// bounded) and typed field readers that record the first error with its JSON pointer.
+#pragma once
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "gpucalc/error.hpp"
+
+namespace gpucalc::input {
+
+using nlohmann::json;
+
+// Parses text into a DOM, or an error at path "" saying where it broke.
+Expected<json> parse_document(std::string_view text);
+
+// RFC 6901 escaping of one reference token.
+std::string pointer_token(std::string_view key);
+
+// A short, safe rendering of a JSON value for messages.
+std::string show(const json& v);
+
+class Reader {
+ public:
+  bool failed() const { return error_.has_value(); }
+  const Error& error() const { return *error_; }
+  void fail(std::string path, std::string message) {
+    if (!error_) error_ = Error{std::move(path), std::move(message)};
+  }
+
+  // Reports the first key of `obj` not in `allowed`.
+  void only_keys(const json& obj, const std::string& path, std::initializer_list<std::string_view> allowed);
+  // obj must be an object (reported at path otherwise).
+  bool expect_object(const json* v, const std::string& path);
+
+  std::optional<int64_t> integer(const json& obj, const std::string& path, const char* key, bool required,
+                                 int64_t lo, int64_t hi);
+  std::optional<double> number(const json& obj, const std::string& path, const char* key, bool required,
+                               double lo, double hi, bool lo_exclusive);
+  std::optional<bool> boolean(const json& obj, const std::string& path, const char* key);
+  std::optional<std::string> choice(const json& obj, const std::string& path, const char* key,
+                                    std::initializer_list<std::string_view> allowed, bool required);
+  std::optional<std::string> text(const json& obj, const std::string& path, const char* key, size_t max_len);
+
+ private:
+  std::optional<Error> error_;
+};
+
+}  // namespace gpucalc::input

@@ -1,0 +1,190 @@
+// Per-GPU memory. The formulas are derived and justified term by term in
+// docs/memory-model.md; the comments here name each term's source.
+#include "gpucalc/memory.hpp"
+
+#include <algorithm>
+
+namespace gpucalc {
+namespace {
+
+constexpr double kAct = 2.0;  // bytes per saved activation element (bf16/fp16)
+
+// Parameters of one layer held by one TP rank: weight matrices and column-parallel
+// biases are split t ways (Megatron-LM, Shoeybi et al. 2019 §3); norms are replicated.
+double layer_params_local(const ParamCounts& pc, int64_t tp) {
+  return static_cast<double>(pc.attention + pc.mlp) / static_cast<double>(tp) +
+         static_cast<double>(pc.layer_norms);
+}
+
+struct StageParams {
+  double params = 0;          // parameters held by one GPU of this stage (before ZeRO)
+  double layer_local = 0;     // one layer's local parameters
+  double head_local = 0;      // the output projection's local parameters (last stage)
+  int64_t layers = 0;
+};
+
+StageParams stage_params(const ModelShape& m, const Layout& l, int stage) {
+  const ParamCounts pc = count_params(m);
+  StageParams sp;
+  sp.layers = layers_per_stage_max(m, l);
+  sp.layer_local = layer_params_local(pc, l.tp);
+  sp.params = static_cast<double>(sp.layers) * sp.layer_local;
+  const bool first = stage == 0;
+  const bool last = stage == l.pp - 1;
+  const double vocab_local = static_cast<double>(pc.embedding) / static_cast<double>(l.tp);  // vocab-parallel
+  if (first) sp.params += vocab_local + static_cast<double>(pc.position);
+  if (last) {
+    sp.params += static_cast<double>(pc.final_norm);
+    // Untied: the head is its own V·h matrix. Tied with pp > 1: Megatron keeps a copy of
+    // the word embedding on the last stage for the output layer and all-reduces its
+    // gradient with the first stage's (Narayanan et al. 2021 §2.2 implementation note).
+    if (!m.tied_embeddings) sp.params += vocab_local;
+    else if (!first) sp.params += vocab_local;
+    sp.head_local = vocab_local;
+  }
+  return sp;
+}
+
+}  // namespace
+
+double activation_bytes_per_layer(const ModelShape& m, const Training& t, const Layout& l) {
+  // Tensors a layer saves for its backward pass, per micro-batch, per GPU
+  // (docs/memory-model.md §Activations). s is the local sequence s/cp (context
+  // parallelism splits the sequence, Megatron-Core CP); TP splits heads and FFN
+  // columns; sequence parallelism (Korthikanti et al. 2022 §4.2.2) also splits the
+  // norm/residual-region tensors across the TP group.
+  const double s = static_cast<double>(t.seq_len) / static_cast<double>(l.cp);
+  const double b = static_cast<double>(l.micro_batch);
+  const double h = static_cast<double>(m.hidden);
+  const double a = static_cast<double>(m.heads);
+  const double g = static_cast<double>(m.kv_heads);
+  const double d = static_cast<double>(head_dim(m));
+  const double f = static_cast<double>(m.ffn_hidden);
+  const double tp = static_cast<double>(l.tp);
+  const double seq_shard = (t.sequence_parallel && l.tp > 1) ? tp : 1.0;
+  const double sb = s * b;
+
+  // Norm/residual region, split by SP: inputs of the two norms and of the two
+  // column-parallel projections (QKV, MLP in): 4 tensors of s·b·h.
+  double bytes = kAct * 4.0 * sb * h / seq_shard;
+  // Attention: Q, K, V (after RoPE) and the attention output O feeding the output
+  // projection: s·b·(2·a·d + 2·g·d); split by TP over heads.
+  bytes += kAct * sb * (2.0 * a * d + 2.0 * g * d) / tp;
+  if (m.ffn_act == FfnAct::swiglu) {
+    // SwiGLU: gate and up projections (2f) feed silu(gate)·up; its output (f) feeds down.
+    bytes += kAct * sb * 3.0 * f / tp;
+  } else {
+    // GELU MLP: fc1 output (GELU input, f) and GELU output (fc2 input, f).
+    bytes += kAct * sb * 2.0 * f / tp;
+  }
+  if (m.dropout) {
+    // 1-byte masks after attention and after the MLP (Korthikanti Table 2's 2sbh).
+    bytes += 2.0 * sb * h / seq_shard;
+  }
+  if (t.flash_attention) {
+    // FlashAttention keeps only the fp32 log-sum-exp per query row (Dao et al. 2022).
+    bytes += 4.0 * b * s * a / tp;
+  } else if (l.recompute == Recompute::none) {
+    // Materialised attention: softmax output 2·a·s²·b (+ dropout mask a·s²·b and
+    // dropout output 2·a·s²·b): Korthikanti's 5·a·s²·b, or 2·a·s²·b without dropout.
+    // Selective recomputation recomputes exactly this part (Korthikanti §5).
+    // With CP each rank holds its s/cp queries against the full s keys.
+    const double s_full = static_cast<double>(t.seq_len);
+    bytes += (m.dropout ? 5.0 : 2.0) * a * s * s_full * b / tp;
+  }
+  return bytes;
+}
+
+double capacity_bytes(const Gpu& g) { return g.memory_gib.value.value_or(0.0) * 1073741824.0; }
+
+StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l, const Overheads& o,
+                         int stage) {
+  StageMemory r;
+  r.stage = stage;
+  const bool last = stage == l.pp - 1;
+  const StageParams sp = stage_params(m, l, stage);
+  r.layers = sp.layers;
+
+  // Model states, mixed-precision Adam (Rajbhandari et al. 2020 §3.1): 2 bytes of
+  // 16-bit weights, 2 of 16-bit gradients and K = 12 of optimizer state (fp32 master
+  // weights, momentum, variance) per parameter. ZeRO shards them over the data-parallel
+  // group, which spans dp × cp (Megatron-Core's distributed optimizer and FSDP with CP
+  // shard over the combined DP-CP group): stage 1 the optimizer, 2 also gradients,
+  // 3 also weights.
+  const double shard = static_cast<double>(l.dp * l.cp);
+  const double P = sp.params;
+  r.weights = 2.0 * P / (l.zero_stage >= 3 ? shard : 1.0);
+  r.gradients = 2.0 * P / (l.zero_stage >= 2 ? shard : 1.0);
+  r.optimizer = 12.0 * P / (l.zero_stage >= 1 ? shard : 1.0);
+  if (l.zero_stage >= 3 && shard > 1.0) {
+    // Gathered working set: the layer in use and the one being prefetched (2 B/param
+    // each) plus the in-use layer's unsharded gradient before its reduce-scatter
+    // (2 B/param): PyTorch FSDP forward/backward prefetch; DeepSpeed's ZeRO-3 estimator
+    // adds the same 4·largest-layer term. On the last stage the output projection is
+    // the largest unit (params + grads).
+    r.weights_gathered = std::max(3.0 * 2.0 * sp.layer_local, last ? 4.0 * sp.head_local : 0.0);
+  }
+  if (t.precision == Precision::fp8) {
+    // Transformer Engine keeps an FP8 (1 byte) copy of each local weight between
+    // micro-batches of a step (fp8 weight caching).
+    r.fp8_weight_cache = 1.0 * P / (l.zero_stage >= 3 ? shard : 1.0);
+  }
+
+  // Activations. Micro-batch-chunks in flight under 1F1B (Narayanan et al. 2021 §2.2):
+  // stage i holds min(m, p - i) micro-batches; interleaved with v chunks, Megatron's
+  // schedule warms up (p - i - 1)·2 + (v - 1)·p chunks, so stage 0 holds
+  // (1 + (p-1)/(p·v))·L layers' worth (Korthikanti et al. 2022 §4.2.3).
+  const int64_t m_count = micro_batches(t, l);
+  const int64_t v = l.vpp;
+  const int64_t p = l.pp;
+  int64_t in_flight;
+  if (v == 1) {
+    in_flight = std::min<int64_t>(m_count, p - stage);
+  } else {
+    in_flight = std::min<int64_t>(m_count * v, (p - stage - 1) * 2 + (v - 1) * p + 1);
+  }
+  in_flight = std::max<int64_t>(in_flight, 1);
+  r.in_flight = in_flight;
+  const double chunk_layers = static_cast<double>(sp.layers) / static_cast<double>(v);
+  const double per_layer = activation_bytes_per_layer(m, t, l);
+  const double seq_shard = (t.sequence_parallel && l.tp > 1) ? static_cast<double>(l.tp) : 1.0;
+  const double s_local = static_cast<double>(t.seq_len) / static_cast<double>(l.cp);
+  const double sbh = s_local * static_cast<double>(l.micro_batch) * static_cast<double>(m.hidden);
+  if (l.recompute == Recompute::full) {
+    // Full recomputation checkpoints only each layer's input (2·s·b·h, split by SP)
+    // and rebuilds one layer at a time in backward (Korthikanti et al. 2022 §5, Table 2).
+    r.layer_activations = static_cast<double>(in_flight) * chunk_layers * kAct * sbh / seq_shard;
+    r.recompute_working = per_layer;
+  } else {
+    r.layer_activations = static_cast<double>(in_flight) * chunk_layers * per_layer;
+  }
+  if (last) {
+    // Output layer on the last stage, one micro-batch at a time: the final norm's input
+    // and the head's input (2·s·b·h each, split by SP), the 16-bit logits (s·b·V/t) and
+    // the fp32 softmax the vocab-parallel cross-entropy keeps for backward (4·s·b·V/t)
+    // (Korthikanti et al. 2022 §4.3 counts 4sbV/t for the loss).
+    const double sbv = s_local * static_cast<double>(l.micro_batch) * static_cast<double>(m.vocab) /
+                       static_cast<double>(l.tp);
+    r.logits = 2.0 * kAct * sbh / seq_shard + (2.0 + 4.0) * sbv;
+  }
+
+  // Runtime overheads (docs/memory-model.md §Runtime).
+  r.cuda_context = o.cuda_context_bytes;
+  int communicators = 0;
+  if (l.tp > 1) ++communicators;
+  if (l.pp > 1) ++communicators;
+  if (l.dp > 1) ++communicators;
+  if (l.cp > 1) ++communicators;
+  r.comm_buffers = o.nccl_bytes_per_communicator * communicators;
+  r.fragmentation = o.fragmentation * (r.activations() + r.weights_gathered);
+  return r;
+}
+
+StageMemory worst_stage_memory(const ModelShape& m, const Training& t, const Layout& l, const Overheads& o) {
+  StageMemory a = stage_memory(m, t, l, o, 0);
+  if (l.pp == 1) return a;
+  StageMemory z = stage_memory(m, t, l, o, static_cast<int>(l.pp - 1));
+  return z.total() > a.total() ? z : a;
+}
+
+}  // namespace gpucalc

@@ -1,0 +1,152 @@
+#include "gpucalc/search.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <tuple>
+
+namespace gpucalc {
+namespace {
+
+std::vector<int64_t> divisors(int64_t n, int64_t cap) {
+  std::vector<int64_t> out;
+  for (int64_t i = 1; i * i <= n; ++i) {
+    if (n % i != 0) continue;
+    if (i <= cap) out.push_back(i);
+    const int64_t j = n / i;
+    if (j != i && j <= cap) out.push_back(j);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+template <class T>
+std::vector<T> one_or(const std::optional<T>& fixed, std::vector<T> open) {
+  if (fixed) return {*fixed};
+  return open;
+}
+
+}  // namespace
+
+Candidate evaluate_layout(const Problem& p, const Layout& l) {
+  Candidate c;
+  c.layout = l;
+  c.memory = worst_stage_memory(p.model, p.training, l, p.overheads);
+  c.time = step_time(p.model, p.training, l, p.gpu, p.efficiency);
+  c.run = run_time(p.training, l, c.time);
+  c.fits = c.memory.total() <= capacity_bytes(p.gpu);
+  return c;
+}
+
+void enumerate_layouts(const Problem& p, const Constraints& c, const std::function<void(const Layout&)>& visit) {
+  const ModelShape& m = p.model;
+  const Training& t = p.training;
+  const int64_t domain = static_cast<int64_t>(p.gpu.scaleup_domain.value.value_or(8.0));
+
+  // TP: divisors of gcd(heads, kv_heads, ffn_hidden) inside the scale-up domain
+  // (TP's per-layer all-reduces collapse across nodes; sizing-model.md §4).
+  const int64_t tp_gcd = std::gcd(std::gcd(m.heads, m.kv_heads), m.ffn_hidden);
+  const auto tps = one_or(c.tp, divisors(tp_gcd, std::max<int64_t>(domain, 1)));
+  // PP: every stage count up to L whose split is even or off by one layer at most per
+  // stage (ceil(L/p)·p - L < p holds for all p ≤ L; we keep divisors of L and powers
+  // of two, the splits frameworks support without hand-placed layers).
+  std::vector<int64_t> pp_open = divisors(m.layers, m.layers);
+  for (int64_t q = 2; q <= m.layers && q <= 256; q *= 2) pp_open.push_back(q);
+  std::sort(pp_open.begin(), pp_open.end());
+  pp_open.erase(std::unique(pp_open.begin(), pp_open.end()), pp_open.end());
+  const auto pps = one_or(c.pp, pp_open);
+  // CP: only for long sequences when open (≥ 32K tokens), powers of two up to 32.
+  std::vector<int64_t> cp_open = {1};
+  if (t.seq_len >= 32768)
+    for (int64_t q = 2; q <= 32; q *= 2)
+      if (t.seq_len % (2 * q) == 0) cp_open.push_back(q);
+  const auto cps = one_or(c.cp, cp_open);
+  const auto vpps = one_or(c.vpp, std::vector<int64_t>{1});
+  const auto zeros = one_or(c.zero_stage, std::vector<int>{0, 1, 2, 3});
+  const auto rcs = one_or(c.recompute, std::vector<Recompute>{Recompute::none, Recompute::selective, Recompute::full});
+  const int64_t ep = c.ep.value_or(1);
+
+  for (int64_t tp : tps) {
+    for (int64_t pp : pps) {
+      for (int64_t cp : cps) {
+        std::vector<int64_t> dps;
+        if (c.dp) {
+          dps = {*c.dp};
+        } else if (c.gpus) {
+          const int64_t model_par = tp * pp * cp;
+          if (*c.gpus % model_par != 0) continue;
+          dps = {*c.gpus / model_par};
+        } else {
+          dps = divisors(t.global_batch, t.global_batch);
+        }
+        for (int64_t dp : dps) {
+          if (c.gpus && tp * pp * cp * dp != *c.gpus) continue;
+          if (dp < 1 || t.global_batch % dp != 0) continue;
+          const auto mbs = one_or(c.micro_batch, divisors(t.global_batch / dp, 64));
+          for (int64_t vpp : vpps) {
+            for (int64_t mb : mbs) {
+              for (int zero : zeros) {
+                for (Recompute rc : rcs) {
+                  Layout l;
+                  l.tp = tp; l.pp = pp; l.cp = cp; l.dp = dp; l.ep = ep; l.vpp = vpp;
+                  l.micro_batch = mb; l.zero_stage = zero; l.recompute = rc;
+                  if (check_layout(m, t, l)) continue;
+                  visit(l);
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+bool better(const Candidate& a, const Candidate& b) {
+  // Step times within 0.01% count as equal so the tie-breaks decide.
+  const double ta = a.time.step_time_s, tb = b.time.step_time_s;
+  if (ta < tb * (1 - 1e-4)) return true;
+  if (tb < ta * (1 - 1e-4)) return false;
+  const auto key = [](const Candidate& c) {
+    return std::make_tuple(c.layout.zero_stage, c.layout.tp * c.layout.cp, c.layout.pp, -c.layout.micro_batch,
+                           static_cast<int>(c.layout.recompute));
+  };
+  return key(a) < key(b);
+}
+
+SearchResult search(const Problem& p, const Constraints& c, std::optional<double> target_days) {
+  SearchResult r;
+  // Best fitting candidate per GPU count would need a map; we only need the answer
+  // at the smallest qualifying count, so keep running minima.
+  std::optional<Candidate> best_target;  // smallest n meeting target, best layout at that n
+  std::optional<Candidate> best_fit;     // smallest n that fits, best layout at that n
+  std::optional<Candidate> best_any;     // no fitting layout: the least over-capacity one
+  enumerate_layouts(p, c, [&](const Layout& l) {
+    Candidate cand = evaluate_layout(p, l);
+    ++r.layouts_evaluated;
+    if (!cand.fits) {
+      if (!best_any || cand.memory.total() < best_any->memory.total()) best_any = cand;
+      return;
+    }
+    ++r.layouts_fitting;
+    const int64_t n = l.gpus();
+    const auto take = [&](std::optional<Candidate>& slot) {
+      if (!slot || n < slot->layout.gpus() || (n == slot->layout.gpus() && better(cand, *slot))) slot = cand;
+    };
+    take(best_fit);
+    if (!r.fastest || cand.run.days < r.fastest->run.days ||
+        (cand.run.days == r.fastest->run.days && n < r.fastest->layout.gpus()))
+      r.fastest = cand;
+    if (target_days && cand.run.days <= *target_days) take(best_target);
+  });
+  if (best_fit) r.min_gpus_fit = best_fit->layout.gpus();
+  if (target_days) {
+    r.target_met = best_target.has_value();
+    r.chosen = best_target ? best_target : r.fastest;
+  } else {
+    r.chosen = best_fit;
+  }
+  if (!r.chosen) r.chosen = best_any;
+  return r;
+}
+
+}  // namespace gpucalc

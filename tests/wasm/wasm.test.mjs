@@ -1,0 +1,93 @@
+// The wasm module must give the native CLI's answers, and report bad input the same way.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { before, describe, test } from "node:test";
+import { pathToFileURL } from "node:url";
+import { CLI, DEFAULT_EXAMPLE, DIST, cliEvaluate, diffJson, exampleFiles, readJson, runCli } from "./helpers.mjs";
+
+let core;
+
+before(async () => {
+  const { default: createGpucalc } = await import(pathToFileURL(path.join(DIST, "gpucalc.js")).href);
+  // Node's fetch() cannot load file: URLs; the loader takes the bytes instead.
+  core = await createGpucalc({ wasmBinary: readFileSync(path.join(DIST, "gpucalc.wasm")) });
+});
+
+const evaluate = (scenario) => JSON.parse(core.evaluate(typeof scenario === "string" ? scenario : JSON.stringify(scenario)));
+
+describe("examples: wasm == native CLI", () => {
+  const files = exampleFiles();
+  test("there are examples", () => assert.ok(files.length > 0));
+
+  for (const file of files) {
+    test(path.basename(file), () => {
+      const got = evaluate(readFileSync(file, "utf8"));
+      const cli = runCli(["evaluate", file]);
+      if (cli.status !== 0) {
+        // An example that the CLI rejects must be rejected by wasm with the same path.
+        assert.equal(cli.status, 2, cli.stderr);
+        assert.equal(got.ok, false);
+        assert.ok(cli.stderr.includes(`${got.error.path}: `), `CLI said ${cli.stderr}`);
+        return;
+      }
+      assert.equal(got.ok, true, JSON.stringify(got.error));
+      const want = JSON.parse(cli.stdout);
+      assert.deepStrictEqual(got.value.plan, want.plan, "plan differs");
+      assert.deepStrictEqual(diffJson(got.value, want), []);
+    });
+  }
+});
+
+describe("bad input", () => {
+  test("negative seq_len points at /training/seq_len, like the CLI", () => {
+    const scenario = readJson(DEFAULT_EXAMPLE);
+    scenario.training.seq_len = -4;
+    const got = evaluate(scenario);
+    assert.equal(got.ok, false);
+    assert.equal(got.error.path, "/training/seq_len");
+    assert.equal(typeof got.error.message, "string");
+    assert.ok(got.error.message.length > 0);
+
+    const cli = cliEvaluate(scenario);
+    assert.equal(cli.ok, false);
+    assert.equal(cli.status, 2);
+    assert.ok(cli.stderr.includes(`/training/seq_len: ${got.error.message}`), `CLI said ${cli.stderr}`);
+  });
+
+  for (const text of ["{", "", "not json", "[1,2", '{"model": }']) {
+    test(`malformed JSON ${JSON.stringify(text)} is ok:false, not a crash`, () => {
+      const got = evaluate(text);
+      assert.equal(got.ok, false);
+      assert.equal(typeof got.error.path, "string");
+      assert.equal(typeof got.error.message, "string");
+    });
+  }
+
+  test("the module still works after errors", () => {
+    assert.equal(evaluate(readFileSync(DEFAULT_EXAMPLE, "utf8")).ok, true);
+  });
+});
+
+describe("shim and version", () => {
+  test("gpucalc-api.js: loadCore() is memoized, evaluate() takes objects and text", async () => {
+    const api = await import(pathToFileURL(path.join(DIST, "gpucalc-api.js")).href);
+    const [a, b] = await Promise.all([api.loadCore(), api.loadCore()]);
+    assert.equal(a, b);
+    const scenario = readJson(DEFAULT_EXAMPLE);
+    const fromObject = await api.evaluate(scenario);
+    const fromText = await api.evaluate(JSON.stringify(scenario));
+    assert.equal(fromObject.ok, true);
+    assert.deepStrictEqual(fromObject, fromText);
+    assert.deepStrictEqual(fromObject, evaluate(scenario));
+    assert.equal((await api.evaluate("{")).ok, false);
+  });
+
+  test("version() matches the CLI's --version", () => {
+    const v = core.version();
+    assert.match(v, /^\d+\.\d+\.\d+/);
+    const cli = runCli(["--version"]);
+    assert.equal(cli.status, 0, `${CLI} --version: ${cli.stderr}`);
+    assert.ok(cli.stdout.includes(v), `CLI printed ${cli.stdout}`);
+  });
+});

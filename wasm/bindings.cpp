@@ -1,0 +1,20 @@
+// Embind adapter: the page and the node tests call the same one-call boundary
+// as the CLI (gpucalc::evaluate_json), JSON text in, envelope JSON text out.
+#include <emscripten/bind.h>
+
+#include <string>
+
+#include "gpucalc/api.hpp"
+
+namespace {
+
+std::string evaluate(const std::string& scenario_json) { return gpucalc::evaluate_json(scenario_json); }
+
+std::string version() { return gpucalc::version(); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(gpucalc) {
+  emscripten::function("evaluate", &evaluate);
+  emscripten::function("version", &version);
+}
