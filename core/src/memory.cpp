@@ -95,6 +95,14 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
   return bytes;
 }
 
+ModelStates model_state_bytes(double params, int zero_stage, double shard) {
+  ModelStates m;
+  m.weights = 2.0 * params / (zero_stage >= 3 ? shard : 1.0);
+  m.gradients = 2.0 * params / (zero_stage >= 2 ? shard : 1.0);
+  m.optimizer = 12.0 * params / (zero_stage >= 1 ? shard : 1.0);
+  return m;
+}
+
 double capacity_bytes(const Gpu& g) { return g.memory_gib.value.value_or(0.0) * 1073741824.0; }
 
 StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l, const Overheads& o,
@@ -113,9 +121,10 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
   // 3 also weights.
   const double shard = static_cast<double>(l.dp * l.cp);
   const double P = sp.params;
-  r.weights = 2.0 * P / (l.zero_stage >= 3 ? shard : 1.0);
-  r.gradients = 2.0 * P / (l.zero_stage >= 2 ? shard : 1.0);
-  r.optimizer = 12.0 * P / (l.zero_stage >= 1 ? shard : 1.0);
+  const ModelStates ms = model_state_bytes(P, l.zero_stage, shard);
+  r.weights = ms.weights;
+  r.gradients = ms.gradients;
+  r.optimizer = ms.optimizer;
   if (l.zero_stage >= 3 && shard > 1.0) {
     // Gathered working set: the layer in use and the one being prefetched (2 B/param
     // each) plus the in-use layer's unsharded gradient before its reduce-scatter
@@ -154,7 +163,9 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     // Full recomputation checkpoints only each layer's input (2·s·b·h, split by SP)
     // and rebuilds one layer at a time in backward (Korthikanti et al. 2022 §5, Table 2).
     r.layer_activations = static_cast<double>(in_flight) * chunk_layers * kAct * sbh / seq_shard;
-    r.recompute_working = per_layer;
+    Layout rebuilt = l;
+    rebuilt.recompute = Recompute::none;  // the rebuilt layer holds every tensor, scores included
+    r.recompute_working = activation_bytes_per_layer(m, t, rebuilt);
   } else {
     r.layer_activations = static_cast<double>(in_flight) * chunk_layers * per_layer;
   }

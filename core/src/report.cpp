@@ -109,17 +109,7 @@ Expected<ordered_json> evaluate(const Scenario& s) {
   const Problem& p = s.problem;
   const Constraints& c = s.constraints;
   SearchResult sr = search(p, c, s.target_days);
-  if (!sr.chosen) {
-    // No layout survives the divisibility rules: name the most specific fixed field.
-    std::string path = c.gpus ? "/parallel/gpus" : c.micro_batch ? "/training/micro_batch" : "/parallel";
-    std::string msg = "no valid layout: ";
-    if (c.gpus) msg += std::to_string(*c.gpus) + " GPUs cannot be split as tp × pp × dp × cp";
-    else msg += "the fixed fields admit no layout";
-    msg += " with tp dividing heads (" + std::to_string(p.model.heads) + ") and KV heads (" +
-           std::to_string(p.model.kv_heads) + "), tp within the scale-up domain, and dp × micro_batch dividing the global batch (" +
-           std::to_string(p.training.global_batch) + " sequences)";
-    return Error{path, msg};
-  }
+  if (!sr.chosen) return explain_no_layout(p, c);
   const Candidate& best = *sr.chosen;
   const Layout& l = best.layout;
   const ParamCounts pc = count_params(p.model);

@@ -101,6 +101,47 @@ void enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
   }
 }
 
+Error explain_no_layout(const Problem& p, const Constraints& c) {
+  if (c.tp && c.pp && c.dp) {
+    Layout l;
+    l.tp = *c.tp; l.pp = *c.pp; l.dp = *c.dp; l.cp = c.cp.value_or(1); l.ep = c.ep.value_or(1);
+    l.vpp = c.vpp.value_or(1); l.micro_batch = c.micro_batch.value_or(1);
+    l.zero_stage = c.zero_stage.value_or(0); l.recompute = c.recompute.value_or(Recompute::none);
+    if (auto e = check_layout(p.model, p.training, l)) return *e;
+  }
+  const auto admits = [&](const Constraints& cc) {
+    bool any = false;
+    enumerate_layouts(p, cc, [&](const Layout&) { any = true; });
+    return any;
+  };
+  // Free one fixed field at a time, most specific first; the first whose release
+  // admits a layout is the one to change.
+  struct Knob { std::optional<int64_t> Constraints::*field; const char* path; const char* what; };
+  const Knob knobs[] = {
+      {&Constraints::micro_batch, "/training/micro_batch", "must divide the per-DP-rank batch for some layout"},
+      {&Constraints::vpp, "/parallel/vpp", "admits no layout: pp × vpp must divide the layers and the micro-batch count must be a multiple of pp"},
+      {&Constraints::cp, "/parallel/cp", "admits no layout with the other fixed fields"},
+      {&Constraints::pp, "/parallel/pp", "admits no layout with the other fixed fields"},
+      {&Constraints::tp, "/parallel/tp", "admits no layout with the other fixed fields"},
+      {&Constraints::dp, "/parallel/dp", "admits no layout with the other fixed fields"},
+  };
+  for (const auto& k : knobs) {
+    if (!(c.*k.field)) continue;
+    Constraints cc = c;
+    cc.*k.field = std::nullopt;
+    if (admits(cc)) return Error{k.path, std::string(k.what) + ", got " + std::to_string(*(c.*k.field))};
+  }
+  const std::string B = std::to_string(p.training.global_batch);
+  if (c.gpus)
+    return Error{"/parallel/gpus", std::to_string(*c.gpus) +
+                                       " GPUs cannot be split as tp × pp × dp × cp with tp dividing the heads (" +
+                                       std::to_string(p.model.heads) + ") and KV heads (" +
+                                       std::to_string(p.model.kv_heads) +
+                                       ") within the scale-up domain and dp dividing the global batch (" + B +
+                                       " sequences)"};
+  return Error{"/parallel", "the fixed fields admit no valid layout"};
+}
+
 bool better(const Candidate& a, const Candidate& b) {
   // Step times within 0.01% count as equal so the tie-breaks decide.
   const double ta = a.time.step_time_s, tb = b.time.step_time_s;

@@ -1,1 +1,90 @@
+// Scenario format v1: good input parses to the right structs; every bad input in
+// tests/cli/bad_inputs.txt is refused with the JSON pointer of its field.
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "gpucalc/api.hpp"
+#include "gpucalc/scenario.hpp"
+
+using namespace gpucalc;
+using nlohmann::json;
+
+TEST_CASE("every bad input in the shared table is refused naming its field", "[scenario][errors]") {
+  std::ifstream in(std::string(GPUCALC_SOURCE_DIR) + "/tests/cli/bad_inputs.txt");
+  REQUIRE(in);
+  std::string line;
+  int cases = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto tab = line.find('\t');
+    REQUIRE(tab != std::string::npos);
+    std::string path = line.substr(0, tab);
+    if (path == "-") path = "";
+    const std::string scenario = line.substr(tab + 1);
+    INFO(scenario);
+    const json env = json::parse(evaluate_json(scenario), nullptr, false);
+    REQUIRE(env.is_object());
+    CHECK(env["ok"] == false);
+    CHECK(env["error"]["path"] == path);
+    CHECK_FALSE(env["error"]["message"].get<std::string>().empty());
+    ++cases;
+  }
+  CHECK(cases >= 15);
+}
+
+TEST_CASE("error messages say what was expected and what was found", "[scenario][errors]") {
+  const json env = json::parse(evaluate_json(
+      R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":-4}})"));
+  CHECK(env["error"]["message"] == "must be a positive integer, got -4");
+  const json bad = json::parse(evaluate_json(R"({"model": "llama-3.1-8b", )"));
+  CHECK(bad["error"]["message"].get<std::string>().find("line 1, column") != std::string::npos);
+  const json unk = json::parse(evaluate_json(
+      R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":8192,"lr":3e-4}})"));
+  CHECK(unk["error"]["path"] == "/training/lr");
+  CHECK(unk["error"]["message"].get<std::string>().rfind("unknown field", 0) == 0);
+}
+
+TEST_CASE("a full scenario parses into the typed structs", "[scenario]") {
+  auto s = parse_scenario(R"({
+    "model": "llama-3.1-70b", "gpu": {"base": "h100-sxm-80gb", "memory_gib": 96, "bf16_tflops": 800},
+    "training": {"tokens": 1.5e13, "seq_len": 8192, "global_batch_tokens": 16777216, "micro_batch": 2,
+                 "precision": "bf16", "recompute": "full", "zero_stage": 1, "stage": "pretrain"},
+    "parallel": {"tp": 8, "pp": 4}, "target": {"days": 60}, "assume": {"mfu": 0.38}})");
+  REQUIRE(s.ok());
+  CHECK(s->problem.model.layers == 80);
+  CHECK(s->problem.gpu.memory_gib.value == 96.0);
+  CHECK(s->problem.gpu.memory_gib.source == "scenario");
+  CHECK(s->problem.gpu.fp8_tflops.value == 1979.0);  // kept from the base entry
+  CHECK(s->problem.training.global_batch == 2048);
+  CHECK(s->problem.training.tokens == 1.5e13);
+  CHECK(*s->constraints.micro_batch == 2);
+  CHECK(*s->constraints.recompute == Recompute::full);
+  CHECK(*s->constraints.zero_stage == 1);
+  CHECK(*s->constraints.tp == 8);
+  CHECK_FALSE(s->constraints.dp.has_value());
+  CHECK(*s->target_days == 60.0);
+  CHECK(*s->problem.efficiency.mfu == 0.38);
+}
+
+TEST_CASE("an absent global batch defaults to about 4M tokens and says so", "[scenario]") {
+  auto s = parse_scenario(R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096}})");
+  REQUIRE(s.ok());
+  CHECK(s->problem.training.global_batch == 1024);
+  REQUIRE(s->defaults_applied.size() == 1);
+}
+
+TEST_CASE("a custom model object is counted like the preset it copies", "[scenario][params]") {
+  const json a = json::parse(evaluate_json(R"({"model":{"layers":80,"hidden":8192,"heads":64,"kv_heads":8,
+      "ffn_hidden":28672,"vocab":128256,"ffn_act":"swiglu","tied_embeddings":false},
+      "gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":8192},"parallel":{"gpus":64}})"));
+  REQUIRE(a["ok"] == true);
+  CHECK(a["value"]["model"]["params"] == 70553706496);
+}
+
+TEST_CASE("JSON numbers written as floats are accepted when they are whole", "[scenario]") {
+  auto s = parse_scenario(R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":8.192e3}})");
+  REQUIRE(s.ok());
+  CHECK(s->problem.training.seq_len == 8192);
+}

@@ -1,1 +1,104 @@
+// Search: the answer fits, honours what the scenario fixed, and meets the deadline
+// with no fewer GPUs than the FLOP bound allows.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <fstream>
+#include <sstream>
+
+#include "gpucalc/api.hpp"
+#include "gpucalc/report.hpp"
+#include "gpucalc/scenario.hpp"
+
+using namespace gpucalc;
+using nlohmann::json;
+
+namespace {
+std::string read(const std::string& rel) {
+  std::ifstream in(std::string(GPUCALC_SOURCE_DIR) + "/" + rel);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+TEST_CASE("Llama 3.1 70B, 15T tokens on H100 within 60 days", "[search][example]") {
+  const json env = json::parse(evaluate_json(read("examples/llama-3.1-70b-h100.json")));
+  REQUIRE(env["ok"] == true);
+  const json& v = env["value"];
+  const double days = v["training"]["days"];
+  const int64_t gpus = v["plan"]["gpus"];
+  CHECK(days <= 60.0);
+  CHECK(v["memory"]["fits"] == true);
+  CHECK(v["search"]["target_met"] == true);
+  // FLOP bound: n ≥ T · F_token / (peak · efficiency · 60 days), F_token = 6Ψ_mm + 12·L·s·a·d.
+  const double f = 6.0 * 69'501'714'432.0 + 12.0 * 80 * 8192 * 8192;
+  CHECK(v["model"]["flops_per_token"]["model"].get<double>() == Approx(f).epsilon(1e-12));
+  const double bound = 15e12 * f / (989e12 * 0.40 * 60 * 86400);
+  CHECK(gpus >= bound);
+  CHECK(gpus == v["plan"]["tp"].get<int64_t>() * v["plan"]["pp"].get<int64_t>() * v["plan"]["dp"].get<int64_t>() *
+                    v["plan"]["cp"].get<int64_t>());
+  // Days follow from the layout's step time: steps × step time.
+  const double steps = 15e12 / 16777216.0;
+  CHECK(days == Approx(steps * v["performance"]["step_time_s"].get<double>() / 86400).epsilon(1e-12));
+}
+
+TEST_CASE("the search keeps what the scenario fixed and chooses the rest", "[search]") {
+  auto s = parse_scenario(R"({"model":"llama-3.1-70b","gpu":"h100-sxm-80gb",
+      "training":{"tokens":1e12,"seq_len":8192,"global_batch":1024,"recompute":"selective"},
+      "parallel":{"gpus":256,"tp":4}})");
+  REQUIRE(s.ok());
+  auto out = evaluate(*s);
+  REQUIRE(out.ok());
+  const auto& plan = (*out)["plan"];
+  CHECK(plan["gpus"] == 256);
+  CHECK(plan["tp"] == 4);
+  CHECK(plan["recompute"] == "selective");
+  const auto chosen = plan["chosen_by_calculator"];
+  CHECK(std::find(chosen.begin(), chosen.end(), "tp") == chosen.end());
+  CHECK(std::find(chosen.begin(), chosen.end(), "pp") != chosen.end());
+}
+
+TEST_CASE("the search never returns a layout that does not fit when one does", "[search][property]") {
+  for (const char* model : {"llama-3.1-8b", "llama-3.1-70b", "qwen2.5-72b", "gpt3-175b"}) {
+    for (const char* gpu : {"a100-sxm-40gb", "h100-sxm-80gb", "h20-96gb"}) {
+      for (int gpus : {64, 512}) {
+        const std::string sc = std::string(R"({"model":")") + model + R"(","gpu":")" + gpu +
+                               R"(","training":{"tokens":1e12,"seq_len":2048,"global_batch":1024},"parallel":{"gpus":)" +
+                               std::to_string(gpus) + "}}";
+        const json env = json::parse(evaluate_json(sc));
+        INFO(sc);
+        REQUIRE(env["ok"] == true);
+        const json& v = env["value"];
+        if (v["search"]["layouts_fitting"].get<int64_t>() > 0) {
+          CHECK(v["memory"]["fits"] == true);
+          CHECK(v["memory"]["total_bytes"].get<double>() <= v["memory"]["capacity_bytes"].get<double>());
+        } else {
+          CHECK(v["memory"]["fits"] == false);
+        }
+        CHECK(std::isfinite(v["training"]["days"].get<double>()));
+        CHECK(v["plan"]["gpus"] == gpus);
+      }
+    }
+  }
+}
+
+TEST_CASE("without a deadline or a GPU count, the answer is the smallest count that fits", "[search]") {
+  const json env = json::parse(evaluate_json(
+      R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":8192,"global_batch":512}})"));
+  REQUIRE(env["ok"] == true);
+  const json& v = env["value"];
+  CHECK(v["memory"]["fits"] == true);
+  CHECK(v["plan"]["gpus"] == v["search"]["min_gpus_fit"]);
+  // 16 B/param of model states alone is 128 GB for 8B: more than one 80 GB GPU.
+  CHECK(v["plan"]["gpus"].get<int64_t>() >= 2);
+}
+
+TEST_CASE("an unreachable deadline is a warning with the fastest plan, not an error", "[search]") {
+  const json env = json::parse(evaluate_json(
+      R"({"model":"llama-3.1-405b","gpu":"h100-sxm-80gb","training":{"tokens":15e12,"seq_len":8192,"global_batch":256},"target":{"days":1}})"));
+  REQUIRE(env["ok"] == true);
+  CHECK(env["value"]["search"]["target_met"] == false);
+  bool warned = false;
+  for (const auto& w : env["value"]["warnings"]) warned = warned || w.get<std::string>().find("not reachable") != std::string::npos;
+  CHECK(warned);
+}

@@ -52,6 +52,16 @@ struct StageMemory {
   double total() const { return model_states() + activations() + other(); }
 };
 
+// Mixed-precision AdamW model states for `params` parameters under ZeRO `stage`,
+// sharded over `shard` ranks (Rajbhandari et al. 2020 §3.1, §5.1-5.3): 2 B weights,
+// 2 B gradients, K = 12 B optimizer (fp32 master, momentum, variance) per parameter;
+// stage 1 shards the optimizer, 2 also gradients, 3 also weights.
+struct ModelStates {
+  double weights = 0, gradients = 0, optimizer = 0;
+  double total() const { return weights + gradients + optimizer; }
+};
+ModelStates model_state_bytes(double params, int zero_stage, double shard);
+
 // Bytes saved for backward per transformer layer per micro-batch, on one GPU
 // (derived tensor by tensor in docs/memory-model.md; Korthikanti et al. 2022 for GPT).
 double activation_bytes_per_layer(const ModelShape& m, const Training& t, const Layout& l);

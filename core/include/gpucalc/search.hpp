@@ -56,6 +56,10 @@ void enumerate_layouts(const Problem& p, const Constraints& c,
 // pipeline stages, then larger micro-batch (docs/model.md "Search").
 bool better(const Candidate& a, const Candidate& b);
 
+// When the constraints admit no valid layout: the error that names the fixed field
+// to change (the exact check_layout error when the layout is fully fixed).
+Error explain_no_layout(const Problem& p, const Constraints& c);
+
 struct SearchResult {
   std::optional<Candidate> chosen;     // the answer
   std::optional<int64_t> min_gpus_fit; // smallest GPU count with a fitting layout
