@@ -24,7 +24,7 @@ const fmt = (v, digits = 1) => numberFormat({ maximumFractionDigits: digits }).f
 const fmtInt = (v) => numberFormat({ maximumFractionDigits: 0 }).format(v);
 const fmtCompact = (v) => numberFormat({ notation: "compact", maximumFractionDigits: 2 }).format(v);
 const fmtPct = (v) => numberFormat({ style: "percent", maximumFractionDigits: 1 }).format(v);
-const gib = (bytes) => fmt(bytes / GIB, 1);
+const gib = (bytes) => numberFormat({ minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(bytes / GIB);
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -105,15 +105,10 @@ function showError({ path = "", message = "" }) {
   const field = [...document.querySelectorAll(".field")].find(
     (f) => path === f.dataset.path || path.startsWith(f.dataset.path + "/"),
   );
-  if (field) {
-    field.classList.add("invalid");
-    const p = field.querySelector(".field-error");
-    p.textContent = path === field.dataset.path ? message : `${path}: ${message}`;
-    p.hidden = false;
-  } else {
-    $("form-error").textContent = `${path || "/"}: ${message}`;
-    $("form-error").hidden = false;
-  }
+  field?.classList.add("invalid");
+  const p = field ? field.querySelector(".field-error") : $("form-error");
+  p.replaceChildren(el("code", "err-path", path || "/"), document.createTextNode(` ${message}`));
+  p.hidden = false;
 }
 
 async function recompute() {
@@ -133,6 +128,7 @@ async function recompute() {
   } else {
     showError(envelope.error ?? {});
     $("answer").classList.add("stale");
+    $("status").hidden = true;
   }
 }
 
@@ -179,7 +175,7 @@ function renderAnswer(v) {
   });
   $("headline").dataset.gpus = String(plan.gpus);
   $("subline").textContent = t("subline", {
-    model: modelLabel(fields.model.value),
+    model: v.model?.name ?? modelLabel(fields.model.value),
     tokens: scenario ? fmtCompact(scenario.training.tokens) : "",
     target: scenario ? fmt(scenario.target.days, 1) : "",
   });
@@ -189,6 +185,7 @@ function renderAnswer(v) {
     ["gpus", t("gpus"), fmtInt(plan.gpus)],
     ["tp", "TP", plan.tp],
     ["pp", "PP", plan.pp],
+    ["vpp", "VPP", plan.vpp > 1 ? plan.vpp : undefined],
     ["dp", "DP", plan.dp],
     ["cp", "CP", plan.cp],
     ["ep", "EP", plan.ep],
@@ -202,7 +199,7 @@ function renderAnswer(v) {
       .map(([key, label, value]) => {
         const chip = el("div", "chip");
         chip.dataset.key = key;
-        chip.append(el("dt", null, label), el("dd", null, String(value)));
+        chip.append(el("dt", null, label), el("dd", null, typeof value === "number" ? fmtInt(value) : String(value)));
         return chip;
       }),
   );

@@ -48,7 +48,7 @@ export const STRINGS = {
     scenario: "场景",
     model: "模型",
     gpu: "GPU",
-    tokens: "训练 token 数（万亿）",
+    tokens: "训练 token（万亿）",
     days: "目标天数",
     seq_len: "序列长度",
     batch: "全局批大小（token）",

@@ -39,6 +39,28 @@ describe("examples: wasm == native CLI", () => {
   }
 });
 
+describe("every model × GPU preset the page offers: known ids, wasm == native CLI", async () => {
+  const { MODELS, GPUS } = await import(pathToFileURL(path.join(DIST, "presets.js")).href);
+  for (const model of MODELS) {
+    for (const gpu of GPUS) {
+      test(`${model.id} on ${gpu.id}`, () => {
+        const scenario = { ...readJson(DEFAULT_EXAMPLE), model: model.id, gpu: gpu.id };
+        const got = evaluate(scenario);
+        const cli = cliEvaluate(scenario);
+        if (!got.ok) {
+          assert.ok(!["/model", "/gpu"].includes(got.error.path), `preset id rejected: ${JSON.stringify(got.error)}`);
+          assert.equal(cli.ok, false, "CLI accepted what wasm rejected");
+          assert.ok(cli.stderr.includes(`${got.error.path}: `), `CLI said ${cli.stderr}`);
+          return;
+        }
+        assert.equal(cli.ok, true, cli.stderr);
+        assert.deepStrictEqual(got.value.plan, cli.value.plan, "plan differs");
+        assert.deepStrictEqual(diffJson(got.value, cli.value), []);
+      });
+    }
+  }
+});
+
 describe("bad input", () => {
   test("negative seq_len points at /training/seq_len, like the CLI", () => {
     const scenario = readJson(DEFAULT_EXAMPLE);

@@ -103,7 +103,8 @@ test("a bad value shows an error beside its field", async () => {
   await page.fill("#tokens", "-1");
   const error = page.locator('.field[data-path="/training/tokens"] .field-error');
   await error.waitFor({ state: "visible" });
-  assert.ok((await error.innerText()).trim().length > 0);
+  const text = await error.innerText();
+  assert.match(text, /^\/training\/tokens \S/, "path, then the core's message");
   assert.equal(await page.locator("#answer.stale").count(), 1, "old answer is dimmed");
   await page.screenshot({ path: path.join(SHOTS, "page-error.png"), fullPage: true });
 
@@ -129,6 +130,16 @@ test("phone layout", async () => {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than a phone screen`);
   await page.screenshot({ path: path.join(SHOTS, "page-phone.png"), fullPage: true });
+});
+
+test("works below a sub-path too (relative URLs only)", async () => {
+  const sub = await startServer(DIST, "/some/project/");
+  try {
+    await page.goto(sub.url);
+    await waitForGpusOtherThan(null);
+  } finally {
+    await sub.close();
+  }
 });
 
 test("no console errors or warnings, no request to another origin", () => {

@@ -1,4 +1,5 @@
 // A minimal static file server for the page test, bound to 127.0.0.1 on a free port.
+// `prefix` mounts `root` below a sub-path (e.g. "/a/b/"), as on a project-pages host.
 import { createReadStream, statSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
@@ -14,10 +15,14 @@ const TYPES = {
   ".png": "image/png",
 };
 
-export async function startServer(root) {
+export async function startServer(root, prefix = "/") {
   const server = createServer((req, res) => {
     const url = new URL(req.url, "http://127.0.0.1");
-    let file = path.join(root, path.normalize(decodeURIComponent(url.pathname)));
+    if (!url.pathname.startsWith(prefix)) {
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+      return;
+    }
+    let file = path.join(root, path.normalize(decodeURIComponent(url.pathname.slice(prefix.length - 1))));
     if (!file.startsWith(root)) {
       res.writeHead(403).end();
       return;
@@ -37,5 +42,5 @@ export async function startServer(root) {
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address();
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(resolve)) };
+  return { url: `http://127.0.0.1:${port}${prefix}`, close: () => new Promise((resolve) => server.close(resolve)) };
 }
