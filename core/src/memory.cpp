@@ -20,6 +20,7 @@ struct StageParams {
   double params = 0;          // parameters held by one GPU of this stage (before ZeRO)
   double layer_local = 0;     // one layer's local parameters
   double head_local = 0;      // the output projection's local parameters (last stage)
+  double embedding_local = 0; // the token embedding's local parameters (first stage)
   int64_t layers = 0;
 };
 
@@ -32,7 +33,10 @@ StageParams stage_params(const ModelShape& m, const Layout& l, int stage) {
   const bool first = stage == 0;
   const bool last = stage == l.pp - 1;
   const double vocab_local = static_cast<double>(pc.embedding) / static_cast<double>(l.tp);  // vocab-parallel
-  if (first) sp.params += vocab_local + static_cast<double>(pc.position);
+  if (first) {
+    sp.params += vocab_local + static_cast<double>(pc.position);
+    sp.embedding_local = vocab_local + static_cast<double>(pc.position);
+  }
   if (last) {
     sp.params += static_cast<double>(pc.final_norm);
     // Untied: the head is its own V·h matrix. Tied with pp > 1: Megatron keeps a copy of
@@ -49,10 +53,10 @@ StageParams stage_params(const ModelShape& m, const Layout& l, int stage) {
 
 double activation_bytes_per_layer(const ModelShape& m, const Training& t, const Layout& l) {
   // Tensors a layer saves for its backward pass, per micro-batch, per GPU
-  // (docs/memory-model.md §Activations). s is the local sequence s/cp (context
-  // parallelism splits the sequence, Megatron-Core CP); TP splits heads and FFN
-  // columns; sequence parallelism (Korthikanti et al. 2022 §4.2.2) also splits the
-  // norm/residual-region tensors across the TP group.
+  // (docs/memory-model.md §2). s is the local sequence s/cp (context parallelism
+  // splits the sequence, Megatron-Core CP); TP splits heads and FFN columns; sequence
+  // parallelism (Korthikanti et al. 2022 §4.2.2) also splits the norm/residual-region
+  // tensors across the TP group.
   const double s = static_cast<double>(t.seq_len) / static_cast<double>(l.cp);
   const double b = static_cast<double>(l.micro_batch);
   const double h = static_cast<double>(m.hidden);
@@ -63,32 +67,52 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
   const double tp = static_cast<double>(l.tp);
   const double seq_shard = (t.sequence_parallel && l.tp > 1) ? tp : 1.0;
   const double sb = s * b;
+  const bool titan = t.framework == Framework::torchtitan;
+  const bool swiglu = m.ffn_act == FfnAct::swiglu;
+  // FlashAttention keeps only the fp32 log-sum-exp per query row (Dao et al. 2022).
+  const double lse = t.flash_attention ? 4.0 * b * s * a / tp : 0.0;
 
-  // Norm/residual region, split by SP: inputs of the two norms and of the two
-  // column-parallel projections (QKV, MLP in): 4 tensors of s·b·h.
-  double bytes = kAct * 4.0 * sb * h / seq_shard;
+  if (titan && l.recompute == Recompute::selective) {
+    // torchtitan's op-level selective AC (torchtitan parallelize_llama.py, _save_list):
+    // the block input is checkpointed; the outputs of the matmuls are saved except every
+    // second one, plus the attention kernel's outputs and, under TP, the reduce-scatter
+    // outputs; everything else is recomputed. Matmul order in a block: wq, wk, wv, wo,
+    // then w1, w3, w2 (SwiGLU) or fc1, fc2 (GELU); the 1st, 3rd, 5th, 7th are saved.
+    // Row-parallel matmuls (wo, w2) produce full-width partial sums before their
+    // reduce-scatter.
+    const double full_h = h;  // wo / w2 output per token on one rank
+    const double mm_out[] = {a * d / tp, g * d / tp, g * d / tp, full_h, f / tp, f / tp, full_h};
+    const int n_mm = swiglu ? 7 : 6;
+    double saved = h / seq_shard;  // block input
+    for (int i = 0; i < n_mm; ++i) {
+      const int idx = swiglu ? i : (i < 5 ? i : 6);  // GELU: fc1 (f/t) then fc2 (h)
+      if (i % 2 == 0) saved += mm_out[idx];
+    }
+    saved += a * d / tp;                 // attention output (lse added below)
+    if (l.tp > 1) saved += 2.0 * h / tp;  // reduce-scatter outputs after wo and w2
+    return kAct * sb * saved + lse;
+  }
+
+  // Norm/residual region: inputs of the two norms (split by SP) and of the two
+  // column-parallel projections, QKV and MLP-in. Megatron keeps those sequence-sharded
+  // and re-gathers them in backward (Korthikanti §4.2.2); torchtitan's PrepareModuleInput
+  // all-gathers them to Replicate before the linears, which save the full tensor.
+  const double linear_in_shard = titan ? 1.0 : seq_shard;
+  double bytes = kAct * sb * h * (2.0 / seq_shard + 2.0 / linear_in_shard);
   // Attention: Q, K, V (after RoPE) and the attention output O feeding the output
   // projection: s·b·(2·a·d + 2·g·d); split by TP over heads.
   bytes += kAct * sb * (2.0 * a * d + 2.0 * g * d) / tp;
-  if (m.ffn_act == FfnAct::swiglu) {
-    // SwiGLU: gate and up projections (2f) feed silu(gate)·up; its output (f) feeds down.
-    bytes += kAct * sb * 3.0 * f / tp;
-  } else {
-    // GELU MLP: fc1 output (GELU input, f) and GELU output (fc2 input, f).
-    bytes += kAct * sb * 2.0 * f / tp;
-  }
-  if (m.dropout) {
-    // 1-byte masks after attention and after the MLP (Korthikanti Table 2's 2sbh).
-    bytes += 2.0 * sb * h / seq_shard;
-  }
-  if (t.flash_attention) {
-    // FlashAttention keeps only the fp32 log-sum-exp per query row (Dao et al. 2022).
-    bytes += 4.0 * b * s * a / tp;
-  } else if (l.recompute == Recompute::none) {
+  // SwiGLU: gate and up projections (2f) feed silu(gate)·up, whose output (f) feeds
+  // down. GELU: fc1 output (f, the GELU input) and GELU output (f, the fc2 input).
+  bytes += kAct * sb * (swiglu ? 3.0 : 2.0) * f / tp;
+  // Dropout: 1-byte masks after attention and after the MLP (Korthikanti Table 2's 2sbh).
+  if (m.dropout) bytes += 2.0 * sb * h / seq_shard;
+  bytes += lse;
+  if (!t.flash_attention && l.recompute == Recompute::none) {
     // Materialised attention: softmax output 2·a·s²·b (+ dropout mask a·s²·b and
     // dropout output 2·a·s²·b): Korthikanti's 5·a·s²·b, or 2·a·s²·b without dropout.
-    // Selective recomputation recomputes exactly this part (Korthikanti §5).
-    // With CP each rank holds its s/cp queries against the full s keys.
+    // Selective recomputation recomputes exactly this part (Korthikanti §5). With CP
+    // each rank holds its s/cp queries against all s keys.
     const double s_full = static_cast<double>(t.seq_len);
     bytes += (m.dropout ? 5.0 : 2.0) * a * s * s_full * b / tp;
   }
@@ -125,17 +149,29 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
   r.weights = ms.weights;
   r.gradients = ms.gradients;
   r.optimizer = ms.optimizer;
+  const bool titan = t.framework == Framework::torchtitan;
   if (l.zero_stage >= 3 && shard > 1.0) {
     // Gathered working set: the layer in use and the one being prefetched (2 B/param
     // each) plus the in-use layer's unsharded gradient before its reduce-scatter
     // (2 B/param): PyTorch FSDP forward/backward prefetch; DeepSpeed's ZeRO-3 estimator
     // adds the same 4·largest-layer term. On the last stage the output projection is
-    // the largest unit (params + grads).
-    r.weights_gathered = std::max(3.0 * 2.0 * sp.layer_local, last ? 4.0 * sp.head_local : 0.0);
+    // the largest unit (params + grads). torchtitan wraps the embedding, final norm and
+    // head together as the root FSDP unit, gathered for the whole backward, with the
+    // head's unsharded gradient alive until that unit's reduce-scatter at the end.
+    double unit = 0.0;
+    if (titan) {
+      const bool shared = m.tied_embeddings && stage == 0 && last;  // one matrix serves both
+      const double root = (stage == 0 ? sp.embedding_local : 0.0) + (last && !shared ? sp.head_local : 0.0);
+      unit = 2.0 * root + (last ? 2.0 * sp.head_local : 0.0);
+    } else if (last) {
+      unit = 4.0 * sp.head_local;
+    }
+    r.weights_gathered = std::max(3.0 * 2.0 * sp.layer_local, unit);
   }
-  if (t.precision == Precision::fp8) {
+  if (t.precision == Precision::fp8 && !titan) {
     // Transformer Engine keeps an FP8 (1 byte) copy of each local weight between
-    // micro-batches of a step (fp8 weight caching).
+    // micro-batches of a step (fp8 weight caching); torchao's dynamic float8 casts on
+    // the fly and keeps none.
     r.fp8_weight_cache = 1.0 * P / (l.zero_stage >= 3 ? shard : 1.0);
   }
 
@@ -170,13 +206,18 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     r.layer_activations = static_cast<double>(in_flight) * chunk_layers * per_layer;
   }
   if (last) {
-    // Output layer on the last stage, one micro-batch at a time: the final norm's input
-    // and the head's input (2·s·b·h each, split by SP), the 16-bit logits (s·b·V/t) and
-    // the fp32 softmax the vocab-parallel cross-entropy keeps for backward (4·s·b·V/t)
-    // (Korthikanti et al. 2022 §4.3 counts 4sbV/t for the loss).
+    // Output layer on the last stage, one micro-batch at a time (docs/memory-model.md §5).
+    // Megatron: the final norm's input and the head's input (2·s·b·h each, split by SP),
+    // the 16-bit logits (s·b·V/t) and the fp32 softmax its fused vocab-parallel
+    // cross-entropy computes in place and keeps for backward (4·s·b·V/t): 6 B per logit.
+    // torchtitan: the head's input is all-gathered (ColwiseParallel, Replicate input) and
+    // the loss runs on logits.float() through log-softmax, which at the start of backward
+    // holds its fp32 output, the incoming fp32 gradient and the fp32 input gradient:
+    // 12 B per logit.
     const double sbv = s_local * static_cast<double>(l.micro_batch) * static_cast<double>(m.vocab) /
                        static_cast<double>(l.tp);
-    r.logits = 2.0 * kAct * sbh / seq_shard + (2.0 + 4.0) * sbv;
+    r.logits = titan ? kAct * sbh / seq_shard + kAct * sbh + 12.0 * sbv
+                     : 2.0 * kAct * sbh / seq_shard + 6.0 * sbv;
   }
 
   // Runtime overheads (docs/memory-model.md §Runtime).

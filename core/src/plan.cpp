@@ -34,6 +34,14 @@ const char* to_string(Optimizer o) {
   return "?";
 }
 
+const char* to_string(Framework f) {
+  switch (f) {
+    case Framework::megatron: return "megatron";
+    case Framework::torchtitan: return "torchtitan";
+  }
+  return "?";
+}
+
 int64_t micro_batches(const Training& t, const Layout& l) {
   const int64_t per_step = l.dp * l.micro_batch;
   return per_step > 0 ? t.global_batch / per_step : 0;

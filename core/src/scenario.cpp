@@ -141,7 +141,8 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   const std::string P = "/training";
   Training& t = s.problem.training;
   r.only_keys(o, P, {"tokens", "seq_len", "global_batch", "global_batch_tokens", "micro_batch", "precision",
-                     "optimizer", "recompute", "zero_stage", "stage", "flash_attention", "sequence_parallel"});
+                     "optimizer", "recompute", "zero_stage", "stage", "flash_attention", "sequence_parallel",
+                     "framework"});
   if (auto v = r.number(o, P, "tokens", true, 0, 1e16, true)) t.tokens = *v;
   if (auto v = r.integer(o, P, "seq_len", true, 1, 100'000'000)) t.seq_len = *v;
   auto gb = r.integer(o, P, "global_batch", false, 1, 100'000'000);
@@ -177,6 +178,8 @@ void read_training(Reader& r, const json& root, Scenario& s) {
     t.stage = *v == "full_finetune" ? Stage::full_finetune : Stage::pretrain;
   if (auto v = r.boolean(o, P, "flash_attention")) t.flash_attention = *v;
   if (auto v = r.boolean(o, P, "sequence_parallel")) t.sequence_parallel = *v;
+  if (auto v = r.choice(o, P, "framework", {"megatron", "torchtitan"}, false))
+    t.framework = *v == "torchtitan" ? Framework::torchtitan : Framework::megatron;
   if (t.precision == Precision::fp8 && !s.problem.gpu.fp8_tflops.value)
     r.fail(P + "/precision", "fp8 needs an FP8 peak, which " + s.problem.gpu.name + " does not have; set gpu.fp8_tflops or use bf16");
 }

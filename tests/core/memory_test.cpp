@@ -161,3 +161,34 @@ TEST_CASE("more data parallelism never raises per-GPU memory for the same layout
     }
   }
 }
+
+TEST_CASE("torchtitan op-level selective AC saves the block input, odd matmuls and the attention output", "[memory][framework]") {
+  // torchtitan parallelize_llama.py: save mm outputs except every second one, and SDPA.
+  // Llama block matmuls wq, wk, wv, wo, w1, w3, w2 → saved wq (a·d), wv (g·d), w1 (f), w2 (h).
+  const ModelShape m = *find_model("llama-3.1-8b");
+  Training tr;
+  tr.seq_len = 8192; tr.global_batch = 16; tr.tokens = 1e12; tr.framework = Framework::torchtitan;
+  Layout l;
+  l.dp = 8; l.micro_batch = 2; l.recompute = Recompute::selective;
+  const double sb = 8192.0 * 2, h = 4096, ad = 4096, gd = 1024, f = 14336;
+  const double lse = 4.0 * 2 * 8192 * 32;
+  CHECK(activation_bytes_per_layer(m, tr, l) == Approx(2 * sb * (h + ad + gd + f + h + ad) + lse).epsilon(1e-12));
+  // Megatron's selective (core attention) with FlashAttention keeps everything.
+  tr.framework = Framework::megatron;
+  Layout none = l;
+  none.recompute = Recompute::none;
+  CHECK(activation_bytes_per_layer(m, tr, l) == activation_bytes_per_layer(m, tr, none));
+}
+
+TEST_CASE("the loss holds 6 B per logit in Megatron and 12 B in torchtitan", "[memory][framework]") {
+  const ModelShape m = *find_model("llama-3.1-8b");
+  Training tr;
+  tr.seq_len = 8192; tr.global_batch = 16; tr.tokens = 1e12;
+  Layout l;
+  l.dp = 8; l.micro_batch = 2;
+  Overheads o;
+  const double sbv = 8192.0 * 2 * 128256, sbh = 8192.0 * 2 * 4096;
+  CHECK(stage_memory(m, tr, l, o, 0).logits == Approx(6 * sbv + 4 * sbh).epsilon(1e-12));
+  tr.framework = Framework::torchtitan;
+  CHECK(stage_memory(m, tr, l, o, 0).logits == Approx(12 * sbv + 4 * sbh).epsilon(1e-12));
+}

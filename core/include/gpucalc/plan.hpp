@@ -15,11 +15,16 @@ enum class Precision { bf16, fp16, fp8 };
 enum class Recompute { none, selective, full };
 enum class Stage { pretrain, full_finetune };
 enum class Optimizer { adamw };
+// The training framework whose memory behaviour to model. They differ in what
+// "selective" recomputation saves, how the loss is computed, whether TP linears keep
+// their all-gathered inputs, and how FSDP groups parameters (docs/memory-model.md §8).
+enum class Framework { megatron, torchtitan };
 
 const char* to_string(Precision p);
 const char* to_string(Recompute r);
 const char* to_string(Stage s);
 const char* to_string(Optimizer o);
+const char* to_string(Framework f);
 
 struct Training {
   double tokens = 0;            // training tokens T
@@ -30,6 +35,7 @@ struct Training {
   Stage stage = Stage::pretrain;
   bool flash_attention = true;    // no s² score tensor is stored (Dao et al. 2022)
   bool sequence_parallel = true;  // Korthikanti et al. 2022 SP whenever tp > 1
+  Framework framework = Framework::megatron;
 };
 
 // A fully decided layout.
