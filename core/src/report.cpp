@@ -157,6 +157,8 @@ Expected<ordered_json> evaluate(const Scenario& s) {
   plan["zero_stage"] = l.zero_stage;
   plan["recompute"] = to_string(l.recompute);
   plan["sequence_parallel"] = p.training.sequence_parallel && l.tp > 1;
+  plan["framework"] = to_string(p.training.framework);
+  plan["flash_attention"] = p.training.flash_attention;
   ordered_json chosen = ordered_json::array();
   if (!c.gpus) chosen.push_back("gpus");
   if (!c.tp) chosen.push_back("tp");

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { before, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
-import { CLI, DEFAULT_EXAMPLE, DIST, cliEvaluate, diffJson, exampleFiles, readJson, runCli } from "./helpers.mjs";
+import { CLI, DEFAULT_EXAMPLE, DIST, ROOT as ROOT_DIR, cliEvaluate, diffJson, exampleFiles, readJson, runCli } from "./helpers.mjs";
 
 let core;
 
@@ -83,6 +83,25 @@ describe("bad input", () => {
       assert.equal(got.ok, false);
       assert.equal(typeof got.error.path, "string");
       assert.equal(typeof got.error.message, "string");
+    });
+  }
+
+  // The same table the Catch2 suite and the CLI test read.
+  const table = readFileSync(path.join(ROOT_DIR, "tests/cli/bad_inputs.txt"), "utf8")
+    .split("\n")
+    .filter((line) => line && !line.startsWith("#"))
+    .map((line) => {
+      const tab = line.indexOf("\t");
+      const want = line.slice(0, tab);
+      return { path: want === "-" ? "" : want, scenario: line.slice(tab + 1) };
+    });
+  test("the shared bad-input table has at least 15 rows", () => assert.ok(table.length >= 15));
+  for (const [i, row] of table.entries()) {
+    test(`bad input ${i + 1}: ok:false at ${row.path || "(root)"}`, () => {
+      const got = evaluate(row.scenario);
+      assert.equal(got.ok, false, row.scenario);
+      assert.equal(got.error.path, row.path, `${row.scenario} → ${JSON.stringify(got.error)}`);
+      assert.ok(got.error.message.length > 0);
     });
   }
 
