@@ -1,5 +1,5 @@
 // Thin wrapper over the Embind module (gpucalc.js + gpucalc.wasm in this folder).
-// Works in browsers and in Node (>= 20) alike.
+// Works in browsers, in Web Workers and in Node (>= 20) alike.
 
 let corePromise = null;
 
@@ -20,12 +20,28 @@ export function loadCore() {
   return corePromise;
 }
 
+const text = (scenario) => (typeof scenario === "string" ? scenario : JSON.stringify(scenario));
+
 // Evaluates a scenario (object or JSON text). Resolves to the parsed envelope:
 // {ok: true, value: {...}} or {ok: false, error: {path, message}}.
 export async function evaluate(scenario) {
   const core = await loadCore();
-  const text = typeof scenario === "string" ? scenario : JSON.stringify(scenario);
-  return JSON.parse(core.evaluate(text));
+  return JSON.parse(core.evaluate(text(scenario)));
+}
+
+// What this build of the core can do: {evaluate: true, search: boolean}.
+export async function capabilities() {
+  const core = await loadCore();
+  return { evaluate: true, search: typeof core.search === "function" };
+}
+
+// The layout search (top layouts, GPU-count curve) where the core exports it.
+export async function search(scenario) {
+  const core = await loadCore();
+  if (typeof core.search !== "function") {
+    return { ok: false, error: { path: "", message: "this build of the core has no search()" } };
+  }
+  return JSON.parse(core.search(text(scenario)));
 }
 
 export async function version() {

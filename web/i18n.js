@@ -1,101 +1,74 @@
-// UI strings, English and Chinese. {n}, {gpu}, {days}… are filled by app.js.
-export const STRINGS = {
-  en: {
-    tagline: "How many GPUs does it take to train an LLM?",
-    scenario: "Scenario",
-    model: "Model",
-    gpu: "GPU",
-    tokens: "Training tokens (T)",
-    days: "Target days",
-    seq_len: "Sequence length",
-    batch: "Global batch (tokens)",
-    loading: "Loading the calculator…",
-    load_failed: "Could not load the calculator: {msg}",
-    plan: "Parallel plan",
-    memory: "Memory per GPU",
-    performance: "Performance",
-    warnings: "Warnings",
-    local: "Computed locally in your browser (WebAssembly); nothing is sent anywhere.",
-    switch_to: "中文",
-    headline: "{n} × {gpu} · {days} days of training",
-    subline: "{model} · {tokens} tokens · target {target} days",
-    need_number: "Enter a number.",
-    fits: "{used} of {cap} GiB ({pct})",
-    no_fit: "{used} of {cap} GiB — does not fit",
-    capacity: "capacity",
-    weights: "Weights",
-    gradients: "Gradients",
-    optimizer: "Optimizer",
-    activations: "Activations",
-    other: "Other",
-    gpus: "GPUs",
-    micro_batch: "Micro-batch",
-    zero_stage: "ZeRO",
-    recompute: "Recompute",
-    step_time: "Step time",
-    tokens_per_s: "Tokens/s per GPU",
-    mfu: "MFU",
-    tflops: "TFLOPS per GPU",
-    train_days: "Training days",
-    gpu_hours: "GPU-hours",
-    params: "Parameters",
-    active_params: "Active parameters",
-    seconds: "{v} s",
-    core: "core {v}",
-  },
-  zh: {
-    tagline: "训练一个大模型需要多少张 GPU？",
-    scenario: "场景",
-    model: "模型",
-    gpu: "GPU",
-    tokens: "训练 token（万亿）",
-    days: "目标天数",
-    seq_len: "序列长度",
-    batch: "全局批大小（token）",
-    loading: "正在加载计算器…",
-    load_failed: "计算器加载失败：{msg}",
-    plan: "并行方案",
-    memory: "单卡显存",
-    performance: "性能",
-    warnings: "提示",
-    local: "在浏览器本地计算（WebAssembly），不上传任何数据。",
-    switch_to: "English",
-    headline: "需要 {n} 张 {gpu} · 训练 {days} 天",
-    subline: "{model} · {tokens} token · 目标 {target} 天",
-    need_number: "请输入数字。",
-    fits: "{used} / {cap} GiB（{pct}）",
-    no_fit: "{used} / {cap} GiB — 放不下",
-    capacity: "容量",
-    weights: "权重",
-    gradients: "梯度",
-    optimizer: "优化器状态",
-    activations: "激活值",
-    other: "其他",
-    gpus: "GPU 数",
-    micro_batch: "微批",
-    zero_stage: "ZeRO",
-    recompute: "重计算",
-    step_time: "单步时间",
-    tokens_per_s: "单卡 token/s",
-    mfu: "MFU",
-    tflops: "单卡 TFLOPS",
-    train_days: "训练天数",
-    gpu_hours: "GPU 小时",
-    params: "参数量",
-    active_params: "激活参数量",
-    seconds: "{v} 秒",
-    core: "内核 {v}",
-  },
-};
+// Language: chosen from ?lang=, then the saved choice, then navigator.language;
+// strings live in locales/en.js and locales/zh.js.
+import en from "./locales/en.js";
+import zh from "./locales/zh.js";
 
-export function pickLanguage() {
+export const STRINGS = { en, zh };
+export const LANGS = ["zh", "en"];
+const KEY = "gpucalc.lang";
+
+let current = "en";
+
+export function pickLanguage(search = location.search) {
+  const asked = new URLSearchParams(search).get("lang");
+  if (asked === "en" || asked === "zh") return asked;
   try {
-    const saved = localStorage.getItem("gpucalc.lang");
+    const saved = localStorage.getItem(KEY);
     if (saved === "en" || saved === "zh") return saved;
-  } catch { /* storage may be unavailable */ }
-  return (navigator.language || "").toLowerCase().startsWith("zh") ? "zh" : "en";
+  } catch {
+    /* storage may be unavailable (sandboxed iframe) */
+  }
+  const langs = navigator.languages?.length ? navigator.languages : [navigator.language || ""];
+  return String(langs[0]).toLowerCase().startsWith("zh") ? "zh" : "en";
 }
 
 export function saveLanguage(lang) {
-  try { localStorage.setItem("gpucalc.lang", lang); } catch { /* ignore */ }
+  try {
+    localStorage.setItem(KEY, lang);
+  } catch {
+    /* ignore */
+  }
+}
+
+export function setLanguage(lang) {
+  current = STRINGS[lang] ? lang : "en";
+}
+
+export function lang() {
+  return current;
+}
+
+export function has(key) {
+  return key in STRINGS[current] || key in STRINGS.en;
+}
+
+export function raw(key) {
+  return STRINGS[current][key] ?? STRINGS.en[key] ?? key;
+}
+
+export function t(key, vars = {}) {
+  return raw(key).replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+}
+
+// Static text in the page: data-i18n (text), data-i18n-aria (aria-label),
+// data-i18n-title (title), data-i18n-placeholder (placeholder).
+export function translateDom(root = document) {
+  document.documentElement.lang = current === "zh" ? "zh-CN" : "en";
+  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of root.querySelectorAll("[data-i18n-aria]")) node.setAttribute("aria-label", t(node.dataset.i18nAria));
+  for (const node of root.querySelectorAll("[data-i18n-title]")) node.setAttribute("title", t(node.dataset.i18nTitle));
+  for (const node of root.querySelectorAll("[data-i18n-placeholder]")) {
+    node.setAttribute("placeholder", t(node.dataset.i18nPlaceholder));
+  }
+}
+
+// The core speaks English; known messages are translated, the rest shown as is.
+// Returns {text, translated}.
+export function coreMessage(message) {
+  const table = STRINGS[current].__core ?? [];
+  for (const [pattern, replacement] of table) {
+    const m = pattern.exec(message);
+    if (m) return { text: replacement.replace(/\$(\d)/g, (_, i) => m[Number(i)] ?? ""), translated: true };
+  }
+  return { text: message, translated: current === "en" };
 }

@@ -2,6 +2,9 @@
 // is ours and checked by tests, so a malformed entry is a build defect: it is
 // skipped rather than crashing, and the catalog tests catch it.
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "embedded.hpp"
 #include "gpucalc/hardware.hpp"
@@ -40,6 +43,52 @@ bool bool_or(const json& j, const char* key, bool fallback) {
   return (it != j.end() && it->is_boolean()) ? it->get<bool>() : fallback;
 }
 
+std::optional<double> number_or_empty(const json& j) {
+  if (j.is_number()) return j.get<double>();
+  return std::nullopt;
+}
+
+// `prices` entries: value is a number, a [low, high] range, or null (known to exist only).
+std::vector<Price> prices_from(const json& e) {
+  std::vector<Price> out;
+  auto list = e.find("prices");
+  if (list == e.end() || !list->is_array()) return out;
+  for (const auto& p : *list) {
+    if (!p.is_object()) continue;
+    Price x;
+    if (auto v = p.find("value"); v != p.end()) {
+      if (v->is_array() && v->size() == 2) {
+        x.value = number_or_empty((*v)[0]);
+        x.value_max = number_or_empty((*v)[1]);
+      } else {
+        x.value = number_or_empty(*v);
+      }
+    }
+    x.currency = str_or(p, "currency", "");
+    x.unit = str_or(p, "unit", "");
+    x.type = str_or(p, "type", "");
+    x.region = str_or(p, "region", "");
+    x.date = str_or(p, "date", "");
+    x.source = str_or(p, "source", "");
+    x.confidence = str_or(p, "confidence", "low");
+    x.note = str_or(p, "note", "");
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
+FfnAct ffn_act_from(const std::string& s) {
+  if (s == "gelu") return FfnAct::gelu;
+  if (s == "geglu") return FfnAct::geglu;
+  return FfnAct::swiglu;
+}
+
+PositionEmbedding position_from(const std::string& s) {
+  if (s == "learned") return PositionEmbedding::learned;
+  if (s == "alibi") return PositionEmbedding::alibi;
+  return PositionEmbedding::rope;
+}
+
 struct GpuCatalog {
   std::vector<Gpu> gpus;
   json sources;
@@ -70,6 +119,12 @@ const GpuCatalog& gpu_data() {
       g.efficiency = spec_from(e, "efficiency");
       if (auto eff = e.find("efficiency"); eff != e.end() && eff->is_object())
         g.efficiency.source = str_or(*eff, "source", "");
+      g.vendor = str_or(e, "vendor", "");
+      g.arch = str_or(e, "arch", "");
+      g.notes = str_or(e, "notes", "");
+      g.least_sure = str_or(e, "least_sure", "");
+      g.export_control = str_or(e, "export_control", "");
+      g.prices = prices_from(e);
       if (!g.id.empty()) c.gpus.push_back(std::move(g));
     }
     return c;
@@ -110,16 +165,18 @@ const std::vector<ModelShape>& model_presets() {
       m.head_dim = int_or(e, "head_dim", 0);
       m.ffn_hidden = int_or(e, "ffn_hidden", 0);
       m.vocab = int_or(e, "vocab", 0);
-      m.ffn_act = str_or(e, "ffn_act", "swiglu") == "gelu" ? FfnAct::gelu : FfnAct::swiglu;
+      m.ffn_act = ffn_act_from(str_or(e, "ffn_act", "swiglu"));
       m.norm = str_or(e, "norm", "rmsnorm") == "layernorm" ? Norm::layernorm : Norm::rmsnorm;
       m.tied_embeddings = bool_or(e, "tied_embeddings", false);
       m.qkv_bias = bool_or(e, "qkv_bias", false);
       m.linear_bias = bool_or(e, "linear_bias", false);
-      m.position = str_or(e, "position_embedding", "rope") == "learned" ? PositionEmbedding::learned
-                                                                         : PositionEmbedding::rope;
+      m.norms_per_layer = int_or(e, "norms_per_layer", 2);
+      m.qk_norm = bool_or(e, "qk_norm", false);
+      m.position = position_from(str_or(e, "position_embedding", "rope"));
       m.dropout = bool_or(e, "dropout", false);
       m.max_position_embeddings = int_or(e, "max_position_embeddings", 0);
       m.published_params = int_or(e, "published_params", 0);
+      m.published_params_tolerance = int_or(e, "published_params_tolerance", 0);
       m.source = str_or(e, "source", "");
       if (!m.id.empty()) out.push_back(std::move(m));
     }

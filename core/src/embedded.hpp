@@ -4,4 +4,5 @@
 namespace gpucalc::data {
 std::string_view gpus_json();
 std::string_view models_json();
+std::string_view perf_json();
 }  // namespace gpucalc::data

@@ -119,11 +119,11 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
   return bytes;
 }
 
-ModelStates model_state_bytes(double params, int zero_stage, double shard) {
+ModelStates model_state_bytes(double params, int zero_stage, double shard, StateBytes b) {
   ModelStates m;
-  m.weights = 2.0 * params / (zero_stage >= 3 ? shard : 1.0);
-  m.gradients = 2.0 * params / (zero_stage >= 2 ? shard : 1.0);
-  m.optimizer = 12.0 * params / (zero_stage >= 1 ? shard : 1.0);
+  m.weights = b.weights * params / (zero_stage >= 3 ? shard : 1.0);
+  m.gradients = b.gradients * params / (zero_stage >= 2 ? shard : 1.0);
+  m.optimizer = b.optimizer * params / (zero_stage >= 1 ? shard : 1.0);
   return m;
 }
 
@@ -145,7 +145,7 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
   // 3 also weights.
   const double shard = static_cast<double>(l.dp * l.cp);
   const double P = sp.params;
-  const ModelStates ms = model_state_bytes(P, l.zero_stage, shard);
+  const ModelStates ms = model_state_bytes(P, l.zero_stage, shard, state_bytes(t));
   r.weights = ms.weights;
   r.gradients = ms.gradients;
   r.optimizer = ms.optimizer;

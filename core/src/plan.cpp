@@ -42,13 +42,25 @@ const char* to_string(Framework f) {
   return "?";
 }
 
+StateBytes state_bytes(const Training& t) {
+  StateBytes b;
+  if (t.framework == Framework::torchtitan) {
+    b = {4, 4, 8};
+  } else {
+    b = {2, t.precision == Precision::fp16 ? 2.0 : 4.0, 12};
+  }
+  if (t.grad_dtype_bytes) b.gradients = *t.grad_dtype_bytes;
+  return b;
+}
+
 int64_t micro_batches(const Training& t, const Layout& l) {
   const int64_t per_step = l.dp * l.micro_batch;
   return per_step > 0 ? t.global_batch / per_step : 0;
 }
 
 int64_t layers_per_stage_max(const ModelShape& m, const Layout& l) {
-  return (m.layers + l.pp - 1) / l.pp;
+  const int64_t chunks = l.pp * l.vpp;
+  return l.vpp * ((m.layers + chunks - 1) / chunks);
 }
 
 namespace {
@@ -72,9 +84,10 @@ std::optional<Error> check_layout(const ModelShape& m, const Training& t, const 
     return Error{"/parallel/pp", "cannot exceed the model's layers (" + s(m.layers) + "), got " + s(l.pp)};
   if (l.vpp > 1) {
     if (l.pp == 1) return Error{"/parallel/vpp", "interleaving (vpp > 1) needs pp > 1"};
-    // Megatron's interleaved schedule assigns L / (pp·vpp) layers to every chunk.
-    if (m.layers % (l.pp * l.vpp) != 0)
-      return Error{"/parallel/vpp", "pp × vpp (" + s(l.pp * l.vpp) + ") must divide the model's layers (" +
+    // Every chunk needs at least one layer; chunks hold ceil(L / (pp·vpp)) layers, the
+    // uneven split Llama 3 used (126 layers, fewer on the first and last stages).
+    if (l.pp * l.vpp > m.layers)
+      return Error{"/parallel/vpp", "pp × vpp (" + s(l.pp * l.vpp) + ") cannot exceed the model's layers (" +
                                         s(m.layers) + ")"};
   }
   // Context parallelism with load-balanced causal masking splits each sequence into

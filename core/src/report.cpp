@@ -182,6 +182,15 @@ Expected<ordered_json> evaluate(const Scenario& s) {
   perf["hfu"] = st.hfu;
   perf["tflops_per_gpu"] = st.tflops_per_gpu;
   perf["bubble_fraction"] = st.bubble_fraction;
+  perf["breakdown"] = {{"compute_s", st.compute_s},
+                       {"tp_comm_s", st.tp_comm_s},
+                       {"cp_comm_s", st.cp_comm_s},
+                       {"pp_comm_s", st.pp_comm_s},
+                       {"dp_comm_exposed_s", st.dp_comm_exposed_s},
+                       {"zero3_comm_exposed_s", st.zero3_comm_exposed_s},
+                       {"bubble_s", st.bubble_s},
+                       {"optimizer_s", st.optimizer_s},
+                       {"dp_comm_total_s", st.dp_comm_total_s}};
   perf["efficiency"] = st.efficiency;
   perf["efficiency_source"] = p.efficiency.mfu ? "assume.mfu"
                               : p.efficiency.hfu ? "assume.hfu"

@@ -39,7 +39,7 @@ void read_model(Reader& r, const json& root, ModelShape& m) {
   const std::string P = "/model";
   r.only_keys(o, P, {"base", "name", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn_hidden", "vocab",
                      "ffn_act", "tied_embeddings", "norm", "qkv_bias", "linear_bias", "position_embedding",
-                     "max_position_embeddings", "dropout"});
+                     "max_position_embeddings", "dropout", "norms_per_layer", "qk_norm"});
   const bool has_base = o.contains("base");
   if (auto base = r.text(o, P, "base", 64)) {
     const ModelShape* p = find_model(*base);
@@ -47,6 +47,7 @@ void read_model(Reader& r, const json& root, ModelShape& m) {
     m = *p;
     m.id = *base + "+custom";
     m.published_params = 0;
+    m.published_params_tolerance = 0;
   } else {
     m = ModelShape{};
     m.id = "custom";
@@ -63,13 +64,18 @@ void read_model(Reader& r, const json& root, ModelShape& m) {
   if (auto v = r.integer(o, P, "head_dim", false, 1, 100'000)) m.head_dim = *v;
   if (auto v = r.integer(o, P, "ffn_hidden", req, 1, 10'000'000)) m.ffn_hidden = *v;
   if (auto v = r.integer(o, P, "vocab", req, 1, 100'000'000)) m.vocab = *v;
-  if (auto v = r.choice(o, P, "ffn_act", {"swiglu", "gelu"}, false)) m.ffn_act = *v == "gelu" ? FfnAct::gelu : FfnAct::swiglu;
+  if (auto v = r.choice(o, P, "ffn_act", {"swiglu", "gelu", "geglu"}, false))
+    m.ffn_act = *v == "gelu" ? FfnAct::gelu : *v == "geglu" ? FfnAct::geglu : FfnAct::swiglu;
   if (auto v = r.boolean(o, P, "tied_embeddings")) m.tied_embeddings = *v;
   if (auto v = r.choice(o, P, "norm", {"rmsnorm", "layernorm"}, false)) m.norm = *v == "layernorm" ? Norm::layernorm : Norm::rmsnorm;
   if (auto v = r.boolean(o, P, "qkv_bias")) m.qkv_bias = *v;
   if (auto v = r.boolean(o, P, "linear_bias")) m.linear_bias = *v;
-  if (auto v = r.choice(o, P, "position_embedding", {"rope", "learned"}, false))
-    m.position = *v == "learned" ? PositionEmbedding::learned : PositionEmbedding::rope;
+  if (auto v = r.integer(o, P, "norms_per_layer", false, 1, 16)) m.norms_per_layer = *v;
+  if (auto v = r.boolean(o, P, "qk_norm")) m.qk_norm = *v;
+  if (auto v = r.choice(o, P, "position_embedding", {"rope", "learned", "alibi"}, false))
+    m.position = *v == "learned" ? PositionEmbedding::learned
+                 : *v == "alibi" ? PositionEmbedding::alibi
+                                 : PositionEmbedding::rope;
   if (auto v = r.integer(o, P, "max_position_embeddings", false, 1, 100'000'000)) m.max_position_embeddings = *v;
   if (auto v = r.boolean(o, P, "dropout")) m.dropout = *v;
   if (r.failed()) return;
@@ -142,7 +148,7 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   Training& t = s.problem.training;
   r.only_keys(o, P, {"tokens", "seq_len", "global_batch", "global_batch_tokens", "micro_batch", "precision",
                      "optimizer", "recompute", "zero_stage", "stage", "flash_attention", "sequence_parallel",
-                     "framework"});
+                     "framework", "grad_dtype", "overlap_grad_reduce", "overlap_param_gather"});
   if (auto v = r.number(o, P, "tokens", true, 0, 1e16, true)) t.tokens = *v;
   if (auto v = r.integer(o, P, "seq_len", true, 1, 100'000'000)) t.seq_len = *v;
   auto gb = r.integer(o, P, "global_batch", false, 1, 100'000'000);
@@ -180,6 +186,9 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (auto v = r.boolean(o, P, "sequence_parallel")) t.sequence_parallel = *v;
   if (auto v = r.choice(o, P, "framework", {"megatron", "torchtitan"}, false))
     t.framework = *v == "torchtitan" ? Framework::torchtitan : Framework::megatron;
+  if (auto v = r.choice(o, P, "grad_dtype", {"bf16", "fp32"}, false)) t.grad_dtype_bytes = *v == "fp32" ? 4 : 2;
+  if (auto v = r.boolean(o, P, "overlap_grad_reduce")) t.overlap_grad_reduce = *v;
+  if (auto v = r.boolean(o, P, "overlap_param_gather")) t.overlap_param_gather = *v;
   if (t.precision == Precision::fp8 && !s.problem.gpu.fp8_tflops.value)
     r.fail(P + "/precision", "fp8 needs an FP8 peak, which " + s.problem.gpu.name + " does not have; set gpu.fp8_tflops or use bf16");
 }
@@ -261,6 +270,7 @@ Expected<Scenario> parse_scenario(std::string_view text) {
   Scenario s;
   if (!r.failed()) read_model(r, root, s.problem.model);
   if (!r.failed()) read_gpu(r, root, s.problem.gpu);
+  if (!r.failed()) s.problem.perf = perf_profile_for(s.problem.gpu.id);
   if (!r.failed()) read_training(r, root, s);
   if (!r.failed()) read_parallel(r, root, s);
   if (!r.failed()) read_target_assume(r, root, s);

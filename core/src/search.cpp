@@ -31,7 +31,7 @@ Candidate evaluate_layout(const Problem& p, const Layout& l) {
   Candidate c;
   c.layout = l;
   c.memory = worst_stage_memory(p.model, p.training, l, p.overheads);
-  c.time = step_time(p.model, p.training, l, p.gpu, p.efficiency);
+  c.time = step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency);
   c.run = run_time(p.training, l, c.time);
   c.fits = c.memory.total() <= capacity_bytes(p.gpu);
   return c;
@@ -60,7 +60,9 @@ void enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
     for (int64_t q = 2; q <= 32; q *= 2)
       if (t.seq_len % (2 * q) == 0) cp_open.push_back(q);
   const auto cps = one_or(c.cp, cp_open);
-  const auto vpps = one_or(c.vpp, std::vector<int64_t>{1});
+  // Interleaving: 1-8 virtual stages when pipelining (Narayanan et al. 2021 §2.2.2);
+  // check_layout drops what the layers or micro-batches cannot carry.
+  const auto vpps = one_or(c.vpp, std::vector<int64_t>{1, 2, 3, 4, 6, 8});
   const auto zeros = one_or(c.zero_stage, std::vector<int>{0, 1, 2, 3});
   const auto rcs = one_or(c.recompute, std::vector<Recompute>{Recompute::none, Recompute::selective, Recompute::full});
   const int64_t ep = c.ep.value_or(1);
@@ -83,6 +85,7 @@ void enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
           if (dp < 1 || t.global_batch % dp != 0) continue;
           const auto mbs = one_or(c.micro_batch, divisors(t.global_batch / dp, 64));
           for (int64_t vpp : vpps) {
+            if (vpp > 1 && pp == 1) continue;
             for (int64_t mb : mbs) {
               for (int zero : zeros) {
                 for (Recompute rc : rcs) {
@@ -119,7 +122,7 @@ Error explain_no_layout(const Problem& p, const Constraints& c) {
   struct Knob { std::optional<int64_t> Constraints::*field; const char* path; const char* what; };
   const Knob knobs[] = {
       {&Constraints::micro_batch, "/training/micro_batch", "must divide the per-DP-rank batch for some layout"},
-      {&Constraints::vpp, "/parallel/vpp", "admits no layout: pp × vpp must divide the layers and the micro-batch count must be a multiple of pp"},
+      {&Constraints::vpp, "/parallel/vpp", "admits no layout: pp × vpp cannot exceed the layers and the micro-batch count must be a multiple of pp"},
       {&Constraints::cp, "/parallel/cp", "admits no layout with the other fixed fields"},
       {&Constraints::pp, "/parallel/pp", "admits no layout with the other fixed fields"},
       {&Constraints::tp, "/parallel/tp", "admits no layout with the other fixed fields"},

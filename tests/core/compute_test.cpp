@@ -58,11 +58,17 @@ TEST_CASE("the pipeline bubble is (p-1)/(v·m) of the compute time", "[compute][
   p.gpu = *find_gpu("h100-sxm-80gb");
   Layout l;
   l.tp = 8; l.pp = 4; l.dp = 8; l.micro_batch = 1;  // m = 64
-  auto st = step_time(p.model, p.training, l, p.gpu, p.efficiency);
-  CHECK(st.bubble_s / st.compute_s == Approx(3.0 / 64).epsilon(1e-12));
+  // The bubble is (p-1)/v slots of one micro-batch's time on the stage, which
+  // includes its TP, CP and PP communication (Narayanan et al. 2021 §2.2).
+  auto st = step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency);
+  const auto slot_work = [](const StepTime& x) { return x.compute_s + x.tp_comm_s + x.cp_comm_s + x.pp_comm_s; };
+  CHECK(st.bubble_s / slot_work(st) == Approx(3.0 / 64).epsilon(1e-12));
   l.vpp = 5;  // 80 / (4·5) = 4 layers per chunk
-  st = step_time(p.model, p.training, l, p.gpu, p.efficiency);
-  CHECK(st.bubble_s / st.compute_s == Approx(3.0 / (5 * 64)).epsilon(1e-12));
+  st = step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency);
+  CHECK(st.bubble_s / slot_work(st) == Approx(3.0 / (5 * 64)).epsilon(1e-12));
+  // The parts add up to the step.
+  CHECK(st.step_time_s == Approx(slot_work(st) + st.bubble_s + st.dp_comm_exposed_s + st.zero3_comm_exposed_s +
+                                 st.optimizer_s).epsilon(1e-12));
 }
 
 TEST_CASE("days scale with 1/throughput and GPU-hours stay put when only efficiency changes", "[compute][property]") {

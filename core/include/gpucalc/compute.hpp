@@ -6,6 +6,7 @@
 
 #include "gpucalc/hardware.hpp"
 #include "gpucalc/model.hpp"
+#include "gpucalc/perf.hpp"
 #include "gpucalc/plan.hpp"
 
 namespace gpucalc {
@@ -26,8 +27,17 @@ struct Efficiency {
 struct StepTime {
   double peak_flops = 0;          // per GPU, for the chosen precision
   double efficiency = 0;          // achieved fraction of peak for hardware FLOPs
-  double compute_s = 0;           // m micro-batches through the fullest stage
+  // Breakdown of one step on the critical path (the fullest stage), seconds; they
+  // add up to step_time_s (docs/performance-model.md).
+  double compute_s = 0;           // m micro-batches: matmuls, attention, memory-bound ops, recompute
+  double tp_comm_s = 0;           // TP all-reduces / SP all-gathers and reduce-scatters (exposed)
+  double cp_comm_s = 0;           // CP K/V ring exchange left exposed after overlap with attention
+  double pp_comm_s = 0;           // pipeline point-to-point sends on the critical path
+  double dp_comm_exposed_s = 0;   // DP gradient reduction and parameter gather not hidden by compute
+  double zero3_comm_exposed_s = 0;// ZeRO-3 parameter all-gathers not hidden by compute
   double bubble_s = 0;            // pipeline fill/drain, (p-1)/v micro-batch slots
+  double optimizer_s = 0;         // the optimizer step (HBM-bound)
+  double dp_comm_total_s = 0;     // DP traffic time before overlap (for reference)
   double bubble_fraction = 0;     // bubble_s / step_time_s
   double step_time_s = 0;
   double tokens_per_s_per_gpu = 0;
@@ -38,8 +48,23 @@ struct StepTime {
 
 double peak_flops(const Gpu& g, Precision p);
 
+// Step time from first principles (docs/performance-model.md): compute per micro-batch
+// per stage from matmul, attention and HBM-bound work at the profile's efficiencies,
+// communication on the two-level network, the pipeline bubble and the optimizer step.
+// assume.mfu replaces all of it with an end-to-end figure; assume.hfu replaces the
+// compute model with hardware FLOPs at that efficiency (communication still priced).
 StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, const Gpu& g,
-                   const Efficiency& e);
+                   const PerfProfile& perf, const Efficiency& e);
+
+// Per-GPU bandwidth (bytes/s, achieved) and latency (s) of the network level a group
+// of `size` ranks at rank stride `stride` uses: scale-up when it fits inside one
+// scale-up domain, else scale-out.
+struct Link {
+  double bytes_per_s = 0;
+  double latency_s = 0;
+  bool scaleout = false;
+};
+Link link_for(const Gpu& g, const PerfProfile& perf, int64_t stride, int64_t size);
 
 struct RunTime {
   double steps = 0;      // T / (B·s)

@@ -15,6 +15,21 @@ struct Spec {
   std::string confidence;  // "high" | "medium" | "low"
 };
 
+// A dated price example from the catalog (data/gpus.json `prices`), kept for the
+// cost feature: point-in-time, from the source named, never a default by itself.
+struct Price {
+  std::optional<double> value;      // the price, or the low end of a range; empty when only known to exist
+  std::optional<double> value_max;  // the high end of a range ([low, high] in the catalog)
+  std::string currency;             // "USD" | "CNY"
+  std::string unit;                 // e.g. "per GPU-hour", "list price per 8-accelerator kit"
+  std::string type;                 // e.g. "on-demand, Lambda 1x H100 SXM"
+  std::string region;
+  std::string date;
+  std::string source;               // a key into the catalog's sources
+  std::string confidence;           // "high" | "medium" | "low"
+  std::string note;
+};
+
 struct Gpu {
   std::string id;
   std::string name;
@@ -30,6 +45,13 @@ struct Gpu {
   // Default achieved fraction of the matmul peak for hardware FLOPs, pipeline
   // bubble excluded (see docs/model.md "Time"); replaced by the performance model later.
   Spec efficiency;
+  // Catalog text (a custom GPU keeps its base's, or has none): maker and the reference's caveats.
+  std::string vendor;
+  std::string arch;
+  std::string notes;           // what a planner should know (e.g. per-package vs per-device figures)
+  std::string least_sure;      // the reference's doubts about this entry's numbers
+  std::string export_control;  // China-market status, where the reference records it
+  std::vector<Price> prices;   // dated price examples, for the cost feature
 };
 
 const std::vector<Gpu>& gpu_catalog();

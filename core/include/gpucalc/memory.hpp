@@ -60,7 +60,7 @@ struct ModelStates {
   double weights = 0, gradients = 0, optimizer = 0;
   double total() const { return weights + gradients + optimizer; }
 };
-ModelStates model_state_bytes(double params, int zero_stage, double shard);
+ModelStates model_state_bytes(double params, int zero_stage, double shard, StateBytes per_param = {});
 
 // Bytes saved for backward per transformer layer per micro-batch, on one GPU
 // (derived tensor by tensor in docs/memory-model.md; Korthikanti et al. 2022 for GPT).

@@ -36,7 +36,23 @@ struct Training {
   bool flash_attention = true;    // no s² score tensor is stored (Dao et al. 2022)
   bool sequence_parallel = true;  // Korthikanti et al. 2022 SP whenever tp > 1
   Framework framework = Framework::megatron;
+  // training.grad_dtype: "bf16" (2 B) or "fp32" (4 B); absent = the framework's default.
+  std::optional<int> grad_dtype_bytes;
+  bool overlap_grad_reduce = true;   // DP reduce-scatter/all-reduce overlapped with backward
+  bool overlap_param_gather = true;  // ZeRO-1/2 parameter all-gather overlapped with forward
 };
+
+// Bytes per parameter of model states before sharding (docs/memory-model.md §1).
+//  megatron:   2 (16-bit weights) + 4 (fp32 gradients: Megatron-LM forces fp32 gradient
+//              accumulation and reduction with bf16, arguments.py
+//              accumulate_allreduce_grads_in_fp32; 2 with fp16) + 12 (fp32 master, m, v)
+//  torchtitan: 4 (FSDP2 keeps the sharded parameters in fp32, they are the master copy)
+//              + 4 (fp32 gradients, reduce_dtype float32) + 8 (AdamW m, v)
+// A scenario's grad_dtype overrides the gradient size.
+struct StateBytes {
+  double weights = 2, gradients = 2, optimizer = 12;
+};
+StateBytes state_bytes(const Training& t);
 
 // A fully decided layout.
 struct Layout {
@@ -55,9 +71,9 @@ int64_t micro_batches(const Training& t, const Layout& l);
 // scenario ("/parallel/tp", "/training/micro_batch", ...).
 std::optional<Error> check_layout(const ModelShape& m, const Training& t, const Layout& l);
 
-// Layers held by the pipeline stage with the most layers: ceil(L / pp). Uneven
-// splits are allowed (Llama 3 405B: 126 layers on 16 stages), the fuller stage bounds
-// both memory and time.
+// Layers held by the pipeline stage with the most layers: vpp · ceil(L / (pp·vpp)).
+// Uneven splits are allowed (Llama 3 405B: 126 layers on 16 stages), the fuller stage
+// bounds both memory and time.
 int64_t layers_per_stage_max(const ModelShape& m, const Layout& l);
 
 }  // namespace gpucalc

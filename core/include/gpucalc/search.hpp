@@ -29,6 +29,7 @@ struct Problem {
   ModelShape model;
   Training training;
   Gpu gpu;
+  PerfProfile perf;
   Efficiency efficiency;
   Overheads overheads;
 };

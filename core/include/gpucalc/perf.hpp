@@ -1,0 +1,42 @@
+// Performance-model constants: achievable efficiencies of one accelerator's matmul,
+// attention, memory and network, with their provenance (data/perf.json).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "gpucalc/hardware.hpp"
+
+namespace gpucalc {
+
+struct PerfProfile {
+  std::string profile_id;  // the data/perf.json profile these came from ("default" if none)
+  Spec matmul;             // asymptotic fraction of the dense BF16/FP16 peak for large GEMMs
+  Spec fp8_matmul;         // the same for FP8 GEMMs (of the FP8 peak)
+  Spec attention_fwd;      // fused attention forward, fraction of the matmul peak
+  Spec attention_bwd;      // fused attention backward
+  Spec memory;             // fraction of HBM bandwidth for large streams
+  Spec scaleup;            // achieved fraction of scale-up bandwidth (NCCL bus bandwidth)
+  Spec scaleout;           // achieved fraction of scale-out bandwidth
+  Spec scaleup_latency_us;
+  Spec scaleout_latency_us;
+};
+
+// A piecewise-linear curve y(x), clamped at both ends.
+struct Curve {
+  std::vector<double> x, y;
+  std::string source;
+  double at(double v) const;
+};
+
+struct PerfData {
+  Curve matmul_rolloff;  // fraction of the asymptote vs GEMM size in GFLOP
+  Curve memory_rolloff;  // fraction of the asymptote vs transfer size in MB
+};
+
+const PerfData& perf_data();
+
+// The profile for a catalog id (a "base+custom" id uses its base), via aliases,
+// field by field falling back to the default profile.
+PerfProfile perf_profile_for(const std::string& gpu_id);
+
+}  // namespace gpucalc

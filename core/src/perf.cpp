@@ -1,0 +1,106 @@
+#include "gpucalc/perf.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "embedded.hpp"
+
+namespace gpucalc {
+namespace {
+
+using nlohmann::json;
+
+const json& doc() {
+  static const json d = [] {
+    json j = json::parse(data::perf_json(), nullptr, false);
+    return j.is_object() ? j : json::object();
+  }();
+  return d;
+}
+
+Curve curve_from(const json& j, const char* xkey) {
+  Curve c;
+  if (!j.is_object()) return c;
+  auto xs = j.find(xkey);
+  auto ys = j.find("fraction");
+  if (xs == j.end() || ys == j.end() || !xs->is_array() || !ys->is_array() || xs->size() != ys->size()) return c;
+  for (size_t i = 0; i < xs->size(); ++i) {
+    if (!(*xs)[i].is_number() || !(*ys)[i].is_number()) return Curve{};
+    c.x.push_back((*xs)[i].get<double>());
+    c.y.push_back((*ys)[i].get<double>());
+  }
+  if (auto s = j.find("source"); s != j.end() && s->is_string()) c.source = s->get<std::string>();
+  return c;
+}
+
+bool fill(Spec& s, const json& profile, const char* key) {
+  auto it = profile.find(key);
+  if (it == profile.end() || !it->is_object()) return false;
+  auto v = it->find("value");
+  if (v == it->end() || !v->is_number()) return false;
+  s.value = v->get<double>();
+  s.source = it->value("source", "");
+  s.confidence = it->value("confidence", "low");
+  return true;
+}
+
+}  // namespace
+
+double Curve::at(double v) const {
+  if (x.empty()) return 1.0;
+  if (v <= x.front()) return y.front();
+  for (size_t i = 1; i < x.size(); ++i) {
+    if (v <= x[i]) {
+      const double f = (v - x[i - 1]) / (x[i] - x[i - 1]);
+      return y[i - 1] + f * (y[i] - y[i - 1]);
+    }
+  }
+  return y.back();
+}
+
+const PerfData& perf_data() {
+  static const PerfData d = [] {
+    PerfData p;
+    const json& j = doc();
+    if (auto it = j.find("matmul_size_rolloff"); it != j.end()) p.matmul_rolloff = curve_from(*it, "gflop");
+    if (auto it = j.find("memory_size_rolloff"); it != j.end()) p.memory_rolloff = curve_from(*it, "mb");
+    return p;
+  }();
+  return d;
+}
+
+PerfProfile perf_profile_for(const std::string& gpu_id) {
+  const json& j = doc();
+  std::string id = gpu_id;
+  if (auto plus = id.find('+'); plus != std::string::npos) id = id.substr(0, plus);
+  const json empty = json::object();
+  const json& profiles = j.contains("profiles") && j["profiles"].is_object() ? j["profiles"] : empty;
+  std::string key = id;
+  if (!profiles.contains(key)) {
+    if (auto a = j.find("aliases"); a != j.end() && a->is_object() && a->contains(id) && (*a)[id].is_string())
+      key = (*a)[id].get<std::string>();
+  }
+  const json& own = profiles.contains(key) && profiles[key].is_object() ? profiles[key] : empty;
+  const json& def = profiles.contains("default") && profiles["default"].is_object() ? profiles["default"] : empty;
+  PerfProfile p;
+  p.profile_id = own.empty() ? "default" : key;
+  const auto take = [&](Spec& s, const char* k) {
+    if (!fill(s, own, k)) fill(s, def, k);
+  };
+  take(p.matmul, "matmul");
+  take(p.fp8_matmul, "fp8_matmul");
+  take(p.attention_fwd, "attention_fwd");
+  take(p.attention_bwd, "attention_bwd");
+  take(p.memory, "memory");
+  take(p.scaleup, "scaleup");
+  take(p.scaleout, "scaleout");
+  take(p.scaleup_latency_us, "scaleup_latency_us");
+  take(p.scaleout_latency_us, "scaleout_latency_us");
+  // A measured sibling stands in for this GPU: say so in the confidence.
+  if (key != id && !own.empty()) {
+    for (Spec* s : {&p.matmul, &p.fp8_matmul, &p.attention_fwd, &p.attention_bwd})
+      if (s->confidence == "high") s->confidence = "medium";
+  }
+  return p;
+}
+
+}  // namespace gpucalc

@@ -1,0 +1,142 @@
+// Talks to the core in Web Workers: one for evaluate() (what typing waits for),
+// one for the heavier curve/layout search, so a long search never delays an answer.
+// Each channel keeps at most one request in flight and one waiting; a newer request
+// replaces the waiting one (its promise resolves {superseded: true}).
+// Without module workers it falls back to the core on the main thread.
+
+class Channel {
+  constructor(name) {
+    this.name = name;
+    this.seq = 0;
+    this.busy = null;
+    this.pending = null;
+    this.info = null;
+    this.ready = this.spawn();
+  }
+
+  spawn() {
+    return new Promise((resolve, reject) => {
+      let worker;
+      try {
+        worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: this.name });
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      this.worker = worker;
+      worker.onmessage = (event) => {
+        const data = event.data ?? {};
+        if (data.type === "ready") {
+          this.info = data;
+          resolve(data);
+          this.flush();
+        } else if (data.type === "fatal") {
+          reject(new Error(data.message));
+        } else if (this.busy && data.id === this.busy.id) {
+          const done = this.busy;
+          this.busy = null;
+          done.resolve({ envelope: data.envelope, ms: data.ms });
+          this.flush();
+        }
+      };
+      worker.onerror = (event) => {
+        event.preventDefault?.();
+        reject(new Error(event.message || "worker failed to start"));
+      };
+    });
+  }
+
+  request(message) {
+    return new Promise((resolve) => {
+      this.pending?.resolve({ superseded: true });
+      this.pending = { message, resolve };
+      this.flush();
+    });
+  }
+
+  flush() {
+    if (this.busy || !this.pending || !this.info) return;
+    const next = this.pending;
+    this.pending = null;
+    next.id = ++this.seq;
+    next.started = performance.now();
+    this.busy = next;
+    this.worker.postMessage({ ...next.message, id: next.id });
+  }
+
+  // A stale request running longer than `ms` is abandoned: the worker is replaced.
+  restartIfStale(ms) {
+    if (!(this.busy && this.pending && performance.now() - this.busy.started > ms)) return;
+    this.worker.terminate();
+    this.busy.resolve({ superseded: true });
+    this.busy = null;
+    this.info = null;
+    this.ready = this.spawn().catch(() => {});
+  }
+}
+
+class MainThread {
+  constructor() {
+    this.ready = (async () => {
+      const api = await import("./gpucalc-api.js");
+      const explore = await import("./explore.js");
+      const core = await api.loadCore();
+      this.core = core;
+      this.sweep = explore.sweep;
+      return { version: core.version(), search: typeof core.search === "function", mainThread: true };
+    })();
+  }
+
+  async request({ op, scenario, hint }) {
+    await this.ready;
+    const t0 = performance.now();
+    let envelope;
+    if (op === "evaluate") envelope = JSON.parse(this.core.evaluate(scenario));
+    else if (typeof this.core.search === "function") {
+      envelope = JSON.parse(this.core.search(scenario));
+      if (envelope.ok) envelope.value.source = "search";
+    } else envelope = this.sweep((s) => JSON.parse(this.core.evaluate(JSON.stringify(s))), JSON.parse(scenario), hint);
+    return { envelope, ms: performance.now() - t0 };
+  }
+
+  restartIfStale() {}
+}
+
+export class Engine {
+  constructor() {
+    this.fast = null;
+    this.slow = null;
+  }
+
+  // Resolves {version, search, mainThread?} once the core answers.
+  async start() {
+    if (typeof Worker === "function") {
+      try {
+        this.fast = new Channel("gpucalc-evaluate");
+        return await this.fast.ready;
+      } catch {
+        this.fast?.worker?.terminate();
+      }
+    }
+    this.fast = new MainThread();
+    this.slow = this.fast;
+    return this.fast.ready;
+  }
+
+  evaluate(scenarioText) {
+    return this.fast.request({ op: "evaluate", scenario: scenarioText });
+  }
+
+  explore(scenarioText, hint) {
+    if (!this.slow) {
+      try {
+        this.slow = new Channel("gpucalc-search");
+        this.slow.ready.catch(() => {});
+      } catch {
+        this.slow = this.fast;
+      }
+    }
+    this.slow.restartIfStale(1500);
+    return this.slow.request({ op: "explore", scenario: scenarioText, hint });
+  }
+}

@@ -1,0 +1,48 @@
+// The core in a Web Worker, so typing never waits for it.
+// in:  {id, op: "evaluate" | "explore", scenario: JSON text, hint?}
+// out: {type: "ready", version, search} once, then {id, envelope, ms} per request.
+import { loadCore } from "./gpucalc-api.js";
+import { sweep } from "./explore.js";
+
+let core = null;
+
+function evaluateObject(scenario) {
+  return JSON.parse(core.evaluate(JSON.stringify(scenario)));
+}
+
+function handle({ op, scenario, hint }) {
+  if (op === "evaluate") return JSON.parse(core.evaluate(scenario));
+  if (op === "explore") {
+    if (typeof core.search === "function") {
+      const envelope = JSON.parse(core.search(scenario));
+      if (envelope.ok) envelope.value.source = "search";
+      return envelope;
+    }
+    return sweep(evaluateObject, JSON.parse(scenario), hint);
+  }
+  return { ok: false, error: { path: "", message: `unknown operation ${op}` } };
+}
+
+const ready = loadCore().then(
+  (c) => {
+    core = c;
+    self.postMessage({ type: "ready", version: c.version(), search: typeof c.search === "function" });
+  },
+  (error) => {
+    self.postMessage({ type: "fatal", message: String(error?.message ?? error) });
+  },
+);
+
+self.onmessage = async (event) => {
+  await ready;
+  const request = event.data ?? {};
+  if (!core) return;
+  const t0 = performance.now();
+  let envelope;
+  try {
+    envelope = handle(request);
+  } catch (error) {
+    envelope = { ok: false, error: { path: "", message: String(error?.message ?? error) }, crashed: true };
+  }
+  self.postMessage({ id: request.id, envelope, ms: performance.now() - t0 });
+};
