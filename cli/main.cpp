@@ -1,6 +1,7 @@
 // gpucalc command line: a thin shell over the core. It reads a scenario, prints the
 // answer as JSON, and exits 2 with "PATH: message" for bad input.
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -18,6 +19,10 @@ constexpr const char* kUsage = R"(gpucalc — LLM training GPU calculator (大�
 Usage:
   gpucalc evaluate FILE|-    evaluate a scenario (JSON, docs/scenario-format.md);
                              '-' reads standard input. Prints the answer as JSON.
+  gpucalc search FILE|- [--top K]
+                             search every layout the scenario leaves open: the best,
+                             the K fastest at its GPU count (default 10) and the
+                             GPU count -> days curve with its Pareto front.
   gpucalc --help             this text
   gpucalc --version          the version
 
@@ -56,14 +61,23 @@ int main(int argc, char** argv) {
     std::cout << "gpucalc " << gpucalc::version() << "\n";
     return 0;
   }
-  if (cmd != "evaluate") return usage_error("unknown command '" + cmd + "'");
-  if (argc != 3) return usage_error("evaluate takes exactly one FILE (or - for standard input)");
+  if (cmd != "evaluate" && cmd != "search") return usage_error("unknown command '" + cmd + "'");
+  int top_k = 10;
+  if (cmd == "search" && argc == 5 && std::string(argv[3]) == "--top") {
+    char* end = nullptr;
+    const long k = std::strtol(argv[4], &end, 10);
+    if (!end || *end != '\0' || k < 0 || k > 1000) return usage_error("--top takes a whole number from 0 to 1000");
+    top_k = static_cast<int>(k);
+  } else if (argc != 3) {
+    return usage_error(cmd + " takes exactly one FILE (or - for standard input)");
+  }
   std::string text;
   if (!read_all(argv[2], text)) {
     std::cerr << "gpucalc: cannot read '" << argv[2] << "'\n";
     return 2;
   }
-  const auto env = nlohmann::ordered_json::parse(gpucalc::evaluate_json(text), nullptr, false);
+  const std::string out = cmd == "search" ? gpucalc::search_json(text, top_k) : gpucalc::evaluate_json(text);
+  const auto env = nlohmann::ordered_json::parse(out, nullptr, false);
   if (env.is_discarded() || !env.is_object()) {
     std::cerr << "gpucalc: internal error: the core returned malformed JSON\n";
     return 3;

@@ -10,11 +10,14 @@ namespace {
 
 std::string evaluate(const std::string& scenario_json) { return gpucalc::evaluate_json(scenario_json); }
 
+std::string search(const std::string& scenario_json) { return gpucalc::search_json(scenario_json, 10); }
+
 std::string version() { return gpucalc::version(); }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(gpucalc) {
   emscripten::function("evaluate", &evaluate);
+  emscripten::function("search", &search);
   emscripten::function("version", &version);
 }

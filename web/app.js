@@ -1,303 +1,735 @@
-// The page: a few inputs -> scenario JSON -> wasm core -> answer.
-// All text goes in through textContent; nothing user-typed is parsed as HTML.
-import { evaluate, loadCore, version } from "./gpucalc-api.js";
-import { DEFAULT_SCENARIO_URL, GPUS, MODELS } from "./presets.js";
-import { STRINGS, pickLanguage, saveLanguage } from "./i18n.js";
+// The page controller: one scenario object (the scenario format of
+// docs/scenario-format.md) that the Quick and Expert forms both edit; the core
+// answers it in a Web Worker; the URL hash carries it for sharing.
+// All text goes in through textContent; nothing user-provided is parsed as HTML.
+import { $, el } from "./dom.js";
+import { Engine } from "./engine.js";
+import { ExpertForm } from "./expert.js";
+import * as F from "./format.js";
+import * as i18n from "./i18n.js";
+import { coreMessage, t } from "./i18n.js";
+import { DEFAULT_SCENARIO, GPUS, MODELS } from "./presets.js";
+import { hideExplore, renderAnswer, renderExplore } from "./render.js";
+import { FIELD_BY_PATH, baseOf, exactAmount, setPath } from "./schema.js";
+import { cliCommand, exportName, hashFor, parseScenarioText, prettyJson, scenarioFromHash, MAX_SCENARIO_CHARS } from "./share.js";
+import { shapeForParams } from "./shape.js";
 
-const $ = (id) => document.getElementById(id);
-const GIB = 2 ** 30;
-const MEMORY_PARTS = ["weights", "gradients", "optimizer", "activations", "other"];
+const root = document.documentElement;
+const EMBED = root.hasAttribute("data-embed");
 
 const state = {
-  lang: pickLanguage(),
-  base: null, // the default scenario, which the form's values override
-  last: null, // last envelope from the core
+  scenario: structuredClone(DEFAULT_SCENARIO),
+  answer: null, // last good answer (value)
+  answerText: "", // the scenario text that answer is for
+  error: null, // last core error {path, message}
+  clientErrors: new Map(), // path -> message, for text the page could not read
+  mode: "quick",
+  quickParams: "",
+  expert: null,
+  explore: null,
+  engine: new Engine(),
+  ready: false,
   seq: 0,
-  version: "",
+  inputAt: 0,
+  firstAnswer: false,
+  urlOwned: false, // whether the hash should follow the scenario
 };
 
-const raw = (key) => STRINGS[state.lang][key] ?? STRINGS.en[key] ?? key;
-const t = (key, vars = {}) => raw(key).replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? ""));
+// ---------------------------------------------------------------- helpers
 
-const numberFormat = (opts) => new Intl.NumberFormat(state.lang === "zh" ? "zh-CN" : "en-US", opts);
-const fmt = (v, digits = 1) => numberFormat({ maximumFractionDigits: digits }).format(v);
-const fmtInt = (v) => numberFormat({ maximumFractionDigits: 0 }).format(v);
-const fmtCompact = (v) => numberFormat({ notation: "compact", maximumFractionDigits: 2 }).format(v);
-const fmtPct = (v) => numberFormat({ style: "percent", maximumFractionDigits: 1 }).format(v);
-const gib = (bytes) => numberFormat({ minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(bytes / GIB);
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
+let toastTimer = 0;
+function toast(text) {
+  const node = $("toast");
+  node.textContent = text;
+  node.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => {
+    node.hidden = true;
+  }, 2600);
 }
 
-// ---------------------------------------------------------------- form
+function showBanner(text) {
+  $("banner-text").textContent = text;
+  $("banner").hidden = false;
+}
 
-const fields = {
-  model: $("model"),
-  gpu: $("gpu"),
-  tokens: $("tokens"),
-  days: $("days"),
-  seq_len: $("seq_len"),
-  batch: $("batch"),
+async function copyText(text, done) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast(done);
+    return;
+  } catch {
+    /* fall back below */
+  }
+  const area = el("textarea", { class: "sr-only", readonly: true });
+  area.value = text;
+  document.body.append(area);
+  area.select();
+  let ok = false;
+  try {
+    ok = document.execCommand("copy");
+  } catch {
+    ok = false;
+  }
+  area.remove();
+  toast(ok ? done : t("copy_failed"));
+}
+
+const lang = () => i18n.lang();
+const label = (path) => {
+  const key = `f_${path.slice(1)}`;
+  return i18n.has(key) ? t(key) : path;
 };
 
-function fillSelect(select, items, current) {
-  select.replaceChildren();
-  for (const item of items) {
-    const option = el("option", null, item.label);
-    option.value = item.id;
-    select.append(option);
-  }
-  if (current && !items.some((i) => i.id === current)) {
-    // The default scenario names something the list does not know: keep it selectable.
-    const option = el("option", null, String(current));
-    option.value = String(current);
-    select.append(option);
-  }
-  if (current) select.value = String(current);
+function permalink() {
+  const url = new URL(location.href);
+  url.search = "";
+  url.hash = hashFor(state.scenario).slice(1);
+  return url.href;
 }
 
-function populateForm(scenario) {
-  const training = scenario.training ?? {};
-  fillSelect(fields.model, MODELS, typeof scenario.model === "string" ? scenario.model : null);
-  fillSelect(fields.gpu, GPUS, typeof scenario.gpu === "string" ? scenario.gpu : null);
-  fields.tokens.value = training.tokens != null ? String(training.tokens / 1e12) : "15";
-  fields.days.value = String(scenario.target?.days ?? 60);
-  fields.seq_len.value = String(training.seq_len ?? 8192);
-  fields.batch.value = String(training.global_batch_tokens ?? 16777216);
+function embedUrl() {
+  const url = new URL(location.href);
+  url.search = "?embed=1";
+  url.hash = hashFor(state.scenario).slice(1);
+  return url.href;
 }
 
-// Reads the form into a scenario, or returns {path} of the first non-number field.
-function readForm() {
-  const num = (input, path) => {
-    const text = input.value.trim();
-    const value = Number(text);
-    if (text === "" || !Number.isFinite(value)) throw { path, message: t("need_number") };
-    return value;
-  };
-  const scenario = structuredClone(state.base ?? {});
-  scenario.model = fields.model.value;
-  scenario.gpu = fields.gpu.value;
-  scenario.training = { ...(scenario.training ?? {}) };
-  scenario.training.tokens = num(fields.tokens, "/training/tokens") * 1e12;
-  scenario.training.seq_len = num(fields.seq_len, "/training/seq_len");
-  scenario.training.global_batch_tokens = num(fields.batch, "/training/global_batch_tokens");
-  scenario.target = { ...(scenario.target ?? {}), days: num(fields.days, "/target/days") };
-  return scenario;
+// ---------------------------------------------------------------- scenario changes
+
+function syncOutputs() {
+  if (state.urlOwned) {
+    const hash = hashFor(state.scenario);
+    if (location.hash !== hash) history.replaceState(null, "", hash);
+  }
+  const json = $("json-text");
+  if (document.activeElement !== json) json.value = prettyJson(state.scenario);
+  $("cli-text").textContent = cliCommand(state.scenario);
+  if (EMBED) $("open-full").href = permalink();
 }
+
+function edit(mutate) {
+  mutate(state.scenario);
+  state.urlOwned = true;
+  syncOutputs();
+  evaluateNow();
+}
+
+function loadScenario(scenario, { owned = true } = {}) {
+  state.scenario = scenario;
+  state.clientErrors.clear();
+  state.quickParams = "";
+  state.urlOwned = owned;
+  populateQuick(true);
+  state.expert?.populate(state.scenario, state.answer, true);
+  syncOutputs();
+  evaluateNow();
+}
+
+// ---------------------------------------------------------------- evaluation
+
+function evaluateNow() {
+  clearErrors();
+  if (state.clientErrors.size > 0) {
+    for (const [path, message] of state.clientErrors) showError({ path, message }, true);
+    markStale();
+    return;
+  }
+  if (!state.ready) return;
+  const text = JSON.stringify(state.scenario);
+  const seq = ++state.seq;
+  state.engine.evaluate(text).then((result) => {
+    if (result.superseded || seq !== state.seq) return;
+    onAnswer(result.envelope, text);
+  }, fail);
+}
+
+function markStale() {
+  $("answer").classList.add("stale");
+  $("curve-card").classList.add("stale");
+  $("top-card").classList.add("stale");
+}
+
+function onAnswer(envelope, text) {
+  clearErrors();
+  if (!envelope?.ok) {
+    state.error = envelope?.error ?? { path: "", message: "unknown error" };
+    showError(state.error, false);
+    markStale();
+    if (!state.answer) {
+      $("status").textContent = t("status_error");
+      $("status").hidden = false;
+    }
+    return;
+  }
+  state.error = null;
+  state.answer = envelope.value;
+  state.answerText = text;
+  renderAll();
+  if (state.inputAt) {
+    const ms = performance.now() - state.inputAt;
+    performance.measure("gpucalc:input-to-answer", { start: state.inputAt, end: performance.now() });
+    root.dataset.lastLatencyMs = ms.toFixed(1);
+    state.inputAt = 0;
+  }
+  if (!state.firstAnswer) {
+    state.firstAnswer = true;
+    performance.mark("gpucalc:first-answer");
+    root.dataset.firstAnswerMs = performance.now().toFixed(1);
+    registerServiceWorker();
+  }
+  scheduleExplore(text);
+}
+
+let exploreTimer = 0;
+function scheduleExplore(text) {
+  clearTimeout(exploreTimer);
+  exploreTimer = setTimeout(() => {
+    const answer = state.answer;
+    state.engine
+      .explore(text, { gpus: answer?.plan?.gpus, min_gpus_fit: answer?.search?.min_gpus_fit })
+      .then((result) => {
+        if (result.superseded || text !== state.answerText) return;
+        if (result.envelope?.ok) {
+          state.explore = { text, value: result.envelope.value };
+          renderExploreNow();
+        }
+      }, () => {});
+  }, EMBED ? 400 : 120);
+}
+
+function renderExploreNow() {
+  if (!state.explore || state.explore.text !== state.answerText) return;
+  $("curve-card").classList.remove("stale");
+  $("top-card").classList.remove("stale");
+  renderExplore(state.explore.value, state.answer, {});
+}
+
+function renderAll() {
+  if (!state.answer) return;
+  $("status").hidden = true;
+  $("answer").hidden = false;
+  $("answer").classList.remove("stale");
+  renderAnswer(state.answer, { scenario: state.scenario, gpuId: baseOf(state.scenario.gpu) });
+  if (state.explore && state.explore.text === state.answerText) renderExploreNow();
+  else markExploreStale();
+  populateQuickHints();
+  state.expert?.populate(state.scenario, state.answer);
+}
+
+function markExploreStale() {
+  $("curve-card").classList.add("stale");
+  $("top-card").classList.add("stale");
+}
+
+// ---------------------------------------------------------------- errors
 
 function clearErrors() {
-  for (const field of document.querySelectorAll(".field")) {
-    field.classList.remove("invalid");
-    const p = field.querySelector(".field-error");
+  for (const field of document.querySelectorAll(".field.invalid")) field.classList.remove("invalid");
+  for (const p of document.querySelectorAll(".field-error")) {
+    if (p.id === "json-error") continue;
     p.hidden = true;
     p.textContent = "";
   }
-  $("form-error").hidden = true;
-  $("form-error").textContent = "";
+  for (const id of ["quick-error", "expert-error"]) {
+    $(id).hidden = true;
+    $(id).replaceChildren();
+  }
 }
 
-// Shows an error beside the field whose path is the error's path (or a prefix of it).
-function showError({ path = "", message = "" }) {
-  const field = [...document.querySelectorAll(".field")].find(
-    (f) => path === f.dataset.path || path.startsWith(f.dataset.path + "/"),
+// The field for a path in the Quick form: exact, else the closest one above it.
+function quickFieldFor(path) {
+  const fields = [...$("quick").querySelectorAll(".field[data-path]")];
+  let best = null;
+  for (const f of fields) {
+    const p = f.dataset.path;
+    if ((path === p || path.startsWith(`${p}/`)) && (!best || p.length > best.dataset.path.length)) best = f;
+  }
+  return best;
+}
+
+function showError({ path = "", message = "" }, client) {
+  const msg = client ? message : coreMessage(String(message)).text;
+  const untranslated = !client && !coreMessage(String(message)).translated;
+  const content = (withLabel) => [
+    el("code", { class: "err-path", text: path || "/" }),
+    " ",
+    withLabel && path ? el("span", { class: "err-label", text: `${label(path)}: ` }) : null,
+    el("span", { lang: untranslated ? "en" : undefined, text: msg }),
+  ];
+  const put = (p, wrap, withLabel) => {
+    p.replaceChildren(...content(withLabel).filter(Boolean));
+    p.hidden = false;
+    wrap?.classList.add("invalid");
+  };
+
+  if (state.mode === "expert" && state.expert) {
+    const c = state.expert.controlFor(path);
+    if (c) {
+      put(c.error, c.wrap, c.field.path !== path);
+      const group = c.wrap.closest("details");
+      if (group) group.open = true;
+      return;
+    }
+    put($("expert-error"), null, true);
+    return;
+  }
+  const field = quickFieldFor(path);
+  // A quick field shows the error only when the path is that field's own value.
+  if (field && (field.dataset.path === path || ["/model", "/gpu"].includes(field.dataset.path))) {
+    put(field.querySelector(".field-error"), field, field.dataset.path !== path);
+    return;
+  }
+  const box = $("quick-error");
+  box.replaceChildren(
+    ...content(true).filter(Boolean),
+    " ",
+    el("button", { type: "button", class: "link-button", text: t("fix_in_expert"), onclick: () => setMode("expert") }),
   );
-  field?.classList.add("invalid");
-  const p = field ? field.querySelector(".field-error") : $("form-error");
-  p.replaceChildren(el("code", "err-path", path || "/"), document.createTextNode(` ${message}`));
-  p.hidden = false;
+  box.hidden = false;
 }
 
-async function recompute() {
-  const seq = ++state.seq;
-  clearErrors();
-  let envelope;
-  try {
-    envelope = await evaluate(readForm());
-  } catch (error) {
-    if (error && typeof error.path === "string") envelope = { ok: false, error };
-    else throw error;
+// ---------------------------------------------------------------- quick form
+
+const Q = {
+  model: $("q-model"),
+  params: $("q-params"),
+  paramsWrap: $("q-params-wrap"),
+  gpu: $("q-gpu"),
+  tokens: $("q-tokens"),
+  goal: $("q-goal"),
+  goalDays: $("q-goal-days"),
+  goalGpus: $("q-goal-gpus"),
+  goalField: $("q-goal-field"),
+  dsSamples: $("q-ds-samples"),
+  dsLen: $("q-ds-len"),
+  dsEpochs: $("q-ds-epochs"),
+};
+
+function fillQuickSelects() {
+  const m = Q.model;
+  m.replaceChildren(
+    el("optgroup", { label: t("presets") }, MODELS.map((x) => el("option", { value: x.id, text: x.label }))),
+    el(
+      "optgroup",
+      { label: t("other") },
+      el("option", { value: "@params", text: t("by_params") }),
+      el("option", { value: "@custom", text: t("custom_expert") }),
+    ),
+  );
+  const g = Q.gpu;
+  const vendors = [...new Set(GPUS.map((x) => x.vendor || "—"))];
+  g.replaceChildren(
+    ...vendors.map((v) =>
+      el("optgroup", { label: v }, GPUS.filter((x) => (x.vendor || "—") === v).map((x) => el("option", { value: x.id, text: x.label }))),
+    ),
+    el("optgroup", { label: t("other") }, el("option", { value: "@custom", text: t("custom_expert") })),
+  );
+}
+
+function quickModelValue() {
+  const model = state.scenario.model;
+  if (typeof model === "string") return MODELS.some((m) => m.id === model) ? model : "@custom";
+  if (model && typeof model === "object" && !model.base && state.quickParams) return "@params";
+  if (model && typeof model === "object" && !model.base && model.name?.startsWith?.("~")) return "@params";
+  return "@custom";
+}
+
+function goalMode() {
+  return state.scenario.parallel?.gpus !== undefined ? "gpus" : "days";
+}
+
+function populateQuick(force = false) {
+  const s = state.scenario;
+  const modelValue = quickModelValue();
+  if (![...Q.model.options].some((o) => o.value === modelValue)) fillQuickSelects();
+  Q.model.value = modelValue;
+  Q.paramsWrap.hidden = modelValue !== "@params";
+  if (modelValue === "@params" && (force || document.activeElement !== Q.params)) {
+    Q.params.value = state.quickParams || (state.answer?.model?.params ? F.big("en", state.answer.model.params) : "");
   }
-  if (seq !== state.seq) return; // a newer input already superseded this one
-  state.last = envelope;
-  if (envelope.ok) {
-    renderAnswer(envelope.value);
-  } else {
-    showError(envelope.error ?? {});
-    $("answer").classList.add("stale");
-    $("status").hidden = true;
+  const gpu = typeof s.gpu === "string" && GPUS.some((g) => g.id === s.gpu) ? s.gpu : "@custom";
+  Q.gpu.value = gpu;
+  if (force || document.activeElement !== Q.tokens) {
+    const tokens = s.training?.tokens;
+    Q.tokens.value = typeof tokens === "number" ? exactAmount(tokens) : tokens === undefined ? "" : String(tokens);
+  }
+  const mode = goalMode();
+  Q.goalDays.checked = mode === "days";
+  Q.goalGpus.checked = mode === "gpus";
+  Q.goalField.dataset.path = mode === "days" ? "/target/days" : "/parallel/gpus";
+  if (force || document.activeElement !== Q.goal) {
+    const v = mode === "days" ? s.target?.days : s.parallel?.gpus;
+    Q.goal.value = v === undefined ? "" : String(v);
+  }
+  populateQuickHints();
+}
+
+function populateQuickHints() {
+  const s = state.scenario;
+  const a = state.answer;
+  const mode = goalMode();
+  $("q-goal-label").textContent = t(mode === "days" ? "q_days" : "q_gpus");
+  $("q-goal-unit").textContent = t(mode === "days" ? "unit_days" : "unit_gpus");
+  Q.goal.setAttribute("inputmode", mode === "days" ? "decimal" : "numeric");
+  $("q-goal-hint").textContent =
+    mode === "days"
+      ? s.target?.days === undefined
+        ? t("q_days_empty")
+        : t("q_days_hint")
+      : t("q_gpus_hint");
+
+  const tokens = s.training?.tokens;
+  $("q-tokens-hint").textContent =
+    typeof tokens === "number" && Number.isFinite(tokens)
+      ? t("q_tokens_hint", { big: F.big(lang(), tokens), exact: F.int(lang(), tokens) })
+      : t("q_tokens_ph");
+
+  const modelValue = Q.model.value;
+  const model = s.model;
+  let hint = "";
+  if (modelValue === "@params" && model && typeof model === "object") {
+    hint = t("shape_hint", {
+      layers: model.layers,
+      hidden: model.hidden,
+      heads: model.heads,
+      kv: model.kv_heads,
+      ffn: model.ffn_hidden,
+      vocab: model.vocab,
+      params: a?.model?.params ? F.big(lang(), a.model.params) : "…",
+    });
+  } else if (modelValue === "@custom") {
+    hint = t("custom_hint");
+  } else if (a?.model?.params) {
+    hint = t("model_hint", { params: F.big(lang(), a.model.params), exact: F.int(lang(), a.model.params) });
+  }
+  $("q-model-hint").textContent = hint;
+
+  const gpu = a?.gpu;
+  $("q-gpu-hint").textContent = gpu
+    ? t("gpu_hint", {
+        mem: F.num(lang(), gpu.specs?.memory_gib?.value ?? a.memory?.capacity_bytes / F.GIB, 0),
+        peak: F.int(lang(), gpu.peak_tflops),
+        p: String(gpu.precision ?? "").toUpperCase(),
+      })
+    : "";
+
+  const tr = s.training ?? {};
+  const plan = a?.plan ?? {};
+  $("q-rest").textContent = t("q_rest", {
+    seq: F.int(lang(), tr.seq_len),
+    batch: F.big(lang(), tr.global_batch_tokens ?? plan.global_batch_tokens),
+    precision: String(tr.precision ?? "bf16"),
+    stage: t(`opt_${tr.stage ?? "pretrain"}`),
+    framework: t(`opt_${tr.framework ?? plan.framework ?? "megatron"}`),
+  });
+}
+
+function setClientError(path, message) {
+  if (message) state.clientErrors.set(path, message);
+  else state.clientErrors.delete(path);
+}
+
+function onQuickParams() {
+  const n = F.parseAmount(Q.params.value);
+  state.quickParams = Q.params.value;
+  const shape = Number.isFinite(n) ? shapeForParams(n) : null;
+  if (!shape) {
+    setClientError("/model", Number.isFinite(n) ? t("params_range") : t("need_number"));
+    evaluateNow();
+    return;
+  }
+  setClientError("/model", null);
+  edit((s) => {
+    s.model = { name: `~${F.big("en", n)} (${t("shape_name")})`, ...shape };
+  });
+}
+
+function wireQuick() {
+  const form = $("quick");
+  form.addEventListener("input", () => {
+    state.inputAt = performance.now();
+  }, true);
+  form.addEventListener("change", () => {
+    state.inputAt = performance.now();
+  }, true);
+  form.addEventListener("submit", (e) => e.preventDefault());
+
+  Q.model.addEventListener("change", () => {
+    const v = Q.model.value;
+    Q.paramsWrap.hidden = v !== "@params";
+    setClientError("/model", null);
+    if (v === "@params") {
+      if (!Q.params.value) Q.params.value = state.answer?.model?.params ? F.big("en", state.answer.model.params) : "70B";
+      onQuickParams();
+      Q.params.focus();
+    } else if (v === "@custom") {
+      setMode("expert");
+    } else {
+      edit((s) => {
+        s.model = v;
+      });
+    }
+  });
+  Q.params.addEventListener("input", onQuickParams);
+  Q.gpu.addEventListener("change", () => {
+    if (Q.gpu.value === "@custom") {
+      setMode("expert");
+      return;
+    }
+    edit((s) => {
+      s.gpu = Q.gpu.value;
+    });
+  });
+  Q.tokens.addEventListener("input", () => {
+    const v = F.parseAmount(Q.tokens.value);
+    if (Q.tokens.value.trim() === "") {
+      setClientError("/training/tokens", null);
+      edit((s) => setPath(s, "/training/tokens", undefined));
+      return;
+    }
+    if (!Number.isFinite(v)) {
+      setClientError("/training/tokens", t("need_amount"));
+      evaluateNow();
+      return;
+    }
+    setClientError("/training/tokens", null);
+    edit((s) => setPath(s, "/training/tokens", v));
+  });
+  const dataset = () => {
+    const a = F.parseAmount(Q.dsSamples.value);
+    const b = F.parseAmount(Q.dsLen.value);
+    const c = F.parseAmount(Q.dsEpochs.value || "1");
+    if (![a, b, c].every((x) => Number.isFinite(x) && x > 0)) {
+      $("q-ds-hint").textContent = t("q_ds_hint");
+      return;
+    }
+    const tokens = Math.round(a * b * c);
+    $("q-ds-hint").textContent = t("q_ds_result", { tokens: F.big(lang(), tokens) });
+    Q.tokens.value = exactAmount(tokens);
+    setClientError("/training/tokens", null);
+    edit((s) => {
+      setPath(s, "/training/tokens", tokens);
+      setPath(s, "/training/stage", "full_finetune");
+    });
+  };
+  for (const input of [Q.dsSamples, Q.dsLen, Q.dsEpochs]) input.addEventListener("input", dataset);
+
+  const goalPath = () => (Q.goalDays.checked ? "/target/days" : "/parallel/gpus");
+  Q.goal.addEventListener("input", () => {
+    const path = goalPath();
+    const text = Q.goal.value.trim();
+    setClientError("/target/days", null);
+    setClientError("/parallel/gpus", null);
+    if (text === "") {
+      edit((s) => setPath(s, path, undefined));
+      return;
+    }
+    const v = F.parseAmount(text);
+    if (!Number.isFinite(v)) {
+      setClientError(path, t("need_number"));
+      evaluateNow();
+      return;
+    }
+    edit((s) => setPath(s, path, v));
+  });
+  for (const radio of [Q.goalDays, Q.goalGpus]) {
+    radio.addEventListener("change", () => {
+      setClientError("/target/days", null);
+      setClientError("/parallel/gpus", null);
+      const a = state.answer;
+      edit((s) => {
+        if (Q.goalGpus.checked) {
+          const days = s.target?.days;
+          setPath(s, "/target/days", undefined);
+          setPath(s, "/parallel/gpus", a?.plan?.gpus ?? 64);
+          state.lastDays = days;
+        } else {
+          setPath(s, "/parallel/gpus", undefined);
+          setPath(s, "/target/days", state.lastDays ?? Math.max(1, Math.round(a?.training?.days ?? 60)));
+        }
+      });
+      populateQuick(true);
+    });
   }
 }
 
-let timer = 0;
-function schedule() {
-  clearTimeout(timer);
-  timer = setTimeout(() => recompute().catch(fail), 120);
+// ---------------------------------------------------------------- expert form
+
+function ensureExpert() {
+  if (state.expert) return state.expert;
+  state.expert = new ExpertForm($("expert-fields"), {
+    onEdit: (field, result) => {
+      state.inputAt = performance.now();
+      if (result.error) {
+        setClientError(field.path, result.error);
+        evaluateNow();
+        return;
+      }
+      setClientError(field.path, null);
+      if ("preset" in result) {
+        edit((s) => {
+          const key = field.path.slice(1);
+          const current = s[key];
+          const overrides = current && typeof current === "object" ? { ...current } : {};
+          delete overrides.base;
+          if (result.preset) {
+            s[key] = Object.keys(overrides).length ? { base: result.preset, ...overrides } : result.preset;
+          } else {
+            // Custom: start from the preset's full shape/specs so nothing required is missing.
+            const from = (key === "model" ? MODELS : GPUS).find((x) => x.id === baseOf(current));
+            const seed = {};
+            if (from) {
+              const src = key === "model" ? from.shape : from.specs;
+              const allowed = [...FIELD_BY_PATH.keys()].filter((p) => p.startsWith(`/${key}/`)).map((p) => p.split("/")[2]);
+              for (const k of allowed) if (src[k] !== undefined && src[k] !== null) seed[k] = src[k];
+            }
+            s[key] = { ...seed, ...overrides };
+          }
+        });
+        state.expert.populate(state.scenario, state.answer, true);
+        return;
+      }
+      edit((s) => setPath(s, field.path, result.value));
+    },
+  });
+  state.expert.relabel(state.scenario, state.answer);
+  $("reset").addEventListener("click", () => {
+    loadScenario(structuredClone(DEFAULT_SCENARIO));
+  });
+  return state.expert;
 }
 
-// ---------------------------------------------------------------- answer
-
-function gpuShortName(id) {
-  return GPUS.find((g) => g.id === id)?.short ?? id;
-}
-
-function modelLabel(id) {
-  return MODELS.find((m) => m.id === id)?.label ?? id;
-}
-
-// Fills a template like "{n} × {gpu} · {days} days" with spans for the values.
-function renderTemplate(target, template, values) {
-  target.replaceChildren();
-  for (const part of template.split(/(\{\w+\})/)) {
-    const m = /^\{(\w+)\}$/.exec(part);
-    if (m && values[m[1]]) {
-      const [text, cls] = values[m[1]];
-      target.append(el("span", cls, text));
-    } else if (part) {
-      target.append(document.createTextNode(part));
+function setMode(mode, { save = true } = {}) {
+  if (EMBED) mode = "quick";
+  state.mode = mode;
+  $("mode-quick").setAttribute("aria-pressed", String(mode === "quick"));
+  $("mode-expert").setAttribute("aria-pressed", String(mode === "expert"));
+  $("quick").hidden = mode !== "quick";
+  $("expert").hidden = mode !== "expert";
+  if (mode === "expert") ensureExpert().populate(state.scenario, state.answer, true);
+  else populateQuick(true);
+  if (save) {
+    try {
+      localStorage.setItem("gpucalc.mode", mode);
+    } catch {
+      /* ignore */
     }
   }
+  evaluateNow();
 }
 
-function renderAnswer(v) {
-  $("answer").classList.remove("stale");
-  const plan = v.plan ?? {};
-  const training = v.training ?? {};
-  const scenario = readFormSafe();
-
-  renderTemplate($("headline"), raw("headline"), {
-    n: [fmtInt(plan.gpus), "num gpus"],
-    gpu: [gpuShortName(fields.gpu.value), "gpu-name"],
-    days: [fmt(training.days, 1), "num"],
-  });
-  $("headline").dataset.gpus = String(plan.gpus);
-  $("subline").textContent = t("subline", {
-    model: v.model?.name ?? modelLabel(fields.model.value),
-    tokens: scenario ? fmtCompact(scenario.training.tokens) : "",
-    target: scenario ? fmt(scenario.target.days, 1) : "",
-  });
-
-  // Plan chips.
-  const chips = [
-    ["gpus", t("gpus"), fmtInt(plan.gpus)],
-    ["tp", "TP", plan.tp],
-    ["pp", "PP", plan.pp],
-    ["vpp", "VPP", plan.vpp > 1 ? plan.vpp : undefined],
-    ["dp", "DP", plan.dp],
-    ["cp", "CP", plan.cp],
-    ["ep", "EP", plan.ep],
-    ["micro_batch", t("micro_batch"), plan.micro_batch],
-    ["zero_stage", t("zero_stage"), plan.zero_stage],
-    ["recompute", t("recompute"), plan.recompute],
-  ];
-  $("plan").replaceChildren(
-    ...chips
-      .filter(([, , value]) => value !== undefined && value !== null)
-      .map(([key, label, value]) => {
-        const chip = el("div", "chip");
-        chip.dataset.key = key;
-        chip.append(el("dt", null, label), el("dd", null, typeof value === "number" ? fmtInt(value) : String(value)));
-        return chip;
-      }),
-  );
-
-  renderMemory(v.memory ?? {});
-
-  // Metrics.
-  const perf = v.performance ?? {};
-  const model = v.model ?? {};
-  const metrics = [
-    [t("step_time"), perf.step_time_s != null ? t("seconds", { v: fmt(perf.step_time_s, 2) }) : null],
-    [t("mfu"), perf.mfu != null ? fmtPct(perf.mfu) : null],
-    [t("tflops"), perf.tflops_per_gpu != null ? fmt(perf.tflops_per_gpu, 0) : null],
-    [t("tokens_per_s"), perf.tokens_per_s_per_gpu != null ? fmtInt(perf.tokens_per_s_per_gpu) : null],
-    [t("train_days"), training.days != null ? fmt(training.days, 1) : null],
-    [t("gpu_hours"), training.gpu_hours != null ? fmtCompact(training.gpu_hours) : null],
-    [t("params"), model.params != null ? fmtCompact(model.params) : null],
-  ];
-  if (model.active_params != null && model.active_params !== model.params) {
-    metrics.push([t("active_params"), fmtCompact(model.active_params)]);
-  }
-  $("metrics").replaceChildren(
-    ...metrics
-      .filter(([, value]) => value !== null)
-      .map(([label, value]) => {
-        const item = el("div", "metric");
-        item.append(el("dt", null, label), el("dd", null, value));
-        return item;
-      }),
-  );
-
-  // Warnings.
-  const warnings = Array.isArray(v.warnings) ? v.warnings : [];
-  $("warnings").replaceChildren(
-    ...warnings.map((w) => el("li", null, typeof w === "string" ? w : (w.message ?? JSON.stringify(w)))),
-  );
-  $("warnings-card").hidden = warnings.length === 0;
-
-  $("status").hidden = true;
-  $("answer").hidden = false;
-}
-
-function renderMemory(mem) {
-  const capacity = mem.capacity_bytes ?? 0;
-  const total = mem.total_bytes ?? MEMORY_PARTS.reduce((s, k) => s + (mem[`${k}_bytes`] ?? 0), 0);
-  const scale = Math.max(capacity, total) || 1;
-  const fits = mem.fits ?? total <= capacity;
-
-  $("mem-summary").textContent = fits
-    ? t("fits", { used: gib(total), cap: gib(capacity), pct: fmtPct(capacity ? total / capacity : 0) })
-    : t("no_fit", { used: gib(total), cap: gib(capacity) });
-  $("mem-summary").classList.toggle("bad", !fits);
-
-  const bar = $("mem-bar");
-  bar.replaceChildren();
-  bar.classList.toggle("over", !fits);
-  bar.setAttribute("aria-label", $("mem-summary").textContent);
-  for (const part of MEMORY_PARTS) {
-    const bytes = mem[`${part}_bytes`] ?? 0;
-    if (bytes <= 0) continue;
-    const seg = el("div", `seg seg-${part}`);
-    seg.style.width = `${(bytes / scale) * 100}%`;
-    seg.title = `${t(part)}: ${gib(bytes)} GiB`;
-    bar.append(seg);
-  }
-  if (capacity > 0 && capacity < scale) {
-    const mark = el("div", "cap-mark");
-    mark.style.left = `${(capacity / scale) * 100}%`;
-    mark.title = `${t("capacity")}: ${gib(capacity)} GiB`;
-    bar.append(mark);
-  }
-
-  $("mem-legend").replaceChildren(
-    ...MEMORY_PARTS.filter((p) => mem[`${p}_bytes`] != null).map((part) => {
-      const li = el("li");
-      li.append(el("span", `swatch seg-${part}`), el("span", "legend-label", t(part)), el("span", "legend-value", `${gib(mem[`${part}_bytes`])} GiB`));
-      return li;
-    }),
-  );
-}
-
-function readFormSafe() {
-  try {
-    return readForm();
-  } catch {
-    return null;
-  }
-}
-
-// ---------------------------------------------------------------- language
+// ---------------------------------------------------------------- language & theme
 
 function applyLanguage() {
-  document.documentElement.lang = state.lang === "zh" ? "zh-CN" : "en";
-  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
-  $("lang").textContent = t("switch_to");
+  i18n.translateDom();
+  const other = lang() === "zh" ? "en" : "zh";
+  const button = $("lang");
+  button.textContent = t("switch_to");
+  button.setAttribute("lang", other === "zh" ? "zh-CN" : "en");
+  button.setAttribute("aria-label", t("switch_to_aria"));
+  fillQuickSelects();
+  populateQuick(true);
+  state.expert?.relabel(state.scenario, state.answer);
   $("version").textContent = state.version ? t("core", { v: state.version }) : "";
-  if (state.last?.ok) renderAnswer(state.last.value);
-  else if (state.last) recompute().catch(fail);
+  updateThemeButton();
+  if (state.answer) renderAll();
+  if (state.error || state.clientErrors.size) evaluateNow();
+  if (!state.ready) $("status").textContent = t("loading");
+}
+
+function effectiveTheme() {
+  const set = root.getAttribute("data-theme");
+  if (set) return set;
+  return matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+}
+
+function updateThemeButton() {
+  const dark = effectiveTheme() === "dark";
+  const button = $("theme");
+  button.setAttribute("aria-label", t(dark ? "theme_light" : "theme_dark"));
+  button.setAttribute("title", t(dark ? "theme_light" : "theme_dark"));
+  button.dataset.theme = dark ? "dark" : "light";
+}
+
+function toggleTheme() {
+  const next = effectiveTheme() === "dark" ? "light" : "dark";
+  root.setAttribute("data-theme", next);
+  try {
+    localStorage.setItem("gpucalc.theme", next);
+  } catch {
+    /* ignore */
+  }
+  updateThemeButton();
+  if (state.explore) renderExploreNow();
+}
+
+// ---------------------------------------------------------------- sharing
+
+function wireShare() {
+  $("copy-link").addEventListener("click", () => copyText(permalink(), t("copied_link")));
+  $("copy-cli").addEventListener("click", () => copyText(cliCommand(state.scenario), t("copied_cli")));
+  $("copy-embed").addEventListener("click", () => {
+    const code = `<iframe src="${embedUrl()}" title="gpucalc" width="100%" height="560" loading="lazy" style="border:0;max-width:760px"></iframe>`;
+    copyText(code, t("copied_embed"));
+  });
+  $("export-json").addEventListener("click", () => {
+    const blob = new Blob([prettyJson(state.scenario)], { type: "application/json" });
+    const url = URL.createObjectURL(blob);
+    const a = el("a", { href: url, download: exportName(state.scenario) });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  });
+  $("import-file").addEventListener("change", async (event) => {
+    const file = event.target.files?.[0];
+    event.target.value = "";
+    if (!file) return;
+    if (file.size > MAX_SCENARIO_CHARS) {
+      showBanner(t("import_bad", { reason: t("reason_too_long") }));
+      return;
+    }
+    const parsed = parseScenarioText(await file.text());
+    if (!parsed.ok) {
+      showBanner(t("import_bad", { reason: reasonText(parsed) }));
+      return;
+    }
+    $("banner").hidden = true;
+    loadScenario(parsed.value);
+    toast(t("imported", { name: file.name }));
+  });
+  $("json-apply").addEventListener("click", () => {
+    const parsed = parseScenarioText($("json-text").value);
+    const err = $("json-error");
+    if (!parsed.ok) {
+      err.textContent = t("import_bad", { reason: reasonText(parsed) });
+      err.hidden = false;
+      return;
+    }
+    err.hidden = true;
+    loadScenario(parsed.value);
+  });
+  $("banner-close").addEventListener("click", () => {
+    $("banner").hidden = true;
+  });
+}
+
+function reasonText(parsed) {
+  const base = t(`reason_${parsed.reason}`);
+  return parsed.detail ? `${base} (${parsed.detail})` : base;
+}
+
+// Reads the scenario from the URL hash: null when there is none; on a damaged
+// link, an error banner and the default scenario.
+function scenarioFromLocation() {
+  const got = scenarioFromHash(location.hash);
+  if (got === null) return null;
+  if (!got.ok) {
+    showBanner(t("link_bad", { reason: reasonText(got) }));
+    return { value: structuredClone(DEFAULT_SCENARIO), owned: false };
+  }
+  return { value: got.value, owned: true };
 }
 
 // ---------------------------------------------------------------- start
@@ -310,29 +742,75 @@ function fail(error) {
   status.hidden = false;
 }
 
+function registerServiceWorker() {
+  if (!("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) return;
+  navigator.serviceWorker.register("sw.js").catch(() => {
+    /* offline support is a bonus; the page works without it */
+  });
+}
+
+function watchEmbedHeight() {
+  if (!EMBED || window.parent === window) return;
+  let last = 0;
+  const post = () => {
+    const h = Math.ceil(document.documentElement.scrollHeight);
+    if (h !== last) {
+      last = h;
+      window.parent.postMessage({ type: "gpucalc:height", height: h }, "*");
+    }
+  };
+  new ResizeObserver(post).observe(document.body);
+}
+
 async function start() {
+  i18n.setLanguage(i18n.pickLanguage());
+  try {
+    const saved = localStorage.getItem("gpucalc.mode");
+    if (saved === "expert" || saved === "quick") state.mode = saved;
+  } catch {
+    /* ignore */
+  }
+  const fromLink = scenarioFromLocation();
+  if (fromLink) {
+    state.scenario = fromLink.value;
+    state.urlOwned = fromLink.owned;
+  }
+  fillQuickSelects();
   applyLanguage();
+  wireQuick();
+  wireShare();
   $("lang").addEventListener("click", () => {
-    state.lang = state.lang === "zh" ? "en" : "zh";
-    saveLanguage(state.lang);
+    i18n.setLanguage(lang() === "zh" ? "en" : "zh");
+    i18n.saveLanguage(lang());
     applyLanguage();
   });
-
-  const [response] = await Promise.all([fetch(DEFAULT_SCENARIO_URL), loadCore()]);
-  if (!response.ok) throw new Error(`${DEFAULT_SCENARIO_URL}: HTTP ${response.status}`);
-  state.base = await response.json();
-  populateForm(state.base);
-  state.version = await version();
-  $("version").textContent = t("core", { v: state.version });
-
-  const form = $("scenario");
-  form.addEventListener("input", schedule);
-  form.addEventListener("change", schedule);
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    recompute().catch(fail);
+  $("theme").addEventListener("click", toggleTheme);
+  matchMedia("(prefers-color-scheme: dark)").addEventListener("change", updateThemeButton);
+  $("mode-quick").addEventListener("click", () => setMode("quick"));
+  $("mode-expert").addEventListener("click", () => setMode("expert"));
+  window.addEventListener("hashchange", () => {
+    const got = scenarioFromLocation();
+    if (got) loadScenario(got.value, { owned: got.owned });
   });
-  await recompute();
+  if (EMBED) {
+    $("open-full").hidden = false;
+    watchEmbedHeight();
+  }
+  let resizeTimer = 0;
+  new ResizeObserver(() => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(renderExploreNow, 100);
+  }).observe($("curve"));
+
+  setMode(state.mode, { save: false });
+  syncOutputs();
+
+  const info = await state.engine.start();
+  state.version = info.version;
+  state.ready = true;
+  $("version").textContent = t("core", { v: info.version });
+  root.dataset.coreSearch = String(Boolean(info.search));
+  evaluateNow();
 }
 
 start().catch(fail);

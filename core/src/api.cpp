@@ -9,7 +9,10 @@ namespace gpucalc {
 
 std::string version() { return GPUCALC_VERSION; }
 
-std::string evaluate_json(std::string_view scenario_json) {
+namespace {
+
+template <class Run>
+std::string envelope(std::string_view scenario_json, Run run) {
   nlohmann::ordered_json env;
   auto fail = [&](const Error& e) {
     env["ok"] = false;
@@ -18,11 +21,21 @@ std::string evaluate_json(std::string_view scenario_json) {
   };
   auto scenario = parse_scenario(scenario_json);
   if (!scenario) return fail(scenario.error());
-  auto result = evaluate(*scenario);
+  auto result = run(*scenario);
   if (!result) return fail(result.error());
   env["ok"] = true;
   env["value"] = std::move(*result);
   return env.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace
+
+std::string search_json(std::string_view scenario_json, int top_k) {
+  return envelope(scenario_json, [&](const Scenario& s) { return search_report(s, top_k); });
+}
+
+std::string evaluate_json(std::string_view scenario_json) {
+  return envelope(scenario_json, [](const Scenario& s) { return evaluate(s); });
 }
 
 }  // namespace gpucalc

@@ -1,6 +1,7 @@
 #include "gpucalc/compute.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace gpucalc {
 
@@ -77,8 +78,12 @@ struct Kernels {
   double hbm = 0;         // achieved HBM bytes/s for large streams
   const PerfData* data = nullptr;
 
-  double gemm(double flops) const {
-    return flops / (peak * mm_eff * data->matmul_rolloff.at(flops / 1e9));
+  // A GEMM of `flops` moving `bytes` through HBM: the slower of its tensor-core time
+  // (size roll-off on the asymptotic efficiency) and its HBM time (the roofline,
+  // Williams et al. 2009); the batched attention GEMMs with K = d are HBM-bound.
+  double gemm(double flops, double bytes = 0) const {
+    const double compute = flops / (peak * mm_eff * data->matmul_rolloff.at(flops / 1e9));
+    return bytes > 0 ? std::max(compute, bytes / hbm) : compute;
   }
   double mem(double bytes, double op_bytes) const {
     return bytes / (hbm * data->memory_rolloff.at(op_bytes / 1e6));
@@ -126,14 +131,25 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
 
   Kernels k;
   k.data = &perf_data();
-  k.peak = st.peak_flops;
+  // Tensor cores run at the clock the GPU sustains at its power limit, below the clock
+  // the peak is quoted at (data/perf.json sustained_clock); HBM is not slowed.
+  k.peak = st.peak_flops * perf.sustained_clock.value.value_or(0.9);
+  // A board power cap below TDP lowers the sustained clock further. Dynamic power goes
+  // as C·V²·f with V rising about linearly with f in the DVFS range, so P ∝ f³ and the
+  // clock scales as (cap / TDP)^(1/3).
+  if (g.power_limit_w.value && g.tdp_w.value && *g.power_limit_w.value < *g.tdp_w.value)
+    k.peak *= std::cbrt(*g.power_limit_w.value / *g.tdp_w.value);
   k.mm_eff = (t.precision == Precision::fp8 ? perf.fp8_matmul.value : perf.matmul.value).value_or(0.75);
   k.att_fwd = perf.attention_fwd.value.value_or(0.55);
   k.att_bwd = perf.attention_bwd.value.value_or(0.4);
   k.hbm = g.memory_bw_tbs.value.value_or(2.0) * 1e12 * perf.memory.value.value_or(0.9);
-  if (e.hfu) k.mm_eff = *e.hfu;  // assume.hfu: the achieved matmul fraction, flat
-  const PerfData flat{};        // no roll-off under assume.hfu
-  if (e.hfu) k.data = &flat;
+  // assume.hfu: the achieved fraction of the quoted peak, flat (no roll-off, no clock).
+  const PerfData flat{};
+  if (e.hfu) {
+    k.mm_eff = *e.hfu;
+    k.peak = st.peak_flops;
+    k.data = &flat;
+  }
 
   // ---- one layer, one micro-batch ----------------------------------------------
   // Matmuls (forward): QKV, attention output, MLP in (gate+up, or fc1), MLP out.
@@ -154,8 +170,10 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
     att_fwd = fl / (k.peak * k.att_fwd);
     att_bwd = 2.5 * fl / (k.peak * k.att_bwd);
   } else {
+    // QKᵀ writes and ·V reads the a/t × s × s score matrix (2 B each) per sequence.
     const double fl = 4 * M * s * a * d / tp;
-    att_fwd = k.gemm(fl);
+    const double score_bytes = 2.0 * 2 * M * s * a / tp;
+    att_fwd = k.gemm(fl, score_bytes);
     att_bwd = 2 * att_fwd;
   }
   // HBM-bound element-wise work per token, forward, in bytes read plus written.

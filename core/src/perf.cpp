@@ -88,6 +88,7 @@ PerfProfile perf_profile_for(const std::string& gpu_id) {
   };
   take(p.matmul, "matmul");
   take(p.fp8_matmul, "fp8_matmul");
+  take(p.sustained_clock, "sustained_clock");
   take(p.attention_fwd, "attention_fwd");
   take(p.attention_bwd, "attention_bwd");
   take(p.memory, "memory");

@@ -103,45 +103,10 @@ ordered_json memory_json(const Scenario& s, const Candidate& c) {
   return j;
 }
 
-}  // namespace
 
-Expected<ordered_json> evaluate(const Scenario& s) {
+ordered_json plan_json(const Scenario& s, const Layout& l) {
   const Problem& p = s.problem;
   const Constraints& c = s.constraints;
-  SearchResult sr = search(p, c, s.target_days);
-  if (!sr.chosen) return explain_no_layout(p, c);
-  const Candidate& best = *sr.chosen;
-  const Layout& l = best.layout;
-  const ParamCounts pc = count_params(p.model);
-  const FlopsPerToken fl = flops_per_token(p.model, p.training.seq_len, l.recompute);
-
-  ordered_json out;
-  out["gpucalc_version"] = GPUCALC_VERSION;
-
-  ordered_json model;
-  model["id"] = p.model.id;
-  model["name"] = p.model.name;
-  model["params"] = pc.total;
-  model["active_params"] = pc.total;  // dense: every parameter is active
-  model["params_breakdown"] = {{"per_layer", pc.per_layer},       {"layers", pc.layers_total},
-                               {"embedding", pc.embedding},       {"position_embedding", pc.position},
-                               {"final_norm", pc.final_norm},     {"output_head", pc.head},
-                               {"matmul", pc.matmul}};
-  model["flops_per_token"] = {{"model", fl.model}, {"hardware", fl.hardware}};
-  out["model"] = std::move(model);
-
-  ordered_json gpu;
-  gpu["id"] = p.gpu.id;
-  gpu["name"] = p.gpu.name;
-  gpu["peak_tflops"] = peak_flops(p.gpu, p.training.precision) / 1e12;
-  gpu["precision"] = to_string(p.training.precision);
-  gpu["specs"] = {{"memory_gib", spec_json(p.gpu.memory_gib)},       {"bf16_tflops", spec_json(p.gpu.bf16_tflops)},
-                  {"fp8_tflops", spec_json(p.gpu.fp8_tflops)},       {"memory_bw_tbs", spec_json(p.gpu.memory_bw_tbs)},
-                  {"scaleup_gbs", spec_json(p.gpu.scaleup_gbs)},     {"scaleup_domain", spec_json(p.gpu.scaleup_domain)},
-                  {"scaleout_gbps", spec_json(p.gpu.scaleout_gbps)}, {"tdp_w", spec_json(p.gpu.tdp_w)},
-                  {"efficiency", spec_json(p.gpu.efficiency)}};
-  out["gpu"] = std::move(gpu);
-
   ordered_json plan;
   plan["gpus"] = l.gpus();
   plan["tp"] = l.tp;
@@ -170,11 +135,11 @@ Expected<ordered_json> evaluate(const Scenario& s) {
   if (!c.zero_stage) chosen.push_back("zero_stage");
   if (!c.recompute) chosen.push_back("recompute");
   plan["chosen_by_calculator"] = std::move(chosen);
-  out["plan"] = std::move(plan);
+  return plan;
+}
 
-  out["memory"] = memory_json(s, best);
-
-  const StepTime& st = best.time;
+ordered_json performance_json(const Scenario& s, const StepTime& st) {
+  const Problem& p = s.problem;
   ordered_json perf;
   perf["step_time_s"] = st.step_time_s;
   perf["tokens_per_s_per_gpu"] = st.tokens_per_s_per_gpu;
@@ -192,26 +157,85 @@ Expected<ordered_json> evaluate(const Scenario& s) {
                        {"optimizer_s", st.optimizer_s},
                        {"dp_comm_total_s", st.dp_comm_total_s}};
   perf["efficiency"] = st.efficiency;
-  perf["efficiency_source"] = p.efficiency.mfu ? "assume.mfu"
-                              : p.efficiency.hfu ? "assume.hfu"
-                                                 : p.gpu.efficiency.source;
-  out["performance"] = std::move(perf);
+  perf["time_model"] = p.efficiency.mfu ? "assume.mfu" : p.efficiency.hfu ? "assume.hfu" : "predicted";
+  perf["perf_profile"] = p.perf.profile_id;
+  return perf;
+}
 
+ordered_json training_json(const Scenario& s, const RunTime& run) {
   ordered_json tr;
-  tr["tokens"] = p.training.tokens;
-  tr["steps"] = best.run.steps;
-  tr["days"] = best.run.days;
-  tr["gpu_hours"] = best.run.gpu_hours;
-  out["training"] = std::move(tr);
+  tr["tokens"] = s.problem.training.tokens;
+  tr["steps"] = run.steps;
+  tr["days"] = run.days;
+  tr["gpu_hours"] = run.gpu_hours;
+  return tr;
+}
 
+// plan, memory, performance and training of one evaluated layout.
+ordered_json candidate_json(const Scenario& s, const Candidate& c) {
+  ordered_json j;
+  j["plan"] = plan_json(s, c.layout);
+  j["memory"] = memory_json(s, c);
+  j["performance"] = performance_json(s, c.time);
+  j["training"] = training_json(s, c.run);
+  return j;
+}
+
+ordered_json model_json(const Scenario& s, Recompute rc) {
+  const Problem& p = s.problem;
+  const ParamCounts pc = count_params(p.model);
+  const FlopsPerToken fl = flops_per_token(p.model, p.training.seq_len, rc);
+  ordered_json model;
+  model["id"] = p.model.id;
+  model["name"] = p.model.name;
+  model["params"] = pc.total;
+  model["active_params"] = pc.total;  // dense: every parameter is active
+  model["params_breakdown"] = {{"per_layer", pc.per_layer},       {"layers", pc.layers_total},
+                               {"embedding", pc.embedding},       {"position_embedding", pc.position},
+                               {"final_norm", pc.final_norm},     {"output_head", pc.head},
+                               {"matmul", pc.matmul}};
+  model["flops_per_token"] = {{"model", fl.model}, {"hardware", fl.hardware}};
+  return model;
+}
+
+ordered_json gpu_json(const Scenario& s) {
+  const Problem& p = s.problem;
+  ordered_json gpu;
+  gpu["id"] = p.gpu.id;
+  gpu["name"] = p.gpu.name;
+  gpu["peak_tflops"] = peak_flops(p.gpu, p.training.precision) / 1e12;
+  gpu["precision"] = to_string(p.training.precision);
+  gpu["specs"] = {{"memory_gib", spec_json(p.gpu.memory_gib)},       {"bf16_tflops", spec_json(p.gpu.bf16_tflops)},
+                  {"fp8_tflops", spec_json(p.gpu.fp8_tflops)},       {"memory_bw_tbs", spec_json(p.gpu.memory_bw_tbs)},
+                  {"scaleup_gbs", spec_json(p.gpu.scaleup_gbs)},     {"scaleup_domain", spec_json(p.gpu.scaleup_domain)},
+                  {"scaleout_gbps", spec_json(p.gpu.scaleout_gbps)}, {"tdp_w", spec_json(p.gpu.tdp_w)},
+                  {"efficiency", spec_json(p.gpu.efficiency)}};
+  gpu["perf_profile"] = {{"id", p.perf.profile_id},
+                         {"matmul", spec_json(p.perf.matmul)},
+                         {"fp8_matmul", spec_json(p.perf.fp8_matmul)},
+                         {"sustained_clock", spec_json(p.perf.sustained_clock)},
+                         {"attention_fwd", spec_json(p.perf.attention_fwd)},
+                         {"attention_bwd", spec_json(p.perf.attention_bwd)},
+                         {"memory", spec_json(p.perf.memory)},
+                         {"scaleup", spec_json(p.perf.scaleup)},
+                         {"scaleout", spec_json(p.perf.scaleout)}};
+  return gpu;
+}
+
+ordered_json search_json(const Scenario& s, const SearchResult& sr) {
   ordered_json se;
   se["layouts_evaluated"] = sr.layouts_evaluated;
   se["layouts_fitting"] = sr.layouts_fitting;
   se["min_gpus_fit"] = sr.min_gpus_fit ? ordered_json(*sr.min_gpus_fit) : ordered_json(nullptr);
   se["target_days"] = s.target_days ? ordered_json(*s.target_days) : ordered_json(nullptr);
   se["target_met"] = s.target_days ? ordered_json(sr.target_met) : ordered_json(nullptr);
-  out["search"] = std::move(se);
+  return se;
+}
 
+ordered_json warnings_json(const Scenario& s, const SearchResult& sr, const Candidate& best) {
+  const Problem& p = s.problem;
+  const Constraints& c = s.constraints;
+  const Layout& l = best.layout;
   ordered_json w = ordered_json::array();
   const double cap = capacity_bytes(p.gpu);
   const double used = best.memory.total() / cap;
@@ -249,7 +273,61 @@ Expected<ordered_json> evaluate(const Scenario& s) {
   else
     w.push_back("interim time model: communication is not priced yet (layouts are ranked by compute and bubble, "
                 "ties broken towards less communication)");
-  out["warnings"] = std::move(w);
+  return w;
+}
+
+}  // namespace
+
+Expected<ordered_json> evaluate(const Scenario& s) {
+  const Problem& p = s.problem;
+  const Constraints& c = s.constraints;
+  SearchResult sr = search(p, c, s.target_days);
+  if (!sr.chosen) return explain_no_layout(p, c);
+  const Candidate& best = *sr.chosen;
+  ordered_json out;
+  out["gpucalc_version"] = GPUCALC_VERSION;
+  out["model"] = model_json(s, best.layout.recompute);
+  out["gpu"] = gpu_json(s);
+  ordered_json cand = candidate_json(s, best);
+  for (auto& [k, v] : cand.items()) out[k] = std::move(v);
+  out["search"] = search_json(s, sr);
+  out["warnings"] = warnings_json(s, sr, best);
+  out["defaults_applied"] = s.defaults_applied;
+  return out;
+}
+
+Expected<ordered_json> search_report(const Scenario& s, int top_k) {
+  const Problem& p = s.problem;
+  const Constraints& c = s.constraints;
+  FullSearch fs = search_full(p, c, s.target_days, top_k);
+  if (!fs.result.chosen) return explain_no_layout(p, c);
+  const Candidate& best = *fs.result.chosen;
+  ordered_json out;
+  out["gpucalc_version"] = GPUCALC_VERSION;
+  out["model"] = model_json(s, best.layout.recompute);
+  out["gpu"] = gpu_json(s);
+  out["best"] = candidate_json(s, best);
+  ordered_json top = ordered_json::array();
+  for (const auto& cand : fs.top) top.push_back(candidate_json(s, cand));
+  out["top"] = std::move(top);
+  ordered_json curve = ordered_json::array();
+  for (const auto& pt : fs.curve) {
+    const Layout& l = pt.best.layout;
+    curve.push_back({{"gpus", l.gpus()},
+                     {"days", pt.best.run.days},
+                     {"gpu_hours", pt.best.run.gpu_hours},
+                     {"step_time_s", pt.best.time.step_time_s},
+                     {"mfu", pt.best.time.mfu},
+                     {"tokens_per_s_per_gpu", pt.best.time.tokens_per_s_per_gpu},
+                     {"memory_used_fraction", pt.best.memory.total() / capacity_bytes(p.gpu)},
+                     {"plan", {{"tp", l.tp}, {"pp", l.pp}, {"dp", l.dp}, {"cp", l.cp}, {"vpp", l.vpp},
+                               {"micro_batch", l.micro_batch}, {"zero_stage", l.zero_stage},
+                               {"recompute", to_string(l.recompute)}}},
+                     {"pareto", pt.pareto}});
+  }
+  out["curve"] = std::move(curve);
+  out["search"] = search_json(s, fs.result);
+  out["warnings"] = warnings_json(s, fs.result, best);
   out["defaults_applied"] = s.defaults_applied;
   return out;
 }

@@ -108,7 +108,7 @@ void read_gpu(Reader& r, const json& root, Gpu& g) {
     const json& o = *it;
     const std::string P = "/gpu";
     r.only_keys(o, P, {"base", "name", "memory_gib", "bf16_tflops", "fp16_tflops", "fp8_tflops", "memory_bw_tbs",
-                       "scaleup_gbs", "scaleup_domain", "scaleout_gbps", "tdp_w", "efficiency"});
+                       "scaleup_gbs", "scaleup_domain", "scaleout_gbps", "tdp_w", "power_limit_w", "efficiency"});
     if (auto base = r.text(o, P, "base", 64)) {
       const Gpu* p = find_gpu(*base);
       if (!p) return r.fail(P + "/base", "unknown GPU \"" + *base + "\" (known: " + gpu_ids() + ")");
@@ -132,6 +132,7 @@ void read_gpu(Reader& r, const json& root, Gpu& g) {
       g.scaleup_domain = Spec{static_cast<double>(*v), "scenario", "user"};
     override_spec(r, o, P, "scaleout_gbps", g.scaleout_gbps, 0, 1e6);
     override_spec(r, o, P, "tdp_w", g.tdp_w, 0, 1e5);
+    override_spec(r, o, P, "power_limit_w", g.power_limit_w, 0, 1e5);
     override_spec(r, o, P, "efficiency", g.efficiency, 0, 1);
     if (r.failed()) return;
   }

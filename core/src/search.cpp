@@ -1,6 +1,8 @@
 #include "gpucalc/search.hpp"
 
 #include <algorithm>
+#include <limits>
+#include <map>
 #include <numeric>
 #include <tuple>
 
@@ -159,11 +161,9 @@ bool better(const Candidate& a, const Candidate& b) {
 
 SearchResult search(const Problem& p, const Constraints& c, std::optional<double> target_days) {
   SearchResult r;
-  // Best fitting candidate per GPU count would need a map; we only need the answer
-  // at the smallest qualifying count, so keep running minima.
-  std::optional<Candidate> best_target;  // smallest n meeting target, best layout at that n
-  std::optional<Candidate> best_fit;     // smallest n that fits, best layout at that n
-  std::optional<Candidate> best_any;     // no fitting layout: the least over-capacity one
+  // One pass: the best fitting layout at every GPU count (and the least over-capacity
+  // layout, for when nothing fits). Everything else derives from that map.
+  std::optional<Candidate> best_any;
   enumerate_layouts(p, c, [&](const Layout& l) {
     Candidate cand = evaluate_layout(p, l);
     ++r.layouts_evaluated;
@@ -172,25 +172,50 @@ SearchResult search(const Problem& p, const Constraints& c, std::optional<double
       return;
     }
     ++r.layouts_fitting;
-    const int64_t n = l.gpus();
-    const auto take = [&](std::optional<Candidate>& slot) {
-      if (!slot || n < slot->layout.gpus() || (n == slot->layout.gpus() && better(cand, *slot))) slot = cand;
-    };
-    take(best_fit);
-    if (!r.fastest || cand.run.days < r.fastest->run.days ||
-        (cand.run.days == r.fastest->run.days && n < r.fastest->layout.gpus()))
-      r.fastest = cand;
-    if (target_days && cand.run.days <= *target_days) take(best_target);
+    auto it = r.best_per_count.find(l.gpus());
+    if (it == r.best_per_count.end()) r.best_per_count.emplace(l.gpus(), cand);
+    else if (better(cand, it->second)) it->second = cand;
   });
-  if (best_fit) r.min_gpus_fit = best_fit->layout.gpus();
-  if (target_days) {
-    r.target_met = best_target.has_value();
-    r.chosen = best_target ? best_target : r.fastest;
-  } else {
-    r.chosen = best_fit;
+  for (const auto& [n, cand] : r.best_per_count) {
+    if (!r.min_gpus_fit) r.min_gpus_fit = n;
+    if (!r.fastest || cand.run.days < r.fastest->run.days) r.fastest = cand;
+    if (target_days && !r.target_met && cand.run.days <= *target_days) {
+      r.target_met = true;
+      r.chosen = cand;  // ascending counts: the first that meets the deadline is the smallest
+    }
   }
+  if (!target_days && !r.best_per_count.empty()) r.chosen = r.best_per_count.begin()->second;
+  if (target_days && !r.target_met) r.chosen = r.fastest;
   if (!r.chosen) r.chosen = best_any;
   return r;
+}
+
+FullSearch search_full(const Problem& p, const Constraints& c, std::optional<double> target_days, int top_k) {
+  FullSearch fs;
+  fs.result = search(p, c, target_days);
+  if (!fs.result.chosen) return fs;
+  double best_days = std::numeric_limits<double>::infinity();
+  for (const auto& [n, cand] : fs.result.best_per_count) {
+    CurvePoint pt;
+    pt.best = cand;
+    // Ascending GPU count: a point is on the front when it beats every smaller count.
+    pt.pareto = cand.run.days < best_days;
+    if (pt.pareto) best_days = cand.run.days;
+    fs.curve.push_back(pt);
+  }
+  // Top layouts at the chosen count: a second, much smaller enumeration.
+  Constraints at = c;
+  at.gpus = fs.result.chosen->layout.gpus();
+  std::vector<Candidate> all;
+  enumerate_layouts(p, at, [&](const Layout& l) {
+    Candidate cand = evaluate_layout(p, l);
+    if (cand.fits) all.push_back(cand);
+  });
+  const size_t k = std::min<size_t>(all.size(), static_cast<size_t>(std::max(top_k, 0)));
+  std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(k), all.end(), better);
+  all.resize(k);
+  fs.top = std::move(all);
+  return fs;
 }
 
 }  // namespace gpucalc

@@ -12,6 +12,11 @@ namespace gpucalc {
 //   {"ok":false, "error": {"path": "<JSON pointer>", "message": "..."}}
 std::string evaluate_json(std::string_view scenario_json);
 
+// Searches the layouts a scenario leaves open (docs/scenario-format.md "Output of
+// gpucalc search"): the best layout, the top_k fastest at its GPU count, and the GPU
+// count → days curve with its Pareto front. Same envelope and errors as evaluate_json.
+std::string search_json(std::string_view scenario_json, int top_k = 10);
+
 // The version string, e.g. "0.1.0".
 std::string version();
 

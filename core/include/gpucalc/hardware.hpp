@@ -42,6 +42,7 @@ struct Gpu {
   Spec scaleup_domain;  // GPUs per scale-up domain
   Spec scaleout_gbps;   // per GPU NIC, Gb/s
   Spec tdp_w;
+  Spec power_limit_w;   // scenario: a board power cap below tdp_w (e.g. 500 W H100s)
   // Default achieved fraction of the matmul peak for hardware FLOPs, pipeline
   // bubble excluded (see docs/model.md "Time"); replaced by the performance model later.
   Spec efficiency;

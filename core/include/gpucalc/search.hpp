@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -63,6 +64,7 @@ Error explain_no_layout(const Problem& p, const Constraints& c);
 
 struct SearchResult {
   std::optional<Candidate> chosen;     // the answer
+  std::map<int64_t, Candidate> best_per_count;  // fastest fitting layout per GPU count
   std::optional<int64_t> min_gpus_fit; // smallest GPU count with a fitting layout
   std::optional<Candidate> fastest;    // fitting layout with the fewest days
   int64_t layouts_evaluated = 0;
@@ -74,5 +76,19 @@ struct SearchResult {
 // time, and that layout. Without: the best layout at the fixed GPU count, or at
 // the smallest GPU count that fits.
 SearchResult search(const Problem& p, const Constraints& c, std::optional<double> target_days);
+
+// One point of the GPU-count curve: the fastest fitting layout at that count.
+struct CurvePoint {
+  Candidate best;
+  bool pareto = false;  // no other count has as few GPUs and fewer days
+};
+
+struct FullSearch {
+  SearchResult result;           // as search()
+  std::vector<Candidate> top;    // fitting layouts at the chosen GPU count, best first
+  std::vector<CurvePoint> curve; // every reachable GPU count, ascending
+};
+
+FullSearch search_full(const Problem& p, const Constraints& c, std::optional<double> target_days, int top_k);
 
 }  // namespace gpucalc

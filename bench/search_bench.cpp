@@ -1,0 +1,44 @@
+// Native half of scripts/bench: times the full layout search (gpucalc::search_json)
+// on a scenario file, repeated, and prints one JSON line:
+//   {"runs": N, "mean_ms": ..., "min_ms": ..., "layouts_evaluated": ...}
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "gpucalc/api.hpp"
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: gpucalc_bench SCENARIO.json [RUNS]\n");
+    return 2;
+  }
+  std::ifstream in(argv[1]);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string scenario = ss.str();
+  const int runs = argc > 2 ? std::max(1, std::atoi(argv[2])) : 20;
+  std::string out = gpucalc::search_json(scenario, 10);  // warm-up (catalog parse)
+  double total = 0, best = 1e300;
+  for (int i = 0; i < runs; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    out = gpucalc::search_json(scenario, 10);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    total += ms;
+    best = std::min(best, ms);
+  }
+  const auto env = nlohmann::json::parse(out, nullptr, false);
+  if (!env.is_object() || !env.value("ok", false)) {
+    std::fprintf(stderr, "search failed: %s\n", out.c_str());
+    return 1;
+  }
+  const auto evaluated = env["value"]["search"]["layouts_evaluated"].get<long long>();
+  std::printf("{\"runs\": %d, \"mean_ms\": %.3f, \"min_ms\": %.3f, \"layouts_evaluated\": %lld}\n", runs, total / runs,
+              best, evaluated);
+  return 0;
+}

@@ -1,0 +1,304 @@
+// The catalogs (data/gpus.json, data/models.json): every accelerator of the reference
+// catalog is present with its provenance, spot values are pinned to the reference, and
+// the model presets parse with the shape fields the parameter count needs.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "gpucalc/api.hpp"
+#include "gpucalc/hardware.hpp"
+#include "gpucalc/model.hpp"
+#include "gpucalc/scenario.hpp"
+
+using namespace gpucalc;
+using nlohmann::json;
+
+namespace {
+
+json read_data(const std::string& name) {
+  std::ifstream in(std::string(GPUCALC_SOURCE_DIR) + "/data/" + name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return json::parse(ss.str(), nullptr, false);
+}
+
+const Gpu& gpu(const std::string& id) {
+  const Gpu* g = find_gpu(id);
+  INFO(id);
+  REQUIRE(g != nullptr);
+  return *g;
+}
+
+bool known_confidence(const std::string& c) { return c == "high" || c == "medium" || c == "low"; }
+
+const char* const kSpecKeys[] = {"memory_gib",    "bf16_tflops", "fp16_tflops",    "fp8_tflops", "memory_bw_tbs",
+                                 "scaleup_gbs",   "scaleup_domain", "scaleout_gbps", "tdp_w"};
+
+}  // namespace
+
+TEST_CASE("the GPU catalog holds all 33 reference accelerators under unique ids", "[catalog]") {
+  CHECK(gpu_catalog().size() >= 33);
+  std::set<std::string> ids;
+  for (const auto& g : gpu_catalog()) {
+    INFO(g.id);
+    CHECK(ids.insert(g.id).second);
+    CHECK(g.id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789.-") == std::string::npos);
+    CHECK_FALSE(g.name.empty());
+    CHECK_FALSE(g.vendor.empty());
+    CHECK_FALSE(g.arch.empty());
+  }
+  // The ids the issues name, and one per reference entry added by the catalogs issue.
+  for (const char* id :
+       {"a100-sxm-40gb", "a100-sxm-80gb", "h100-sxm-80gb", "h800-sxm-80gb", "h20-96gb", "h200-sxm-141gb",
+        "ascend-910b", "mi300x-192gb", "v100-sxm2-32gb", "a800-sxm-80gb", "h100-pcie-80gb", "b200-180gb",
+        "b300-288gb", "gb200-186gb", "l40s-48gb", "rtx-4090-24gb", "rtx-5090-32gb", "mi250x-128gb",
+        "mi325x-256gb", "mi355x-288gb", "gaudi2-96gb", "gaudi3-128gb", "ascend-910c", "hygon-k100-ai",
+        "cambricon-mlu370-x8", "cambricon-mlu590", "kunlunxin-p800", "tpu-v4", "tpu-v5e", "tpu-v5p", "tpu-v6e",
+        "trainium1", "trainium2"}) {
+    INFO(id);
+    CHECK(find_gpu(id) != nullptr);
+  }
+}
+
+TEST_CASE("every catalog number carries a source and a confidence", "[catalog]") {
+  const json doc = read_data("gpus.json");
+  REQUIRE(doc.is_object());
+  const json& sources = doc["sources"];
+  REQUIRE(sources.is_object());
+  REQUIRE(doc["gpus"].size() == gpu_catalog().size());
+  int numbers = 0;
+  for (const auto& e : doc["gpus"]) {
+    const std::string id = e.value("id", "");
+    for (const char* key : kSpecKeys) {
+      INFO(id << " " << key);
+      REQUIRE(e.contains(key));  // present, null when unknown
+      const json& s = e[key];
+      if (s.is_null()) continue;
+      REQUIRE(s.is_object());
+      CHECK(s["value"].is_number());
+      CHECK(known_confidence(s.value("confidence", "")));
+      // A source key resolving to a citation, or an explicit general-knowledge mark.
+      const bool unsourced = s.value("unsourced", false);
+      if (!unsourced) {
+        REQUIRE(s["source"].is_string());
+        CHECK(sources.contains(s["source"].get<std::string>()));
+      }
+      ++numbers;
+    }
+    INFO(id << " efficiency");
+    REQUIRE(e["efficiency"].is_object());
+    CHECK(e["efficiency"]["value"].is_number());
+    CHECK_FALSE(e["efficiency"].value("source", "").empty());  // a sentence, not a key
+    CHECK(known_confidence(e["efficiency"].value("confidence", "")));
+  }
+  CHECK(numbers > 200);
+  // The parsed catalog keeps the same provenance.
+  for (const auto& g : gpu_catalog()) {
+    for (const Spec* s : {&g.memory_gib, &g.bf16_tflops, &g.fp16_tflops, &g.fp8_tflops, &g.memory_bw_tbs,
+                          &g.scaleup_gbs, &g.scaleup_domain, &g.scaleout_gbps, &g.tdp_w, &g.efficiency}) {
+      INFO(g.id);
+      if (s->value) CHECK(known_confidence(s->confidence));
+    }
+  }
+}
+
+TEST_CASE("catalog prices are dated, sourced and in USD or CNY", "[catalog][prices]") {
+  const json doc = read_data("gpus.json");
+  int prices = 0;
+  for (const auto& e : doc["gpus"]) {
+    INFO(e.value("id", ""));
+    REQUIRE(e["prices"].is_array());
+    for (const auto& p : e["prices"]) {
+      const json& v = p["value"];
+      CHECK((v.is_null() || v.is_number() || (v.is_array() && v.size() == 2)));
+      const std::string cur = p.value("currency", "");
+      CHECK((cur == "USD" || cur == "CNY"));
+      CHECK_FALSE(p.value("unit", "").empty());
+      CHECK(doc["sources"].contains(p.value("source", "")));
+      CHECK(known_confidence(p.value("confidence", "")));
+      ++prices;
+    }
+  }
+  CHECK(prices >= 15);
+  const Gpu& h100 = gpu("h100-sxm-80gb");
+  REQUIRE_FALSE(h100.prices.empty());
+  CHECK(h100.prices[0].value == 3.78);
+  CHECK(h100.prices[0].currency == "USD");
+  CHECK(h100.prices[0].unit == "per GPU-hour");
+  CHECK(h100.prices[0].date == "2026-05-07");
+  CHECK(h100.prices[0].source == "TECHBYTES");
+  const Gpu& a100 = gpu("a100-sxm-80gb");  // a range
+  REQUIRE(a100.prices.size() == 1);
+  CHECK(a100.prices[0].value == 1.49);
+  CHECK(a100.prices[0].value_max == 2.49);
+  const Gpu& a800 = gpu("a800-sxm-80gb");  // China rental market, CNY
+  REQUIRE_FALSE(a800.prices.empty());
+  CHECK(a800.prices[0].currency == "CNY");
+  const Gpu& gaudi2 = gpu("gaudi2-96gb");  // known to exist, value not retrieved
+  REQUIRE(gaudi2.prices.size() == 1);
+  CHECK_FALSE(gaudi2.prices[0].value.has_value());
+}
+
+TEST_CASE("spot values match the reference catalog", "[catalog]") {
+  const Gpu& h100 = gpu("h100-sxm-80gb");
+  CHECK(h100.bf16_tflops.value == 989);
+  CHECK(h100.fp8_tflops.value == 1979);
+  CHECK(h100.memory_bw_tbs.value == 3.35);
+  CHECK(h100.memory_gib.value == 80);
+  const Gpu& h20 = gpu("h20-96gb");
+  CHECK(h20.bf16_tflops.value == 148);
+  CHECK(h20.fp8_tflops.value == 296);
+  CHECK(h20.memory_gib.value == 96);
+  CHECK(h20.memory_bw_tbs.value == 4.0);
+  const Gpu& a910b = gpu("ascend-910b");
+  CHECK(a910b.bf16_tflops.value == 353.89);
+  CHECK(a910b.memory_gib.value == 64);
+  CHECK_FALSE(a910b.memory_bw_tbs.value.has_value());  // not found in any source
+  const Gpu& mi300x = gpu("mi300x-192gb");
+  CHECK(mi300x.bf16_tflops.value == 1307.4);
+  CHECK(mi300x.memory_gib.value == 192);
+  // New entries.
+  CHECK(gpu("b300-288gb").bf16_tflops.value == 2250);
+  CHECK(gpu("gb200-186gb").scaleup_domain.value == 72);
+  CHECK(gpu("mi355x-288gb").bf16_tflops.value == 2516.6);
+  CHECK(gpu("gaudi2-96gb").bf16_tflops.value == 432);
+  CHECK(gpu("ascend-910c").bf16_tflops.value == 752);
+  CHECK(gpu("ascend-910c").bf16_tflops.confidence == "medium");
+  CHECK(gpu("ascend-910c").scaleup_domain.value == 384);
+  CHECK(gpu("hygon-k100-ai").bf16_tflops.value == 196);
+  CHECK(gpu("cambricon-mlu370-x8").bf16_tflops.value == 96);
+  CHECK(gpu("tpu-v5e").bf16_tflops.value == 197);
+  CHECK(gpu("tpu-v6e").bf16_tflops.value == 918);
+  CHECK(gpu("trainium1").bf16_tflops.value == 190);
+  CHECK(gpu("trainium2").fp8_tflops.value == 1299);
+  CHECK(gpu("rtx-4090-24gb").bf16_tflops.value == 165.2);  // FP32-accumulate rate
+}
+
+TEST_CASE("TPU and Trainium memory is stored as the GiB the vendor states", "[catalog]") {
+  // The reference converts these to decimal GB (34.4, 102, 34.4, 103).
+  CHECK(gpu("tpu-v4").memory_gib.value == 32);
+  CHECK(gpu("tpu-v5p").memory_gib.value == 95);
+  CHECK(gpu("trainium1").memory_gib.value == 32);
+  CHECK(gpu("trainium2").memory_gib.value == 96);
+}
+
+TEST_CASE("accelerators without published figures stay unknown and are refused by name", "[catalog]") {
+  for (const char* id : {"kunlunxin-p800", "cambricon-mlu590"}) {
+    INFO(id);
+    const Gpu& g = gpu(id);
+    CHECK_FALSE(g.memory_gib.value.has_value());
+    CHECK_FALSE(g.bf16_tflops.value.has_value());
+    CHECK_FALSE(g.least_sure.empty());
+    const json env = json::parse(evaluate_json(std::string(R"({"model":"llama-3.1-8b","gpu":")") + id +
+                                               R"(","training":{"tokens":1e12,"seq_len":4096},"parallel":{"gpus":64}})"));
+    CHECK(env["ok"] == false);
+    CHECK(env["error"]["path"] == "/gpu/memory_gib");
+  }
+  // Unknown TDPs stay null rather than guessed.
+  for (const char* id : {"ascend-910c", "tpu-v4", "tpu-v5p", "trainium2"}) {
+    INFO(id);
+    CHECK_FALSE(gpu(id).tdp_w.value.has_value());
+  }
+}
+
+TEST_CASE("China-market and domestic accelerators keep their caveats and variants", "[catalog]") {
+  for (const char* id : {"a800-sxm-80gb", "h800-sxm-80gb", "h20-96gb"}) {
+    INFO(id);
+    CHECK_FALSE(gpu(id).export_control.empty());
+  }
+  for (const char* id : {"h800-sxm-80gb", "h20-96gb", "ascend-910b", "ascend-910c", "hygon-k100-ai",
+                         "kunlunxin-p800", "cambricon-mlu590"}) {
+    INFO(id);
+    CHECK_FALSE(gpu(id).least_sure.empty());
+  }
+  for (const char* id : {"ascend-910b", "ascend-910c", "hygon-k100-ai", "cambricon-mlu370-x8", "kunlunxin-p800"}) {
+    INFO(id);
+    CHECK_FALSE(gpu(id).notes.empty());
+  }
+  const json doc = read_data("gpus.json");
+  for (const auto& e : doc["gpus"]) {
+    const std::string id = e.value("id", "");
+    if (id == "ascend-910b") {
+      REQUIRE(e["variants"].size() == 4);  // 910B1..910B4
+      CHECK(e["variants"][0]["bf16_tflops"]["value"] == 373.88);
+      CHECK(e["variants"][3]["bf16_tflops"]["value"] == 245.76);
+    }
+    if (id == "hygon-k100-ai") {
+      REQUIRE(e["variants"].size() == 4);  // K100, K100 AI, BW200, Z100
+      CHECK(e["variants"][2]["bf16_tflops"]["value"] == 480);
+    }
+  }
+}
+
+TEST_CASE("default efficiencies: measured where a training MFU is published, else 0.40 and low", "[catalog]") {
+  // PaLM's 57.8% HFU on TPU v4 is the only published training measurement among the
+  // accelerators added with the full catalog.
+  CHECK(gpu("tpu-v4").efficiency.value == 0.55);
+  CHECK(gpu("tpu-v4").efficiency.confidence == "medium");
+  for (const char* id : {"b300-288gb", "gb200-186gb", "l40s-48gb", "rtx-4090-24gb", "rtx-5090-32gb", "mi250x-128gb",
+                         "mi355x-288gb", "gaudi2-96gb", "ascend-910c", "hygon-k100-ai", "cambricon-mlu370-x8",
+                         "cambricon-mlu590", "kunlunxin-p800", "tpu-v5e", "tpu-v5p", "tpu-v6e", "trainium1",
+                         "trainium2"}) {
+    INFO(id);
+    CHECK(gpu(id).efficiency.value == 0.4);
+    CHECK(gpu(id).efficiency.confidence == "low");
+    CHECK(gpu(id).efficiency.source.find("unmeasured") == 0);
+  }
+}
+
+TEST_CASE("the model presets: at least 25 dense models, each with its source", "[catalog][models]") {
+  CHECK(model_presets().size() >= 25);
+  std::set<std::string> ids;
+  for (const auto& m : model_presets()) {
+    INFO(m.id);
+    CHECK(ids.insert(m.id).second);
+    CHECK_FALSE(m.name.empty());
+    CHECK_FALSE(m.source.empty());
+    CHECK(m.published_params > 0);
+    CHECK(m.layers > 0);
+    CHECK(m.heads % m.kv_heads == 0);
+    CHECK(m.norms_per_layer >= 2);
+  }
+  for (const char* id : {"llama-3.2-1b", "llama-3.2-3b", "llama-3.3-70b", "llama-2-7b", "llama-2-13b", "llama-2-70b",
+                         "qwen2.5-7b", "qwen2.5-14b", "qwen2.5-32b", "qwen3-8b", "qwen3-14b", "qwen3-32b",
+                         "deepseek-llm-67b", "glm-4-9b", "yi-1.5-34b", "baichuan2-7b", "baichuan2-13b",
+                         "internlm2.5-7b", "internlm2.5-20b", "mistral-7b-v0.3", "mistral-nemo-12b", "gemma-2-9b",
+                         "gemma-2-27b", "gemma-3-12b", "gemma-3-27b", "phi-3-mini", "phi-3-medium", "phi-4"}) {
+    INFO(id);
+    CHECK(find_model(id) != nullptr);
+  }
+  // Shape fields parsed from the catalog.
+  CHECK(find_model("gemma-3-27b")->ffn_act == FfnAct::geglu);
+  CHECK(find_model("gemma-3-27b")->norms_per_layer == 4);
+  CHECK(find_model("gemma-3-27b")->qk_norm);
+  CHECK(find_model("gemma-2-9b")->tied_embeddings);
+  CHECK_FALSE(find_model("gemma-2-9b")->qk_norm);
+  CHECK(find_model("qwen3-14b")->qk_norm);
+  CHECK(find_model("baichuan2-13b")->position == PositionEmbedding::alibi);
+  CHECK(find_model("deepseek-llm-67b")->published_params_tolerance == 500'000'000);
+}
+
+TEST_CASE("scenario model objects take the new shape fields", "[catalog][models][scenario]") {
+  const auto s = parse_scenario(R"({"model":{"base":"qwen3-8b","qk_norm":false,"norms_per_layer":4,"ffn_act":"geglu",
+                                     "position_embedding":"alibi"},
+                                     "gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096}})");
+  REQUIRE(s.ok());
+  const ModelShape& m = s->problem.model;
+  CHECK_FALSE(m.qk_norm);
+  CHECK(m.norms_per_layer == 4);
+  CHECK(m.ffn_act == FfnAct::geglu);
+  CHECK(m.position == PositionEmbedding::alibi);
+  CHECK(m.published_params_tolerance == 0);
+  // Qwen3 8B without q/k norms and with two more norms per layer.
+  CHECK(count_params(m).total == 8'190'735'360 - 36 * 2 * 128 + 36 * 2 * 4096);
+  const json bad = json::parse(evaluate_json(
+      R"({"model":{"base":"qwen3-8b","norms_per_layer":0},"gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096}})"));
+  CHECK(bad["ok"] == false);
+  CHECK(bad["error"]["path"] == "/model/norms_per_layer");
+  const json bad2 = json::parse(evaluate_json(
+      R"({"model":{"base":"qwen3-8b","qk_norm":"yes"},"gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096}})"));
+  CHECK(bad2["error"]["path"] == "/model/qk_norm");
+}

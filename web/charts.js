@@ -1,0 +1,202 @@
+// Charts as plain DOM/SVG: a stacked bar with reference lines (memory against
+// capacity, step time by part) and the GPU-count curve with its Pareto front.
+// Colours come from CSS classes, so both themes restyle them.
+import { el, svg } from "./dom.js";
+
+// segments: [{key, value, label, title}]; marks: [{at, label, cls}] at positions in
+// the same unit as values; scale: the full width in that unit.
+export function stackedBar({ segments, marks = [], scale, label, over = false }) {
+  const total = segments.reduce((s, x) => s + Math.max(0, x.value), 0);
+  const full = Math.max(scale || 0, total) || 1;
+  const bar = el("div", { class: `bar${over ? " over" : ""}`, role: "img", "aria-label": label });
+  for (const s of segments) {
+    if (!(s.value > 0)) continue;
+    const seg = el("div", { class: `bar-seg c-${s.key}`, title: s.title ?? s.label });
+    seg.style.width = `${(s.value / full) * 100}%`;
+    bar.append(seg);
+  }
+  const wrap = el("div", { class: "bar-wrap" }, bar);
+  for (const m of marks) {
+    if (!(m.at > 0) || m.at > full * 1.0001) continue;
+    const mark = el("div", { class: `bar-mark ${m.cls ?? ""}`, title: m.title ?? m.label });
+    mark.style.left = `${(m.at / full) * 100}%`;
+    if (m.label) mark.append(el("span", { class: "bar-mark-label", text: m.label }));
+    wrap.append(mark);
+  }
+  return wrap;
+}
+
+// ---------------------------------------------------------------- scales
+
+function logScale(d0, d1, r0, r1) {
+  const l0 = Math.log(d0);
+  const l1 = Math.log(d1);
+  const f = (v) => r0 + ((Math.log(v) - l0) / (l1 - l0 || 1)) * (r1 - r0);
+  f.domain = [d0, d1];
+  return f;
+}
+
+function linScale(d0, d1, r0, r1) {
+  const f = (v) => r0 + ((v - d0) / (d1 - d0 || 1)) * (r1 - r0);
+  f.domain = [d0, d1];
+  return f;
+}
+
+// 1-2-5 ticks between lo and hi on a log axis.
+function logTicks(lo, hi) {
+  const ticks = [];
+  for (let e = Math.floor(Math.log10(lo)) - 1; e <= Math.ceil(Math.log10(hi)); e++) {
+    for (const m of [1, 2, 5]) {
+      const v = m * 10 ** e;
+      if (v >= lo * 0.999 && v <= hi * 1.001) ticks.push(v);
+    }
+  }
+  if (ticks.length <= 7) return ticks;
+  const lead = (v) => Math.round(v / 10 ** Math.floor(Math.log10(v) + 1e-9));
+  const ones = ticks.filter((v) => lead(v) === 1);
+  const onesFives = ticks.filter((v) => lead(v) !== 2);
+  return onesFives.length <= 7 ? onesFives : ones;
+}
+
+function niceStep(range, count) {
+  const raw = range / Math.max(1, count);
+  const p = 10 ** Math.floor(Math.log10(raw));
+  const m = raw / p;
+  return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+}
+
+function linTicks(lo, hi, count = 4) {
+  const step = niceStep(hi - lo || Math.abs(hi) || 1, count);
+  const ticks = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) ticks.push(v);
+  return ticks;
+}
+
+// ---------------------------------------------------------------- curve
+
+// points: [{gpus, days, gpu_hours, pareto, plan}]; opts: {width, chosen, targetDays,
+// fmt: {gpus, days, hours}, text: {x, days, hours, target, chosen, pareto, other}}
+export function curveChart(points, opts) {
+  const width = Math.max(280, Math.round(opts.width || 600));
+  const compact = width < 480;
+  const m = { l: compact ? 46 : 60, r: 14, t: 12, b: 8 };
+  const panelH = compact ? 150 : 170;
+  const gap = 30;
+  const axisH = 40;
+  const height = m.t + panelH + gap + panelH + axisH;
+  const pts = points.filter((p) => p.gpus > 0 && p.days > 0 && p.gpu_hours > 0).sort((a, b) => a.gpus - b.gpus);
+  const root = svg("svg", {
+    class: "curve-chart",
+    width,
+    height,
+    viewBox: `0 0 ${width} ${height}`,
+    role: "img",
+    "aria-label": opts.label,
+  });
+  if (pts.length === 0) return root;
+
+  const gMin = pts[0].gpus;
+  const gMax = pts[pts.length - 1].gpus;
+  const x = logScale(gMin / 1.25, gMax * 1.25, m.l, width - m.r);
+
+  let dLo = Math.min(...pts.map((p) => p.days));
+  let dHi = Math.max(...pts.map((p) => p.days));
+  if (opts.targetDays > 0) {
+    dLo = Math.min(dLo, opts.targetDays);
+    dHi = Math.max(dHi, opts.targetDays);
+  }
+  const yDays = logScale(dLo / 1.3, dHi * 1.3, m.t + panelH, m.t);
+
+  const hLo = Math.min(...pts.map((p) => p.gpu_hours));
+  const hHi = Math.max(...pts.map((p) => p.gpu_hours));
+  const pad = (hHi - hLo) * 0.15 || hHi * 0.1;
+  const hTicks = linTicks(Math.max(0, hLo - pad), hHi + pad, compact ? 3 : 4);
+  const top2 = m.t + panelH + gap;
+  const yHours = linScale(hTicks[0] ?? hLo, hTicks[hTicks.length - 1] ?? hHi, top2 + panelH, top2);
+
+  // x grid and ticks: powers of two, thinned to fit.
+  const xTicks = [];
+  for (let n = 1; n <= gMax * 1.25; n *= 2) if (n >= gMin / 1.25) xTicks.push(n);
+  const every = Math.ceil(xTicks.length / (compact ? 5 : 9));
+  const shownX = xTicks.filter((_, i) => i % every === 0);
+
+  const grid = svg("g", { class: "grid" });
+  const axes = svg("g", { class: "axes" });
+  for (const n of shownX) {
+    grid.append(svg("line", { x1: x(n), x2: x(n), y1: m.t, y2: m.t + panelH }));
+    grid.append(svg("line", { x1: x(n), x2: x(n), y1: top2, y2: top2 + panelH }));
+    axes.append(svg("text", { x: x(n), y: top2 + panelH + 16, "text-anchor": "middle", class: "tick" }, opts.fmt.gpus(n)));
+  }
+  axes.append(svg("text", { x: (m.l + width - m.r) / 2, y: height - 4, "text-anchor": "middle", class: "axis-title" }, opts.text.x));
+
+  for (const v of logTicks(yDays.domain[0], yDays.domain[1])) {
+    grid.append(svg("line", { x1: m.l, x2: width - m.r, y1: yDays(v), y2: yDays(v) }));
+    axes.append(svg("text", { x: m.l - 6, y: yDays(v) + 4, "text-anchor": "end", class: "tick" }, opts.fmt.days(v)));
+  }
+  for (const v of hTicks) {
+    grid.append(svg("line", { x1: m.l, x2: width - m.r, y1: yHours(v), y2: yHours(v) }));
+    axes.append(svg("text", { x: m.l - 6, y: yHours(v) + 4, "text-anchor": "end", class: "tick" }, opts.fmt.hours(v)));
+  }
+  axes.append(svg("text", { x: m.l + 4, y: m.t + 12, class: "panel-title" }, opts.text.days));
+  axes.append(svg("text", { x: m.l + 4, y: top2 + 12, class: "panel-title" }, opts.text.hours));
+  axes.append(svg("rect", { x: m.l, y: m.t, width: width - m.l - m.r, height: panelH, class: "frame" }));
+  axes.append(svg("rect", { x: m.l, y: top2, width: width - m.l - m.r, height: panelH, class: "frame" }));
+  root.append(grid, axes);
+
+  if (opts.targetDays > 0) {
+    const y = yDays(opts.targetDays);
+    root.append(
+      svg("line", { x1: m.l, x2: width - m.r, y1: y, y2: y, class: "target-line" }),
+      svg("text", { x: width - m.r - 4, y: y - 5, "text-anchor": "end", class: "target-label" }, opts.text.target),
+    );
+  }
+
+  const front = pts.filter((p) => p.pareto);
+  const line = (y, key) =>
+    front.map((p, i) => `${i ? "L" : "M"}${x(p.gpus).toFixed(1)},${y(p[key]).toFixed(1)}`).join("");
+  if (front.length > 1) {
+    root.append(svg("path", { d: line(yDays, "days"), class: "front" }));
+    root.append(svg("path", { d: line(yHours, "gpu_hours"), class: "front" }));
+  }
+
+  const dots = svg("g", { class: "dots" });
+  for (const p of pts) {
+    const cls = p.pareto ? "dot pareto" : "dot";
+    const title = opts.fmt.point(p);
+    dots.append(
+      svg("circle", { cx: x(p.gpus), cy: yDays(p.days), r: 4, class: cls }, svg("title", {}, title)),
+      svg("circle", { cx: x(p.gpus), cy: yHours(p.gpu_hours), r: 4, class: cls }, svg("title", {}, title)),
+    );
+  }
+  root.append(dots);
+
+  const chosen = pts.find((p) => p.gpus === opts.chosen);
+  if (chosen) {
+    const cx = x(chosen.gpus);
+    const right = cx > width * 0.62;
+    for (const [y, text] of [
+      [yDays(chosen.days), opts.text.chosen],
+      [yHours(chosen.gpu_hours), null],
+    ]) {
+      root.append(svg("circle", { cx, cy: y, r: 8, class: "chosen-ring" }));
+      if (text) {
+        root.append(
+          svg("text", { x: right ? cx - 12 : cx + 12, y: y - 10, "text-anchor": right ? "end" : "start", class: "chosen-label" }, text),
+        );
+      }
+    }
+  }
+  return root;
+}
+
+// Legend under the curve.
+export function curveLegend(text) {
+  return el(
+    "ul",
+    { class: "legend inline" },
+    el("li", {}, el("span", { class: "swatch dot-pareto", "aria-hidden": "true" }), text.pareto),
+    el("li", {}, el("span", { class: "swatch dot-other", "aria-hidden": "true" }), text.other),
+    el("li", {}, el("span", { class: "swatch dot-chosen", "aria-hidden": "true" }), text.chosenLegend),
+    el("li", {}, el("span", { class: "swatch line-target", "aria-hidden": "true" }), text.targetLegend),
+  );
+}

@@ -1,0 +1,190 @@
+// The Expert form: every field of the scenario format, generated from schema.js.
+// Blank = absent; the hint under each field says what the calculator uses instead
+// (a documented default, the preset's value, or what it chose in the last answer).
+import { el } from "./dom.js";
+import { parseAmount } from "./format.js";
+import { t } from "./i18n.js";
+import { GPUS, MODELS, gpuById, modelById } from "./presets.js";
+import { GROUPS, baseOf, getPath, overridesOf, textOf } from "./schema.js";
+
+const OPEN_GROUPS = new Set(["model", "gpu", "training", "target"]);
+const idFor = (path) => `f${path.replace(/[^a-z0-9]+/gi, "-")}`;
+const keyOf = (path) => path.slice(1);
+
+function presetOptions(select, items, grouped) {
+  select.replaceChildren();
+  select.append(el("option", { value: "", text: t("custom_option") }));
+  if (!grouped) {
+    for (const m of items) select.append(el("option", { value: m.id, text: m.label }));
+    return;
+  }
+  const vendors = [...new Set(items.map((g) => g.vendor || "—"))];
+  for (const vendor of vendors) {
+    const group = el("optgroup", { label: vendor });
+    for (const g of items.filter((x) => (x.vendor || "—") === vendor)) group.append(el("option", { value: g.id, text: g.label }));
+    select.append(group);
+  }
+}
+
+export class ExpertForm {
+  constructor(container, { onEdit }) {
+    this.container = container;
+    this.onEdit = onEdit;
+    this.controls = new Map(); // path -> {field, input, hint, error, wrap}
+    this.build();
+  }
+
+  build() {
+    const nodes = [];
+    for (const group of GROUPS) {
+      const body = el("div", { class: "group-body" });
+      for (const field of group.fields) body.append(this.row(field));
+      const details = el(
+        "details",
+        { class: "group", dataset: { group: group.id }, open: OPEN_GROUPS.has(group.id) },
+        el("summary", {}, el("span", { class: "group-title", dataset: { i18n: `g_${group.id}` }, text: t(`g_${group.id}`) }), el("code", { class: "group-key", text: group.id === "about" ? "name, description" : group.id })),
+        el("p", { class: "hint group-help", dataset: { i18n: `gh_${group.id}` }, text: t(`gh_${group.id}`) }),
+        body,
+      );
+      nodes.push(details);
+    }
+    this.container.replaceChildren(...nodes);
+  }
+
+  row(field) {
+    const id = idFor(field.path);
+    const hintId = `${id}-hint`;
+    const errId = `${id}-err`;
+    let input;
+    const common = { id, "aria-describedby": `${hintId} ${errId}`, dataset: { path: field.path } };
+    if (field.kind === "model-preset" || field.kind === "gpu-preset") {
+      input = el("select", common);
+    } else if (field.kind === "enum" || field.kind === "bool") {
+      input = el("select", common);
+    } else {
+      input = el("input", {
+        ...common,
+        type: "text",
+        inputmode: field.kind === "text" ? undefined : field.kind === "int" ? "numeric" : "decimal",
+        spellcheck: "false",
+        maxlength: field.kind === "text" ? 200 : 40,
+      });
+    }
+    const label = el("label", { for: id }, el("span", { class: "label-text" }), " ", el("code", { class: "key", text: keyOf(field.path).split("/").pop() }));
+    const hint = el("p", { class: "hint", id: hintId });
+    const error = el("p", { class: "field-error", id: errId, hidden: true });
+    const wrap = el("div", { class: `field${field.required ? " required" : ""}`, dataset: { path: field.path } }, label, input, hint, error);
+    input.addEventListener("input", () => this.onEdit(field, this.read(field, input)));
+    if (input.tagName === "SELECT") input.addEventListener("change", () => {});
+    this.controls.set(field.path, { field, input, hint, error, wrap, label });
+    return wrap;
+  }
+
+  // {value} or {error}; undefined value = absent.
+  read(field, input) {
+    const text = input.value;
+    switch (field.kind) {
+      case "model-preset":
+      case "gpu-preset":
+        return { preset: text };
+      case "enum":
+        if (text === "") return { value: undefined };
+        return { value: field.options.some((o) => typeof o === "number") ? Number(text) : text };
+      case "bool":
+        return { value: text === "" ? undefined : text === "true" };
+      case "text":
+        return { value: text === "" ? undefined : text };
+      default: {
+        if (text.trim() === "") return { value: undefined };
+        const v = parseAmount(text);
+        return Number.isFinite(v) ? { value: v } : { error: t("need_number") };
+      }
+    }
+  }
+
+  // Labels, options, hints: language-dependent, so redone on a language switch.
+  relabel(scenario, answer) {
+    for (const { field, input, label } of this.controls.values()) {
+      label.querySelector(".label-text").textContent = t(`f_${keyOf(field.path)}`);
+      if (field.kind === "model-preset") presetOptions(input, MODELS, false);
+      if (field.kind === "gpu-preset") presetOptions(input, GPUS, true);
+    }
+    for (const node of this.container.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+    this.populate(scenario, answer, true);
+  }
+
+  populate(scenario, answer, force = false) {
+    const modelBase = baseOf(scenario.model);
+    const gpuBase = baseOf(scenario.gpu);
+    const preset = modelById(modelBase);
+    const gpu = gpuById(gpuBase);
+    for (const { field, input, hint } of this.controls.values()) {
+      const focused = document.activeElement === input;
+      if (field.kind === "enum" || field.kind === "bool") {
+        const defText = this.defaultText(field, preset, gpu, answer);
+        const opts = [el("option", { value: "", text: defText })];
+        for (const o of field.kind === "bool" ? [true, false] : field.options) {
+          opts.push(el("option", { value: String(o), text: t(`opt_${String(o)}`) === `opt_${String(o)}` ? String(o) : t(`opt_${String(o)}`) }));
+        }
+        const current = getPath(scenario, field.path);
+        input.replaceChildren(...opts);
+        input.value = current === undefined ? "" : String(current);
+        if (input.value !== (current === undefined ? "" : String(current))) {
+          input.append(el("option", { value: String(current), text: String(current) }));
+          input.value = String(current);
+        }
+        hint.textContent = t(`h_${keyOf(field.path)}`);
+        continue;
+      }
+      if (field.kind === "model-preset" || field.kind === "gpu-preset") {
+        const base = field.kind === "model-preset" ? modelBase : gpuBase;
+        const value = typeof scenario[keyOf(field.path)] === "string" || base ? base ?? "" : "";
+        if (value && ![...input.options].some((o) => o.value === value)) input.append(el("option", { value, text: value }));
+        input.value = value;
+        const over = Object.keys(overridesOf(scenario[keyOf(field.path)]));
+        hint.textContent = `${t(`h_${keyOf(field.path)}`)}${over.length ? ` ${t("overrides", { list: over.join(", ") })}` : ""}`;
+        continue;
+      }
+      const stored = getPath(scenario, field.path);
+      if (!focused || force) {
+        const text = textOf(typeof scenario.model === "string" && field.path.startsWith("/model/") ? undefined : stored, field.kind);
+        if (!(focused && input.value.trim() !== "" && text === "")) input.value = text;
+      }
+      const defText = this.defaultText(field, preset, gpu, answer);
+      input.placeholder = defText.replace(/^[^:：]*[:：]\s*/, "");
+      hint.textContent = [defText, t(`h_${keyOf(field.path)}`)].filter(Boolean).join(" · ");
+    }
+  }
+
+  defaultText(field, preset, gpu, answer) {
+    const def = field.def ?? {};
+    const key = field.path.split("/").pop();
+    if (field.required) return t("def_required");
+    if (def.preset !== undefined && preset && preset.shape[def.preset] !== undefined) {
+      return t("def_preset", { v: String(preset.shape[def.preset]) });
+    }
+    if (def.spec !== undefined) {
+      const v = gpu?.specs?.[def.spec];
+      return v === undefined || v === null ? t("def_none") : t("def_catalog", { v: String(v) });
+    }
+    if (def.chosen !== undefined) {
+      const v = answer?.plan?.[def.chosen];
+      return v === undefined ? t("def_chosen_pending") : t("def_chosen", { v: typeof v === "string" ? t(`opt_${v}`) : String(v) });
+    }
+    if (def.fallback !== undefined) return t("def_fallback", { v: def.fallback });
+    if (def.value !== undefined) return t("def_value", { v: t(`opt_${String(def.value)}`) === `opt_${String(def.value)}` ? String(def.value) : t(`opt_${String(def.value)}`) });
+    if (def.none) return t(`def_none_${key}`) === `def_none_${key}` ? t("def_none") : t(`def_none_${key}`);
+    return "";
+  }
+
+  // The control for an error path: the field itself, or the closest field above it.
+  controlFor(path) {
+    let p = path;
+    while (p) {
+      const c = this.controls.get(p);
+      if (c) return c;
+      p = p.slice(0, p.lastIndexOf("/"));
+    }
+    return null;
+  }
+}

@@ -1,0 +1,601 @@
+// Renders the core's answer. Every value is set as text; formulas and sources sit
+// in <details> one click away. Sections whose data the core does not give yet
+// (step-time breakdown, cost, quick estimate) stay hidden until it does.
+import { curveChart, curveLegend, stackedBar } from "./charts.js";
+import { $, el, fill } from "./dom.js";
+import * as F from "./format.js";
+import { coreMessage, lang, raw, t } from "./i18n.js";
+import { SPEC_SOURCES, gpuById } from "./presets.js";
+
+const MEMORY_PARTS = ["weights", "gradients", "optimizer", "activations", "other"];
+const BREAKDOWN_PARTS = [
+  "compute_s",
+  "tp_comm_s",
+  "cp_comm_s",
+  "pp_comm_s",
+  "dp_comm_exposed_s",
+  "zero3_comm_exposed_s",
+  "bubble_s",
+  "optimizer_s",
+];
+
+const L = () => lang();
+const n0 = (v) => F.int(L(), v);
+const n1 = (v, d = 1) => F.num(L(), v, d);
+const big = (v) => F.big(L(), v);
+const gib = (v) => F.gib(L(), v);
+const pct = (v) => F.pct(L(), v);
+const days = (v) => t("n_days", { v: F.num(L(), v, v < 10 ? 2 : 1) });
+
+export function gpuShort(id, gpu) {
+  const preset = gpuById(id);
+  if (preset) return L() === "zh" ? preset.short_zh : preset.short;
+  return gpu?.name ?? String(id ?? "GPU");
+}
+
+// A number with its formula and source behind a click.
+function fact({ key, label, value, formula, source, cls }) {
+  const summary = el(
+    "summary",
+    {},
+    el("span", { class: "fact-label", text: label }),
+    el("span", { class: "fact-value", text: value }),
+  );
+  const body = el("div", { class: "fact-body" });
+  if (formula) body.append(el("p", { class: "formula" }, el("code", { text: formula })));
+  if (source) body.append(el("p", { class: "source", text: `${t("source")}: ${source}` }));
+  return el("details", { class: `fact ${cls ?? ""}`, dataset: { key } }, summary, body);
+}
+
+function planText(p) {
+  const parts = [`TP ${p.tp}`];
+  if (p.pp > 1) parts.push(`PP ${p.pp}${p.vpp > 1 ? `×${p.vpp}` : ""}`);
+  parts.push(`DP ${n0(p.dp)}`);
+  if (p.cp > 1) parts.push(`CP ${p.cp}`);
+  if (p.ep > 1) parts.push(`EP ${p.ep}`);
+  return parts.join(" × ");
+}
+
+// ---------------------------------------------------------------- headline
+
+function renderHeadline(v, ctx) {
+  const plan = v.plan ?? {};
+  const mem = v.memory ?? {};
+  const tr = v.training ?? {};
+  const gpu = gpuShort(ctx.gpuId, v.gpu);
+  const values = {
+    n: el("span", { class: "num gpus", text: n0(plan.gpus) }),
+    gpu: el("span", { class: "gpu-name", text: gpu }),
+    days: el("span", { class: "num", text: n1(tr.days, tr.days < 10 ? 2 : 1) }),
+    used: el("span", { class: "num", text: gib(mem.total_bytes) }),
+    cap: el("span", { class: "num", text: gib(mem.capacity_bytes) }),
+  };
+  const fits = mem.fits !== false;
+  const fixed = ctx.scenario?.parallel?.gpus !== undefined;
+  const key = !fits ? "headline_nofit" : fixed ? "headline_fixed" : "headline";
+  const h = $("headline");
+  h.replaceChildren(fill(raw(key), values));
+  // Cost arrives with a later core (scenario `cost`); shown only when the core gives it.
+  if (v.cost && Number.isFinite(v.cost.total)) {
+    h.append(fill(raw("headline_cost"), { cost: el("span", { class: "num", text: money(v.cost) }) }));
+  }
+  h.classList.toggle("bad", !fits);
+  h.dataset.gpus = String(plan.gpus);
+  h.dataset.days = String(tr.days);
+
+  const model = v.model?.name ?? v.model?.id ?? "";
+  $("subline").textContent = [
+    model,
+    t("n_tokens", { v: big(tr.tokens ?? ctx.scenario?.training?.tokens) }),
+    v.gpu?.name ?? gpu,
+    `${planText(plan)} · ZeRO-${plan.zero_stage} · ${t("recompute")} ${t(`recompute_${plan.recompute}`)}`,
+  ].join(" · ");
+
+  const note = $("target-note");
+  const s = v.search ?? {};
+  if (s.target_days != null && s.target_met === false) {
+    note.textContent = t("target_missed", { target: n1(s.target_days), days: n1(tr.days) });
+    note.hidden = false;
+  } else note.hidden = true;
+
+  const facts = [];
+  const steps = tr.steps;
+  const perf = v.performance ?? {};
+  facts.push(
+    fact({
+      key: "gpus",
+      label: t("f_gpus"),
+      value: n0(plan.gpus),
+      formula: fixed
+        ? t("fx_gpus_fixed", { n: n0(plan.gpus) })
+        : s.target_days != null
+          ? t("fx_gpus_target", { target: n1(s.target_days), min: n0(s.min_gpus_fit), batch: n0(plan.global_batch) })
+          : t("fx_gpus_fit", { min: n0(s.min_gpus_fit) }),
+      source: "docs/model.md §The search",
+    }),
+    fact({
+      key: "days",
+      label: t("f_days"),
+      value: days(tr.days),
+      formula: t("fx_days", {
+        steps: n0(steps),
+        tokens: big(tr.tokens),
+        batch: n0(plan.global_batch_tokens),
+        step: n1(perf.step_time_s, 3),
+        days: n1(tr.days, 2),
+      }),
+      source: "docs/model.md §Whole run",
+    }),
+    fact({
+      key: "gpu_hours",
+      label: t("f_gpu_hours"),
+      value: big(tr.gpu_hours),
+      formula: t("fx_gpu_hours", { days: n1(tr.days, 2), n: n0(plan.gpus), h: n0(tr.gpu_hours) }),
+      source: "docs/model.md §Whole run",
+    }),
+    fact({
+      key: "memory",
+      label: t("f_memory"),
+      value: `${gib(mem.total_bytes)} · ${pct(mem.used_fraction ?? mem.total_bytes / mem.capacity_bytes)}`,
+      formula: t("fx_memory", {
+        used: gib(mem.total_bytes),
+        cap: gib(mem.capacity_bytes),
+        role: t(`role_${mem.stage_role}`) === `role_${mem.stage_role}` ? String(mem.stage_role ?? "") : t(`role_${mem.stage_role}`),
+      }),
+      source: "docs/memory-model.md",
+      cls: fits ? (mem.used_fraction > 0.8 ? "warn" : "") : "bad",
+    }),
+    fact({
+      key: "mfu",
+      label: "MFU",
+      value: pct(perf.mfu),
+      formula: t("fx_mfu", {
+        tps: n0(perf.tokens_per_s_per_gpu),
+        flops: big(v.model?.flops_per_token?.model),
+        peak: n0(v.gpu?.peak_tflops),
+        mfu: pct(perf.mfu),
+      }),
+      source: perf.efficiency_source,
+    }),
+  );
+  $("facts").replaceChildren(...facts);
+
+  // The article's rule of thumb (core output `quick_estimate`, a later issue).
+  const est = $("estimate");
+  const q = v.quick_estimate;
+  if (q && Number.isFinite(q.gpus)) {
+    est.replaceChildren(
+      el("strong", { text: t("estimate_label") }),
+      ` ${t("estimate_value", { n: n0(q.gpus), raw: n1(q.gpus_raw) })}`,
+      q.explanation ? el("span", { class: "hint", lang: "en", text: ` ${q.explanation}` }) : null,
+    );
+    est.hidden = false;
+  } else est.hidden = true;
+}
+
+function money(cost) {
+  const code = cost.currency === "CNY" ? "CNY" : cost.currency === "USD" ? "USD" : null;
+  if (!code) return `${big(cost.total)} ${String(cost.currency ?? "")}`;
+  const symbol = code === "CNY" ? "¥" : "$";
+  return `${symbol}${big(cost.total)}`;
+}
+
+// ---------------------------------------------------------------- plan
+
+function renderPlan(v) {
+  const p = v.plan ?? {};
+  const chosen = new Set(p.chosen_by_calculator ?? []);
+  const chips = [
+    ["gpus", t("f_gpus"), n0(p.gpus)],
+    ["tp", "TP", p.tp],
+    ["pp", "PP", p.pp],
+    ["vpp", "VPP", p.vpp > 1 ? p.vpp : undefined],
+    ["dp", "DP", p.dp],
+    ["cp", "CP", p.cp],
+    ["ep", "EP", p.ep],
+    ["micro_batch", t("micro_batch"), p.micro_batch],
+    ["micro_batches", t("micro_batches"), p.micro_batches],
+    ["global_batch", t("global_batch"), p.global_batch],
+    ["zero_stage", "ZeRO", p.zero_stage],
+    ["recompute", t("recompute"), p.recompute !== undefined ? t(`recompute_${p.recompute}`) : undefined],
+    ["sequence_parallel", "SP", p.sequence_parallel !== undefined ? t(p.sequence_parallel ? "on" : "off") : undefined],
+    ["flash_attention", "FlashAttention", p.flash_attention !== undefined ? t(p.flash_attention ? "on" : "off") : undefined],
+    ["framework", t("framework"), p.framework],
+  ];
+  $("plan").replaceChildren(
+    ...chips
+      .filter(([, , value]) => value !== undefined && value !== null)
+      .map(([key, label, value]) => {
+        const auto = chosen.has(key);
+        const chip = el(
+          "div",
+          { class: `chip${auto ? " auto" : ""}`, dataset: { key }, title: auto ? t("chosen_title") : t("given_title") },
+          el("dt", { text: label }),
+          el("dd", { text: typeof value === "number" ? n0(value) : String(value) }),
+        );
+        return chip;
+      }),
+  );
+  const s = v.search ?? {};
+  $("plan-note").textContent = t("plan_note", {
+    evaluated: n0(s.layouts_evaluated),
+    fitting: n0(s.layouts_fitting),
+    min: s.min_gpus_fit != null ? n0(s.min_gpus_fit) : "—",
+  });
+}
+
+// ---------------------------------------------------------------- memory
+
+function itemLabel(name) {
+  const key = `mem_${name}`;
+  const text = t(key);
+  return text === key ? String(name).replace(/_/g, " ") : text;
+}
+
+function renderMemory(v) {
+  const mem = v.memory ?? {};
+  const cap = mem.capacity_bytes ?? 0;
+  const total = mem.total_bytes ?? MEMORY_PARTS.reduce((s, k) => s + (mem[`${k}_bytes`] ?? 0), 0);
+  const fits = mem.fits ?? total <= cap;
+  const summary = $("mem-summary");
+  summary.textContent = fits
+    ? t("mem_fits", { used: gib(total), cap: gib(cap), pct: pct(cap ? total / cap : 0), free: gib(mem.headroom_bytes ?? cap - total) })
+    : t("mem_nofit", { used: gib(total), cap: gib(cap) });
+  summary.classList.toggle("bad", !fits);
+  summary.classList.toggle("warn", fits && total > 0.8 * cap);
+
+  const segments = MEMORY_PARTS.map((k) => ({
+    key: k,
+    value: mem[`${k}_bytes`] ?? 0,
+    label: `${t(`part_${k}`)}: ${gib(mem[`${k}_bytes`])}`,
+  }));
+  const bar = stackedBar({
+    segments,
+    scale: Math.max(cap, total) * 1.0,
+    over: !fits,
+    label: summary.textContent,
+    marks: [
+      { at: 0.8 * cap, label: t("headroom_mark"), cls: "mark-80", title: t("headroom_title") },
+      { at: cap, label: t("capacity_mark", { cap: gib(cap) }), cls: "mark-cap" },
+    ],
+  });
+  const legend = el(
+    "ul",
+    { class: "legend" },
+    MEMORY_PARTS.filter((k) => mem[`${k}_bytes`] != null).map((k) =>
+      el(
+        "li",
+        {},
+        el("span", { class: `swatch c-${k}`, "aria-hidden": "true" }),
+        el("span", { class: "legend-label", text: t(`part_${k}`) }),
+        el("span", { class: "legend-value", text: gib(mem[`${k}_bytes`]) }),
+      ),
+    ),
+  );
+  const role = mem.stage_role && mem.stage_role !== "only" ? el("p", { class: "hint", text: t("mem_role", { role: t(`role_${mem.stage_role}`), stage: mem.stage, layers: mem.layers_on_gpu }) }) : null;
+  $("mem-chart").replaceChildren(bar, legend, el("p", { class: "hint", text: t("headroom_note") }), role ?? "");
+
+  const items = Array.isArray(mem.items) ? mem.items : [];
+  $("mem-items").replaceChildren(
+    ...items.map((item) =>
+      el(
+        "li",
+        {},
+        el(
+          "details",
+          { class: "item", dataset: { name: item.name } },
+          el(
+            "summary",
+            {},
+            el("span", { class: `swatch c-${item.category}`, "aria-hidden": "true" }),
+            el("span", { class: "item-name", text: itemLabel(item.name) }),
+            el("span", { class: "item-value", text: gib(item.bytes) }),
+          ),
+          el(
+            "div",
+            { class: "fact-body" },
+            el("p", { class: "formula" }, el("code", { text: String(item.formula ?? "") })),
+            el("p", { class: "source", text: `${t("source")}: ${String(item.source ?? "")}` }),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+// ---------------------------------------------------------------- time
+
+function renderTime(v) {
+  const perf = v.performance ?? {};
+  const plan = v.plan ?? {};
+  const tr = v.training ?? {};
+  const chart = $("time-chart");
+  const b = perf.breakdown;
+  if (b && typeof b === "object") {
+    const segments = BREAKDOWN_PARTS.filter((k) => b[k] > 0).map((k) => ({
+      key: k.replace(/_s$/, ""),
+      value: b[k],
+      label: `${t(`bd_${k}`)}: ${F.seconds(L(), b[k])}`,
+    }));
+    const sum = segments.reduce((s, x) => s + x.value, 0);
+    chart.replaceChildren(
+      el("p", { class: "mem-summary", text: t("bd_summary", { step: F.seconds(L(), perf.step_time_s) }) }),
+      stackedBar({ segments, scale: Math.max(sum, perf.step_time_s ?? 0), label: t("bd_label") }),
+      el(
+        "ul",
+        { class: "legend" },
+        segments.map((s) =>
+          el(
+            "li",
+            {},
+            el("span", { class: `swatch c-${s.key}`, "aria-hidden": "true" }),
+            el("span", { class: "legend-label", text: t(`bd_${s.key}_s`) }),
+            el("span", { class: "legend-value", text: `${F.seconds(L(), s.value)} · ${pct(s.value / (perf.step_time_s || sum))}` }),
+          ),
+        ),
+      ),
+    );
+    chart.hidden = false;
+  } else {
+    chart.hidden = true;
+    chart.replaceChildren();
+  }
+
+  const m = plan.micro_batches;
+  const bubble = perf.bubble_fraction;
+  $("time-facts").replaceChildren(
+    fact({
+      key: "step_time",
+      label: t("f_step"),
+      value: F.seconds(L(), perf.step_time_s),
+      formula: t("fx_step", { m: n0(m), p: n0(plan.pp), v: n0(plan.vpp ?? 1), eff: pct(perf.efficiency), step: F.seconds(L(), perf.step_time_s) }),
+      source: `docs/model.md §Step time; ${perf.efficiency_source ?? ""}`,
+    }),
+    fact({
+      key: "tokens_per_s",
+      label: t("f_tps"),
+      value: n0(perf.tokens_per_s_per_gpu),
+      formula: t("fx_tps", { batch: n0(plan.global_batch_tokens), step: n1(perf.step_time_s, 3), n: n0(plan.gpus), v: n0(perf.tokens_per_s_per_gpu) }),
+      source: "docs/model.md",
+    }),
+    fact({
+      key: "tflops",
+      label: t("f_tflops"),
+      value: n1(perf.tflops_per_gpu),
+      formula: t("fx_tflops", { mfu: pct(perf.mfu), peak: n0(v.gpu?.peak_tflops), v: n1(perf.tflops_per_gpu) }),
+      source: "docs/model.md",
+    }),
+    fact({
+      key: "hfu",
+      label: "HFU",
+      value: pct(perf.hfu),
+      formula: t("fx_hfu", { hw: big(v.model?.flops_per_token?.hardware), model: big(v.model?.flops_per_token?.model) }),
+      source: "Korthikanti et al. 2022 §5; docs/model.md",
+    }),
+    fact({
+      key: "bubble",
+      label: t("f_bubble"),
+      value: pct(bubble),
+      formula: t("fx_bubble", { p: n0(plan.pp), v: n0(plan.vpp ?? 1), m: n0(m) }),
+      source: "Narayanan et al. 2021 §2.2",
+    }),
+    fact({
+      key: "steps",
+      label: t("f_steps"),
+      value: n0(tr.steps),
+      formula: t("fx_steps", { tokens: big(tr.tokens), batch: n0(plan.global_batch_tokens), steps: n0(tr.steps) }),
+      source: "docs/model.md §Whole run",
+    }),
+  );
+}
+
+// ---------------------------------------------------------------- model & GPU
+
+function renderModel(v) {
+  const model = v.model ?? {};
+  const b = model.params_breakdown ?? {};
+  const facts = [
+    fact({
+      key: "params",
+      label: t("f_params"),
+      value: big(model.params),
+      formula: t("fx_params", {
+        exact: n0(model.params),
+        layers: big(b.layers),
+        emb: big(b.embedding),
+        head: big(b.output_head),
+      }),
+      source: "docs/model.md §Parameters",
+    }),
+  ];
+  if (model.active_params != null && model.active_params !== model.params) {
+    facts.push(fact({ key: "active", label: t("f_active"), value: big(model.active_params), formula: n0(model.active_params) }));
+  }
+  facts.push(
+    fact({
+      key: "flops",
+      label: t("f_flops"),
+      value: big(model.flops_per_token?.model),
+      formula: t("fx_flops", { model: n0(model.flops_per_token?.model), hw: n0(model.flops_per_token?.hardware) }),
+      source: "PaLM (Chowdhery et al. 2022) appendix B; Narayanan et al. 2021 eq. 3",
+    }),
+  );
+  $("model-facts").replaceChildren(...facts);
+
+  const gpu = v.gpu ?? {};
+  $("gpu-title").textContent = `${gpu.name ?? ""} · ${t("peak", { v: n0(gpu.peak_tflops), p: String(gpu.precision ?? "").toUpperCase() })}`;
+  const specs = gpu.specs && typeof gpu.specs === "object" ? Object.entries(gpu.specs) : [];
+  const table = $("spec-table");
+  table.replaceChildren(
+    el(
+      "thead",
+      {},
+      el("tr", {}, el("th", { scope: "col", text: t("spec") }), el("th", { scope: "col", text: t("value") }), el("th", { scope: "col", text: t("confidence") })),
+    ),
+    el(
+      "tbody",
+      {},
+      specs.map(([key, spec]) => {
+        const sourceId = String(spec?.source ?? "");
+        const source = SPEC_SOURCES[sourceId] ?? sourceId;
+        const conf = String(spec?.confidence ?? "");
+        return el(
+          "tr",
+          {},
+          el("th", { scope: "row" }, el("details", {}, el("summary", { text: t(`spec_${key}`) === `spec_${key}` ? key : t(`spec_${key}`) }), el("p", { class: "source", text: `${t("source")}: ${source}` }))),
+          el("td", { class: "num-cell", text: typeof spec?.value === "number" ? n1(spec.value, 3) : String(spec?.value ?? "—") }),
+          el("td", {}, el("span", { class: `badge conf-${conf.replace(/[^a-z]/g, "")}`, text: t(`conf_${conf}`) === `conf_${conf}` ? conf : t(`conf_${conf}`) })),
+        );
+      }),
+    ),
+  );
+}
+
+// ---------------------------------------------------------------- warnings
+
+function renderWarnings(v) {
+  const warnings = Array.isArray(v.warnings) ? v.warnings : [];
+  const defaults = Array.isArray(v.defaults_applied) ? v.defaults_applied : [];
+  $("warnings").replaceChildren(
+    ...warnings.map((w) => {
+      const text = typeof w === "string" ? w : String(w?.message ?? JSON.stringify(w));
+      const m = coreMessage(text);
+      return el("li", { lang: m.translated ? undefined : "en", text: m.text });
+    }),
+  );
+  $("defaults").replaceChildren(
+    ...defaults.map((d) => {
+      const m = coreMessage(String(d));
+      return el("li", { lang: m.translated ? undefined : "en", text: `${t("default_applied")} ${m.text}` });
+    }),
+  );
+  $("warnings-card").hidden = warnings.length + defaults.length === 0;
+}
+
+export function renderAnswer(v, ctx) {
+  renderHeadline(v, ctx);
+  renderPlan(v);
+  renderMemory(v);
+  renderTime(v);
+  renderModel(v);
+  renderWarnings(v);
+}
+
+// ---------------------------------------------------------------- curve & top layouts
+
+export function renderExplore(x, answer, ctx) {
+  const chosen = answer?.plan?.gpus;
+  const all = Array.isArray(x?.curve) ? x.curve.filter((p) => p && p.gpus > 0) : [];
+  // Past twice the largest Pareto count, more GPUs only cost more: not drawn (the table keeps them).
+  const lastFront = Math.max(0, ...all.filter((p) => p.pareto).map((p) => p.gpus), chosen ?? 0);
+  const curve = lastFront ? all.filter((p) => p.gpus <= 2 * lastFront) : all;
+  const top = Array.isArray(x?.top) ? x.top : [];
+  const target = answer?.search?.target_days ?? null;
+
+  const card = $("curve-card");
+  if (curve.length >= 2) {
+    const box = $("curve");
+    const width = box.clientWidth || box.parentElement.clientWidth - 40;
+    const chosenPoint = curve.find((p) => p.gpus === chosen);
+    const chart = curveChart(curve, {
+      width,
+      chosen,
+      targetDays: target,
+      label: t("curve_aria", { n: curve.length, min: n0(curve[0].gpus), max: n0(curve[curve.length - 1].gpus) }),
+      fmt: {
+        gpus: (g) => (g >= 10000 ? big(g) : n0(g)),
+        days: (d) => n1(d, d < 1 ? 2 : d < 10 ? 1 : 0),
+        hours: (h) => big(h),
+        point: (p) =>
+          t("curve_point", { n: n0(p.gpus), days: n1(p.days), h: big(p.gpu_hours), plan: p.plan ? planText(p.plan) : "" }),
+      },
+      text: {
+        x: t("curve_x"),
+        days: t("curve_days"),
+        hours: t("curve_hours"),
+        target: t("curve_target", { v: n1(target) }),
+        chosen: chosenPoint ? t("curve_chosen", { n: n0(chosen), days: n1(chosenPoint.days) }) : "",
+      },
+    });
+    box.replaceChildren(
+      chart,
+      curveLegend({
+        pareto: t("legend_pareto"),
+        other: t("legend_other"),
+        chosenLegend: t("legend_chosen"),
+        targetLegend: t("legend_target"),
+      }),
+    );
+    box.dataset.points = String(all.length);
+    $("curve-note").textContent = x.source === "search" ? t("curve_note_search") : t("curve_note_sweep");
+    const table = $("curve-table");
+    table.replaceChildren(
+      el(
+        "thead",
+        {},
+        el("tr", {}, [t("f_gpus"), t("f_days"), t("f_gpu_hours"), t("layout"), t("pareto")].map((h) => el("th", { scope: "col", text: h }))),
+      ),
+      el(
+        "tbody",
+        {},
+        all.map((p) =>
+          el(
+            "tr",
+            { class: p.gpus === chosen ? "chosen" : undefined },
+            el("td", { class: "num-cell", text: n0(p.gpus) }),
+            el("td", { class: "num-cell", text: n1(p.days) }),
+            el("td", { class: "num-cell", text: n0(p.gpu_hours) }),
+            el("td", { text: p.plan ? planText(p.plan) : "" }),
+            el("td", { text: p.pareto ? "✓" : "" }),
+          ),
+        ),
+      ),
+    );
+    card.hidden = false;
+  } else card.hidden = true;
+
+  const topCard = $("top-card");
+  if (top.length > 0) {
+    const same = (p) => answer && ["tp", "pp", "dp", "cp", "vpp", "micro_batch", "zero_stage", "recompute"].every((k) => p[k] === answer.plan?.[k]);
+    const varies = (k) => new Set(top.map((e) => e.plan?.[k])).size > 1 || top.some((e) => (e.plan?.[k] ?? 1) !== 1);
+    const cols = [
+      ["#", (e, i) => i + 1, true],
+      ["TP", (e) => e.plan.tp, true],
+      ["PP", (e) => e.plan.pp, true],
+      ["VPP", (e) => e.plan.vpp ?? 1, varies("vpp")],
+      ["DP", (e) => n0(e.plan.dp), true],
+      ["CP", (e) => e.plan.cp ?? 1, varies("cp")],
+      ["EP", (e) => e.plan.ep ?? 1, varies("ep")],
+      [t("micro_batch"), (e) => e.plan.micro_batch, true],
+      ["ZeRO", (e) => e.plan.zero_stage, true],
+      [t("recompute"), (e) => (e.plan.recompute !== undefined ? t(`recompute_${e.plan.recompute}`) : ""), true, "text"],
+      [t("f_memory"), (e) => gib(e.memory?.total_bytes), true],
+      [t("f_step"), (e) => F.seconds(L(), e.performance?.step_time_s), true],
+      ["MFU", (e) => pct(e.performance?.mfu), true],
+      [t("f_days"), (e) => n1(e.training?.days), true],
+    ].filter((c) => c[2]);
+    const table = $("top-table");
+    table.replaceChildren(
+      el("caption", { class: "sr-only", text: t("top_caption", { n: n0(chosen) }) }),
+      el("thead", {}, el("tr", {}, cols.map(([h]) => el("th", { scope: "col", text: h })))),
+      el(
+        "tbody",
+        {},
+        top.map((e, i) =>
+          el(
+            "tr",
+            { class: same(e.plan ?? {}) ? "chosen" : undefined },
+            cols.map(([, get, , kind]) => el("td", { class: kind === "text" ? undefined : "num-cell", text: get({ ...e, plan: e.plan ?? {} }, i) })),
+          ),
+        ),
+      ),
+    );
+    $("top-note").textContent = x.source === "search" ? t("top_note_search", { n: n0(chosen) }) : t("top_note_sweep", { n: n0(chosen) });
+    topCard.hidden = false;
+  } else topCard.hidden = true;
+}
+
+export function hideExplore() {
+  $("curve-card").hidden = true;
+  $("top-card").hidden = true;
+}
