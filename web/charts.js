@@ -79,9 +79,9 @@ function linTicks(lo, hi, count = 4) {
 export function curveChart(points, opts) {
   const width = Math.max(280, Math.round(opts.width || 600));
   const compact = width < 480;
-  const m = { l: compact ? 46 : 60, r: 14, t: 12, b: 8 };
+  const m = { l: compact ? 46 : 60, r: 14, t: 20, b: 8 };
   const panelH = compact ? 150 : 170;
-  const gap = 30;
+  const gap = 34;
   const axisH = 40;
   const height = m.t + panelH + gap + panelH + axisH;
   const pts = points.filter((p) => p.gpus > 0 && p.days > 0 && p.gpu_hours > 0).sort((a, b) => a.gpus - b.gpus);
@@ -137,8 +137,8 @@ export function curveChart(points, opts) {
     grid.append(svg("line", { x1: m.l, x2: width - m.r, y1: yHours(v), y2: yHours(v) }));
     axes.append(svg("text", { x: m.l - 6, y: yHours(v) + 4, "text-anchor": "end", class: "tick" }, opts.fmt.hours(v)));
   }
-  axes.append(svg("text", { x: m.l + 4, y: m.t + 12, class: "panel-title" }, opts.text.days));
-  axes.append(svg("text", { x: m.l + 4, y: top2 + 12, class: "panel-title" }, opts.text.hours));
+  axes.append(svg("text", { x: m.l, y: m.t - 6, class: "panel-title" }, opts.text.days));
+  axes.append(svg("text", { x: m.l, y: top2 - 6, class: "panel-title" }, opts.text.hours));
   axes.append(svg("rect", { x: m.l, y: m.t, width: width - m.l - m.r, height: panelH, class: "frame" }));
   axes.append(svg("rect", { x: m.l, y: top2, width: width - m.l - m.r, height: panelH, class: "frame" }));
   root.append(grid, axes);
@@ -173,7 +173,9 @@ export function curveChart(points, opts) {
   const chosen = pts.find((p) => p.gpus === opts.chosen);
   if (chosen) {
     const cx = x(chosen.gpus);
-    const right = cx > width * 0.62;
+    // Label on the side with room for it (about 6.5 px per character at 12 px).
+    const room = (opts.text.chosen?.length ?? 0) * 6.8 + 16;
+    const right = cx + room > width - m.r && cx - room > m.l;
     for (const [y, text] of [
       [yDays(chosen.days), opts.text.chosen],
       [yHours(chosen.gpu_hours), null],

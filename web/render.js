@@ -34,12 +34,13 @@ export function gpuShort(id, gpu) {
 }
 
 // A number with its formula and source behind a click.
-function fact({ key, label, value, formula, source, cls }) {
+function fact({ key, label, value, sub, formula, source, cls }) {
   const summary = el(
     "summary",
     {},
     el("span", { class: "fact-label", text: label }),
     el("span", { class: "fact-value", text: value }),
+    sub ? el("span", { class: "fact-sub", text: sub }) : null,
   );
   const body = el("div", { class: "fact-body" });
   if (formula) body.append(el("p", { class: "formula" }, el("code", { text: formula })));
@@ -136,7 +137,8 @@ function renderHeadline(v, ctx) {
     fact({
       key: "memory",
       label: t("f_memory"),
-      value: `${gib(mem.total_bytes)} · ${pct(mem.used_fraction ?? mem.total_bytes / mem.capacity_bytes)}`,
+      value: gib(mem.total_bytes),
+      sub: t("of_capacity", { pct: F.pct(L(), mem.used_fraction ?? mem.total_bytes / mem.capacity_bytes, 0), cap: gib(mem.capacity_bytes) }),
       formula: t("fx_memory", {
         used: gib(mem.total_bytes),
         cap: gib(mem.capacity_bytes),
@@ -313,7 +315,7 @@ function renderTime(v) {
   const b = perf.breakdown;
   if (b && typeof b === "object") {
     const segments = BREAKDOWN_PARTS.filter((k) => b[k] > 0).map((k) => ({
-      key: k.replace(/_s$/, ""),
+      key: `t-${k.replace(/_s$/, "")}`,
       value: b[k],
       label: `${t(`bd_${k}`)}: ${F.seconds(L(), b[k])}`,
     }));
@@ -329,7 +331,7 @@ function renderTime(v) {
             "li",
             {},
             el("span", { class: `swatch c-${s.key}`, "aria-hidden": "true" }),
-            el("span", { class: "legend-label", text: t(`bd_${s.key}_s`) }),
+            el("span", { class: "legend-label", text: t(`bd_${s.key.slice(2)}_s`) }),
             el("span", { class: "legend-value", text: `${F.seconds(L(), s.value)} · ${pct(s.value / (perf.step_time_s || sum))}` }),
           ),
         ),
@@ -569,10 +571,10 @@ export function renderExplore(x, answer, ctx) {
       [t("micro_batch"), (e) => e.plan.micro_batch, true],
       ["ZeRO", (e) => e.plan.zero_stage, true],
       [t("recompute"), (e) => (e.plan.recompute !== undefined ? t(`recompute_${e.plan.recompute}`) : ""), true, "text"],
-      [t("f_memory"), (e) => gib(e.memory?.total_bytes), true],
-      [t("f_step"), (e) => F.seconds(L(), e.performance?.step_time_s), true],
+      [t("th_memory"), (e) => gib(e.memory?.total_bytes), true],
+      [t("th_step"), (e) => F.seconds(L(), e.performance?.step_time_s), true],
       ["MFU", (e) => pct(e.performance?.mfu), true],
-      [t("f_days"), (e) => n1(e.training?.days), true],
+      [t("th_days"), (e) => n1(e.training?.days), true],
     ].filter((c) => c[2]);
     const table = $("top-table");
     table.replaceChildren(

@@ -124,7 +124,7 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
   const double tp = static_cast<double>(l.tp), cp = static_cast<double>(l.cp);
   const double s = static_cast<double>(t.seq_len);
   const double M = static_cast<double>(l.micro_batch) * s / cp;  // tokens per micro-batch per GPU
-  const bool swiglu = m.ffn_act == FfnAct::swiglu;
+  const bool swiglu = gated_ffn(m.ffn_act);  // SwiGLU or GeGLU: gate, up, down
   const bool sp = t.sequence_parallel && l.tp > 1;
   const double ts = sp ? tp : 1.0;  // sequence-sharded region divisor
   const bool titan = t.framework == Framework::torchtitan;
@@ -186,10 +186,11 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
   // (torchtitan/models/llama/model.py): RMSNorm upcasts to fp32 and makes five passes
   // (≈32 B per element), RoPE works on fp32 complex views (≈28 B per Q/K element) and
   // SwiGLU is two kernels (≈10 B per f element).
-  const bool rope = m.position == PositionEmbedding::rope;
+  const bool rope = m.position == PositionEmbedding::rope;  // ALiBi and learned tables need no pass
   const bool eager = titan;
   double bytes_tok = 0;
-  bytes_tok += 2 * (eager ? 32.0 : 4.0) * h / ts;                       // two norms
+  bytes_tok += static_cast<double>(m.norms_per_layer) * (eager ? 32.0 : 4.0) * h / ts;  // norms
+  if (m.qk_norm) bytes_tok += (eager ? 32.0 : 4.0) * (a + g_kv) * d / tp;  // per-head q/k norms
   bytes_tok += 2 * 6.0 * h / ts;                                        // two residual adds
   if (rope) bytes_tok += (eager ? 28.0 : 4.0) * (a + g_kv) * d / tp;    // RoPE on Q, K
   bytes_tok += (swiglu ? (eager ? 10.0 : 6.0) : 4.0) * ff / tp;         // activation

@@ -68,7 +68,7 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
   const double seq_shard = (t.sequence_parallel && l.tp > 1) ? tp : 1.0;
   const double sb = s * b;
   const bool titan = t.framework == Framework::torchtitan;
-  const bool swiglu = m.ffn_act == FfnAct::swiglu;
+  const bool swiglu = gated_ffn(m.ffn_act);  // SwiGLU or GeGLU: gate, up, down
   // FlashAttention keeps only the fp32 log-sum-exp per query row (Dao et al. 2022).
   const double lse = t.flash_attention ? 4.0 * b * s * a / tp : 0.0;
 
@@ -98,7 +98,12 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
   // and re-gathers them in backward (Korthikanti §4.2.2); torchtitan's PrepareModuleInput
   // all-gathers them to Replicate before the linears, which save the full tensor.
   const double linear_in_shard = titan ? 1.0 : seq_shard;
-  double bytes = kAct * sb * h * (2.0 / seq_shard + 2.0 / linear_in_shard);
+  // Each norm keeps its input (2 per layer; Gemma 2/3 have 4); the QKV and MLP-in
+  // projections keep theirs. Per-head q/k norms (Qwen3, Gemma 3) keep Q and K before
+  // normalisation.
+  const double norms = static_cast<double>(m.norms_per_layer);
+  double bytes = kAct * sb * h * (norms / seq_shard + 2.0 / linear_in_shard);
+  if (m.qk_norm) bytes += kAct * sb * (a + g) * d / tp;
   // Attention: Q, K, V (after RoPE) and the attention output O feeding the output
   // projection: s·b·(2·a·d + 2·g·d); split by TP over heads.
   bytes += kAct * sb * (2.0 * a * d + 2.0 * g * d) / tp;

@@ -252,11 +252,17 @@ ordered_json warnings_json(const Scenario& s, const SearchResult& sr, const Cand
     w.push_back(fmt("target of %.4g days not reachable", *s.target_days) +
                 fmt(": the fastest fitting layout takes %.1f days", best.run.days) +
                 " (the global batch caps data parallelism at " + std::to_string(p.training.global_batch) + " sequences)");
-  if (!p.efficiency.mfu && !p.efficiency.hfu && p.gpu.efficiency.confidence == "low")
-    w.push_back("the default efficiency for " + p.gpu.name +
-                " is not backed by a published measurement; set assume.mfu for a firmer answer");
+  if (!p.efficiency.mfu && !p.efficiency.hfu && p.perf.profile_id == "default")
+    w.push_back("no measured performance profile for " + p.gpu.name +
+                ": matmul, attention and network efficiencies are assumed (data/perf.json default); "
+                "set assume.mfu or assume.hfu from a measurement for a firmer answer");
   for (const auto& [name, spec] : {std::pair<const char*, const Spec*>{"memory_gib", &p.gpu.memory_gib},
-                                   {"bf16_tflops", &p.gpu.bf16_tflops}}) {
+                                   {"bf16_tflops", &p.gpu.bf16_tflops},
+                                   {"fp8_tflops", &p.gpu.fp8_tflops},
+                                   {"memory_bw_tbs", &p.gpu.memory_bw_tbs},
+                                   {"scaleup_gbs", &p.gpu.scaleup_gbs},
+                                   {"scaleout_gbps", &p.gpu.scaleout_gbps}}) {
+    if (std::string(name) == "fp8_tflops" && p.training.precision != Precision::fp8) continue;
     if (spec->confidence == "low") w.push_back(std::string("gpu.") + name + " for " + p.gpu.name + " is a low-confidence figure");
   }
   if (p.training.precision == Precision::fp8)
@@ -270,9 +276,8 @@ ordered_json warnings_json(const Scenario& s, const SearchResult& sr, const Cand
                 " GPUs): TP all-reduces would cross the slower scale-out network");
   if (p.efficiency.mfu)
     w.push_back("step time comes from assume.mfu, which already includes pipeline bubbles and communication");
-  else
-    w.push_back("interim time model: communication is not priced yet (layouts are ranked by compute and bubble, "
-                "ties broken towards less communication)");
+  if (!p.gpu.scaleout_gbps.value)
+    w.push_back("gpu.scaleout_gbps is unknown for " + p.gpu.name + ": groups beyond one scale-up domain are priced at 100 Gb/s");
   return w;
 }
 

@@ -30,11 +30,16 @@ TEST_CASE("Llama 3.1 70B, 15T tokens on H100 within 60 days", "[search][example]
   CHECK(days <= 60.0);
   CHECK(v["memory"]["fits"] == true);
   CHECK(v["search"]["target_met"] == true);
-  // FLOP bound: n ≥ T · F_token / (peak · efficiency · 60 days), F_token = 6Ψ_mm + 12·L·s·a·d.
+  // FLOP bound: n ≥ T · F_token / (peak · MFU · 60 days) with F_token = 6Ψ_mm + 12·L·s·a·d;
+  // no layout beats the sustained matmul rate, so MFU < 0.803 · 0.88 (data/perf.json).
   const double f = 6.0 * 69'501'714'432.0 + 12.0 * 80 * 8192 * 8192;
   CHECK(v["model"]["flops_per_token"]["model"].get<double>() == Approx(f).epsilon(1e-12));
-  const double bound = 15e12 * f / (989e12 * 0.40 * 60 * 86400);
+  const double mfu = v["performance"]["mfu"];
+  CHECK(mfu < 0.803 * 0.88);
+  CHECK(mfu > 0.30);
+  const double bound = 15e12 * f / (989e12 * 0.803 * 0.88 * 60 * 86400);
   CHECK(gpus >= bound);
+  CHECK(v["search"]["target_met"] == true);
   CHECK(gpus == v["plan"]["tp"].get<int64_t>() * v["plan"]["pp"].get<int64_t>() * v["plan"]["dp"].get<int64_t>() *
                     v["plan"]["cp"].get<int64_t>());
   // Days follow from the layout's step time: steps × step time.
@@ -101,4 +106,53 @@ TEST_CASE("an unreachable deadline is a warning with the fastest plan, not an er
   bool warned = false;
   for (const auto& w : env["value"]["warnings"]) warned = warned || w.get<std::string>().find("not reachable") != std::string::npos;
   CHECK(warned);
+}
+
+TEST_CASE("gpucalc search returns the best, the top layouts and a GPU-count curve with its Pareto front", "[search][curve]") {
+  const json env = json::parse(search_json(read("examples/llama-3.1-70b-h100.json"), 5));
+  REQUIRE(env["ok"] == true);
+  const json& v = env["value"];
+  // The best layout is the one evaluate picks.
+  const json ev = json::parse(evaluate_json(read("examples/llama-3.1-70b-h100.json")))["value"];
+  CHECK(v["best"]["plan"] == ev["plan"]);
+  CHECK(v["best"]["training"]["days"] == ev["training"]["days"]);
+  // Top layouts: at the best's GPU count, fitting, fastest first.
+  REQUIRE(v["top"].size() == 5);
+  double prev = 0;
+  for (const auto& t : v["top"]) {
+    CHECK(t["plan"]["gpus"] == v["best"]["plan"]["gpus"]);
+    CHECK(t["memory"]["fits"] == true);
+    const double st = t["performance"]["step_time_s"];
+    CHECK(st >= prev * (1 - 1e-4));
+    prev = st;
+  }
+  CHECK(v["top"][0]["plan"] == v["best"]["plan"]);
+  // Curve: ascending GPU counts; a point is Pareto-optimal iff it is faster than every
+  // smaller count; the smallest count is always on the front.
+  const json& curve = v["curve"];
+  REQUIRE(curve.size() > 3);
+  CHECK(curve[0]["pareto"] == true);
+  CHECK(curve[0]["gpus"] == v["search"]["min_gpus_fit"]);
+  double best_days = 1e300;
+  int64_t prev_n = 0;
+  for (const auto& pt : curve) {
+    CHECK(pt["gpus"].get<int64_t>() > prev_n);
+    prev_n = pt["gpus"];
+    const double d = pt["days"];
+    CHECK(pt["pareto"] == (d < best_days));
+    best_days = std::min(best_days, d);
+    CHECK(pt["gpu_hours"].get<double>() == Approx(d * 24 * pt["gpus"].get<double>()).epsilon(1e-9));
+  }
+  // The answer is the smallest count on the curve that meets the deadline.
+  for (const auto& pt : curve) {
+    if (pt["days"].get<double>() <= 60.0) {
+      CHECK(pt["gpus"] == v["best"]["plan"]["gpus"]);
+      break;
+    }
+  }
+}
+
+TEST_CASE("search refuses bad input exactly as evaluate does", "[search][errors]") {
+  const std::string bad = R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":-4}})";
+  CHECK(json::parse(search_json(bad, 10)) == json::parse(evaluate_json(bad)));
 }

@@ -307,6 +307,7 @@ export default {
   estimate_label: "The article's rule of thumb:",
   estimate_value: "≈ {n} GPUs ({raw} before rounding).",
 
+  of_capacity: "{pct} of {cap}",
   mem_fits: "{used} of {cap} ({pct}) · {free} free",
   mem_nofit: "{used} needed, only {cap}: does not fit",
   mem_role: "Worst GPU: the {role} (stage {stage}, {layers} layers).",
@@ -356,6 +357,9 @@ export default {
   curve_note_search: "From the core's layout search.",
   curve_note_sweep: "Each point is the core's best layout for that GPU count.",
   curve_table: "Data table",
+  th_memory: "Memory",
+  th_step: "Step",
+  th_days: "Days",
   layout: "Layout",
   pareto: "Pareto",
   top_caption: "The fastest layouts on {n} GPUs",

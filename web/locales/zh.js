@@ -304,6 +304,7 @@ export default {
   estimate_label: "文章中的经验估算：",
   estimate_value: "约 {n} 张 GPU（取整前 {raw}）。",
 
+  of_capacity: "占 {cap} 的 {pct}",
   mem_fits: "{used} / {cap}（{pct}）· 余量 {free}",
   mem_nofit: "需要 {used}，只有 {cap}：放不下",
   mem_role: "最吃显存的卡：{role}（第 {stage} 段，{layers} 层）。",
@@ -353,6 +354,9 @@ export default {
   curve_note_search: "来自内核的并行方式搜索。",
   curve_note_sweep: "每个点都是内核为该 GPU 数找到的最佳并行方式。",
   curve_table: "数据表",
+  th_memory: "显存",
+  th_step: "单步",
+  th_days: "天数",
   layout: "并行方式",
   pareto: "帕累托",
   top_caption: "{n} 张 GPU 上最快的并行方式",
