@@ -9,7 +9,7 @@ import * as F from "./format.js";
 import * as i18n from "./i18n.js";
 import { coreMessage, t } from "./i18n.js";
 import { DEFAULT_SCENARIO, GPUS, MODELS } from "./presets.js";
-import { hideExplore, renderAnswer, renderExplore } from "./render.js";
+import { renderAnswer, renderExplore } from "./render.js";
 import { FIELD_BY_PATH, baseOf, exactAmount, setPath } from "./schema.js";
 import { cliCommand, exportName, hashFor, parseScenarioText, prettyJson, scenarioFromHash, MAX_SCENARIO_CHARS } from "./share.js";
 import { shapeForParams } from "./shape.js";
@@ -352,7 +352,7 @@ function populateQuick(force = false) {
   Q.gpu.value = gpu;
   if (force || document.activeElement !== Q.tokens) {
     const tokens = s.training?.tokens;
-    Q.tokens.value = typeof tokens === "number" ? exactAmount(tokens) : tokens === undefined ? "" : String(tokens);
+    Q.tokens.value = typeof tokens === "number" ? exactAmount(tokens, lang()) : tokens === undefined ? "" : String(tokens);
   }
   const mode = goalMode();
   Q.goalDays.checked = mode === "days";
@@ -506,7 +506,7 @@ function wireQuick() {
     }
     const tokens = Math.round(a * b * c);
     $("q-ds-hint").textContent = t("q_ds_result", { tokens: F.big(lang(), tokens) });
-    Q.tokens.value = exactAmount(tokens);
+    Q.tokens.value = exactAmount(tokens, lang());
     setClientError("/training/tokens", null);
     edit((s) => {
       setPath(s, "/training/tokens", tokens);

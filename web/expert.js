@@ -3,7 +3,7 @@
 // (a documented default, the preset's value, or what it chose in the last answer).
 import { el } from "./dom.js";
 import { parseAmount } from "./format.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 import { GPUS, MODELS, gpuById, modelById } from "./presets.js";
 import { GROUPS, baseOf, getPath, overridesOf, textOf } from "./schema.js";
 
@@ -73,9 +73,9 @@ export class ExpertForm {
     const label = el("label", { for: id }, el("span", { class: "label-text" }), " ", el("code", { class: "key", text: keyOf(field.path).split("/").pop() }));
     const hint = el("p", { class: "hint", id: hintId });
     const error = el("p", { class: "field-error", id: errId, hidden: true });
-    const wrap = el("div", { class: `field${field.required ? " required" : ""}`, dataset: { path: field.path } }, label, input, hint, error);
+    const wide = ["model-preset", "gpu-preset", "text"].includes(field.kind);
+    const wrap = el("div", { class: `field${field.required ? " required" : ""}${wide ? " wide" : ""}`, dataset: { path: field.path } }, label, input, hint, error);
     input.addEventListener("input", () => this.onEdit(field, this.read(field, input)));
-    if (input.tagName === "SELECT") input.addEventListener("change", () => {});
     this.controls.set(field.path, { field, input, hint, error, wrap, label });
     return wrap;
   }
@@ -138,7 +138,7 @@ export class ExpertForm {
       }
       if (field.kind === "model-preset" || field.kind === "gpu-preset") {
         const base = field.kind === "model-preset" ? modelBase : gpuBase;
-        const value = typeof scenario[keyOf(field.path)] === "string" || base ? base ?? "" : "";
+        const value = base ?? "";
         if (value && ![...input.options].some((o) => o.value === value)) input.append(el("option", { value, text: value }));
         input.value = value;
         const over = Object.keys(overridesOf(scenario[keyOf(field.path)]));
@@ -147,7 +147,7 @@ export class ExpertForm {
       }
       const stored = getPath(scenario, field.path);
       if (!focused || force) {
-        const text = textOf(typeof scenario.model === "string" && field.path.startsWith("/model/") ? undefined : stored, field.kind);
+        const text = textOf(stored, field.kind, lang());
         if (!(focused && input.value.trim() !== "" && text === "")) input.value = text;
       }
       const defText = this.defaultText(field, preset, gpu, answer);
@@ -160,8 +160,9 @@ export class ExpertForm {
     const def = field.def ?? {};
     const key = field.path.split("/").pop();
     if (field.required) return t("def_required");
+    const show = (v) => (t(`opt_${String(v)}`) === `opt_${String(v)}` ? String(v) : t(`opt_${String(v)}`));
     if (def.preset !== undefined && preset && preset.shape[def.preset] !== undefined) {
-      return t("def_preset", { v: String(preset.shape[def.preset]) });
+      return t("def_preset", { v: field.kind === "enum" || field.kind === "bool" ? show(preset.shape[def.preset]) : String(preset.shape[def.preset]) });
     }
     if (def.spec !== undefined) {
       const v = gpu?.specs?.[def.spec];
@@ -169,10 +170,10 @@ export class ExpertForm {
     }
     if (def.chosen !== undefined) {
       const v = answer?.plan?.[def.chosen];
-      return v === undefined ? t("def_chosen_pending") : t("def_chosen", { v: typeof v === "string" ? t(`opt_${v}`) : String(v) });
+      return v === undefined ? t("def_chosen_pending") : t("def_chosen", { v: show(v) });
     }
     if (def.fallback !== undefined) return t("def_fallback", { v: def.fallback });
-    if (def.value !== undefined) return t("def_value", { v: t(`opt_${String(def.value)}`) === `opt_${String(def.value)}` ? String(def.value) : t(`opt_${String(def.value)}`) });
+    if (def.value !== undefined) return t("def_value", { v: show(def.value) });
     if (def.none) return t(`def_none_${key}`) === `def_none_${key}` ? t("def_none") : t(`def_none_${key}`);
     return "";
   }

@@ -167,21 +167,31 @@ export function overridesOf(value) {
   return rest;
 }
 
-// Input text for a stored value. Amounts show as "15T" only when that is exact.
-export function textOf(value, kind) {
+// Input text for a stored value. Amounts show as "15T" (zh: "15万亿") only when
+// that is exact, so reading the text back gives the same number.
+export function textOf(value, kind, lang = "en") {
   if (value === undefined || value === null) return "";
-  if (kind === "amount" && typeof value === "number") return exactAmount(value);
+  if (kind === "amount" && typeof value === "number") return exactAmount(value, lang);
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
 }
 
-export function exactAmount(v) {
-  if (!Number.isFinite(v)) return String(v);
-  for (const [scale, suffix] of [
+const UNITS = {
+  en: [
     [1e12, "T"],
     [1e9, "B"],
     [1e6, "M"],
-  ]) {
+  ],
+  zh: [
+    [1e12, "万亿"],
+    [1e8, "亿"],
+    [1e4, "万"],
+  ],
+};
+
+export function exactAmount(v, lang = "en") {
+  if (!Number.isFinite(v)) return String(v);
+  for (const [scale, suffix] of UNITS[lang] ?? UNITS.en) {
     if (Math.abs(v) >= scale) {
       const m = v / scale;
       const r = Math.round(m * 1000) / 1000;

@@ -67,47 +67,71 @@ namespace {
 std::string s(int64_t v) { return std::to_string(v); }
 }  // namespace
 
-std::optional<Error> check_layout(const ModelShape& m, const Training& t, const Layout& l) {
-  if (l.tp < 1) return Error{"/parallel/tp", "must be a positive integer, got " + s(l.tp)};
-  if (l.pp < 1) return Error{"/parallel/pp", "must be a positive integer, got " + s(l.pp)};
-  if (l.dp < 1) return Error{"/parallel/dp", "must be a positive integer, got " + s(l.dp)};
-  if (l.cp < 1) return Error{"/parallel/cp", "must be a positive integer, got " + s(l.cp)};
-  if (l.vpp < 1) return Error{"/parallel/vpp", "must be a positive integer, got " + s(l.vpp)};
+LayoutRule broken_rule(const ModelShape& m, const Training& t, const Layout& l) {
+  using R = LayoutRule;
+  if (l.tp < 1) return R::tp_positive;
+  if (l.pp < 1) return R::pp_positive;
+  if (l.dp < 1) return R::dp_positive;
+  if (l.cp < 1) return R::cp_positive;
+  if (l.vpp < 1) return R::vpp_positive;
   // Megatron splits heads, KV heads and the FFN columns across TP ranks.
-  if (m.heads % l.tp != 0)
-    return Error{"/parallel/tp", "must divide the model's attention heads (" + s(m.heads) + "), got " + s(l.tp)};
-  if (m.kv_heads % l.tp != 0)
-    return Error{"/parallel/tp", "must divide the model's KV heads (" + s(m.kv_heads) + "), got " + s(l.tp)};
-  if (m.ffn_hidden % l.tp != 0)
-    return Error{"/parallel/tp", "must divide the model's ffn_hidden (" + s(m.ffn_hidden) + "), got " + s(l.tp)};
-  if (l.pp > m.layers)
-    return Error{"/parallel/pp", "cannot exceed the model's layers (" + s(m.layers) + "), got " + s(l.pp)};
-  if (l.vpp > 1) {
-    if (l.pp == 1) return Error{"/parallel/vpp", "interleaving (vpp > 1) needs pp > 1"};
-    // Every chunk needs at least one layer; chunks hold ceil(L / (pp·vpp)) layers, the
-    // uneven split Llama 3 used (126 layers, fewer on the first and last stages).
-    if (l.pp * l.vpp > m.layers)
-      return Error{"/parallel/vpp", "pp × vpp (" + s(l.pp * l.vpp) + ") cannot exceed the model's layers (" +
-                                        s(m.layers) + ")"};
-  }
+  if (m.heads % l.tp != 0) return R::tp_heads;
+  if (m.kv_heads % l.tp != 0) return R::tp_kv_heads;
+  if (m.ffn_hidden % l.tp != 0) return R::tp_ffn;
+  if (l.pp > m.layers) return R::pp_layers;
+  // Every chunk needs at least one layer; chunks hold ceil(L / (pp·vpp)) layers, the
+  // uneven split Llama 3 used (126 layers, fewer on the first and last stages).
+  if (l.vpp > 1 && l.pp == 1) return R::vpp_needs_pp;
+  if (l.vpp > 1 && l.pp * l.vpp > m.layers) return R::vpp_layers;
   // Context parallelism with load-balanced causal masking splits each sequence into
   // 2·cp chunks (Megatron-Core context parallel).
-  if (l.cp > 1 && t.seq_len % (2 * l.cp) != 0)
-    return Error{"/parallel/cp", "2 × cp (" + s(2 * l.cp) + ") must divide seq_len (" + s(t.seq_len) + ")"};
-  if (l.ep != 1) return Error{"/parallel/ep", "the model has no experts (dense); ep must be 1, got " + s(l.ep)};
-  if (l.micro_batch < 1)
-    return Error{"/training/micro_batch", "must be a positive integer, got " + s(l.micro_batch)};
-  if (t.global_batch % l.dp != 0)
-    return Error{"/parallel/dp", "must divide the global batch (" + s(t.global_batch) + " sequences), got " + s(l.dp)};
-  if ((t.global_batch / l.dp) % l.micro_batch != 0)
-    return Error{"/training/micro_batch", "must divide the per-DP-rank batch (global batch " + s(t.global_batch) +
-                                              " / dp " + s(l.dp) + " = " + s(t.global_batch / l.dp) + "), got " +
-                                              s(l.micro_batch)};
-  if (l.vpp > 1 && micro_batches(t, l) % l.pp != 0)
-    return Error{"/training/micro_batch", "the interleaved schedule needs the micro-batch count (" +
-                                              s(micro_batches(t, l)) + ") to be a multiple of pp (" + s(l.pp) + ")"};
-  if (l.zero_stage < 0 || l.zero_stage > 3)
-    return Error{"/training/zero_stage", "must be 0, 1, 2 or 3, got " + s(l.zero_stage)};
+  if (l.cp > 1 && t.seq_len % (2 * l.cp) != 0) return R::cp_seq_len;
+  if (l.ep != 1) return R::ep_dense;
+  if (l.micro_batch < 1) return R::mb_positive;
+  if (t.global_batch % l.dp != 0) return R::dp_batch;
+  if ((t.global_batch / l.dp) % l.micro_batch != 0) return R::mb_batch;
+  // Megatron's interleaved schedule needs the micro-batch count to be a multiple of pp.
+  if (l.vpp > 1 && micro_batches(t, l) % l.pp != 0) return R::vpp_micro_batches;
+  if (l.zero_stage < 0 || l.zero_stage > 3) return R::zero_stage;
+  return R::none;
+}
+
+std::optional<Error> check_layout(const ModelShape& m, const Training& t, const Layout& l) {
+  using R = LayoutRule;
+  switch (broken_rule(m, t, l)) {
+    case R::none: return std::nullopt;
+    case R::tp_positive: return Error{"/parallel/tp", "must be a positive integer, got " + s(l.tp)};
+    case R::pp_positive: return Error{"/parallel/pp", "must be a positive integer, got " + s(l.pp)};
+    case R::dp_positive: return Error{"/parallel/dp", "must be a positive integer, got " + s(l.dp)};
+    case R::cp_positive: return Error{"/parallel/cp", "must be a positive integer, got " + s(l.cp)};
+    case R::vpp_positive: return Error{"/parallel/vpp", "must be a positive integer, got " + s(l.vpp)};
+    case R::tp_heads:
+      return Error{"/parallel/tp", "must divide the model's attention heads (" + s(m.heads) + "), got " + s(l.tp)};
+    case R::tp_kv_heads:
+      return Error{"/parallel/tp", "must divide the model's KV heads (" + s(m.kv_heads) + "), got " + s(l.tp)};
+    case R::tp_ffn:
+      return Error{"/parallel/tp", "must divide the model's ffn_hidden (" + s(m.ffn_hidden) + "), got " + s(l.tp)};
+    case R::pp_layers:
+      return Error{"/parallel/pp", "cannot exceed the model's layers (" + s(m.layers) + "), got " + s(l.pp)};
+    case R::vpp_needs_pp: return Error{"/parallel/vpp", "interleaving (vpp > 1) needs pp > 1"};
+    case R::vpp_layers:
+      return Error{"/parallel/vpp", "pp × vpp (" + s(l.pp * l.vpp) + ") cannot exceed the model's layers (" +
+                                        s(m.layers) + ")"};
+    case R::cp_seq_len:
+      return Error{"/parallel/cp", "2 × cp (" + s(2 * l.cp) + ") must divide seq_len (" + s(t.seq_len) + ")"};
+    case R::ep_dense: return Error{"/parallel/ep", "the model has no experts (dense); ep must be 1, got " + s(l.ep)};
+    case R::mb_positive: return Error{"/training/micro_batch", "must be a positive integer, got " + s(l.micro_batch)};
+    case R::dp_batch:
+      return Error{"/parallel/dp", "must divide the global batch (" + s(t.global_batch) + " sequences), got " + s(l.dp)};
+    case R::mb_batch:
+      return Error{"/training/micro_batch", "must divide the per-DP-rank batch (global batch " + s(t.global_batch) +
+                                                " / dp " + s(l.dp) + " = " + s(t.global_batch / l.dp) + "), got " +
+                                                s(l.micro_batch)};
+    case R::vpp_micro_batches:
+      return Error{"/training/micro_batch", "the interleaved schedule needs the micro-batch count (" +
+                                                s(micro_batches(t, l)) + ") to be a multiple of pp (" + s(l.pp) + ")"};
+    case R::zero_stage: return Error{"/training/zero_stage", "must be 0, 1, 2 or 3, got " + s(l.zero_stage)};
+  }
   return std::nullopt;
 }
 

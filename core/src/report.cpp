@@ -37,7 +37,7 @@ ordered_json item(const char* name, const char* category, double bytes, std::str
   return j;
 }
 
-ordered_json memory_json(const Scenario& s, const Candidate& c) {
+ordered_json memory_json(const Scenario& s, const Candidate& c, bool with_items) {
   const Problem& p = s.problem;
   const Layout& l = c.layout;
   const StageMemory& m = c.memory;
@@ -57,6 +57,7 @@ ordered_json memory_json(const Scenario& s, const Candidate& c) {
   j["stage_role"] = l.pp == 1 ? "only" : (m.stage == 0 ? "first" : "last");
   j["layers_on_gpu"] = m.layers;
   j["micro_batches_in_flight"] = m.in_flight;
+  if (!with_items) return j;
   const std::string shard = std::to_string(l.dp * l.cp);
   ordered_json items = ordered_json::array();
   items.push_back(item("weights", "weights", m.weights,
@@ -171,11 +172,13 @@ ordered_json training_json(const Scenario& s, const RunTime& run) {
   return tr;
 }
 
-// plan, memory, performance and training of one evaluated layout.
-ordered_json candidate_json(const Scenario& s, const Candidate& c) {
+// plan, memory, performance and training of one evaluated layout; `items` adds the
+// memory line items with their formulas (the answer's own layout shows them, the
+// top-k list keeps to the totals).
+ordered_json candidate_json(const Scenario& s, const Candidate& c, bool items = true) {
   ordered_json j;
   j["plan"] = plan_json(s, c.layout);
-  j["memory"] = memory_json(s, c);
+  j["memory"] = memory_json(s, c, items);
   j["performance"] = performance_json(s, c.time);
   j["training"] = training_json(s, c.run);
   return j;
@@ -313,7 +316,7 @@ Expected<ordered_json> search_report(const Scenario& s, int top_k) {
   out["gpu"] = gpu_json(s);
   out["best"] = candidate_json(s, best);
   ordered_json top = ordered_json::array();
-  for (const auto& cand : fs.top) top.push_back(candidate_json(s, cand));
+  for (const auto& cand : fs.top) top.push_back(candidate_json(s, cand, false));
   out["top"] = std::move(top);
   ordered_json curve = ordered_json::array();
   for (const auto& pt : fs.curve) {

@@ -30,16 +30,25 @@ std::vector<T> one_or(const std::optional<T>& fixed, std::vector<T> open) {
 }  // namespace
 
 Candidate evaluate_layout(const Problem& p, const Layout& l) {
+  Candidate c = evaluate_memory(p, l);
+  time_layout(p, c);
+  return c;
+}
+
+Candidate evaluate_memory(const Problem& p, const Layout& l) {
   Candidate c;
   c.layout = l;
   c.memory = worst_stage_memory(p.model, p.training, l, p.overheads);
-  c.time = step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency);
-  c.run = run_time(p.training, l, c.time);
   c.fits = c.memory.total() <= capacity_bytes(p.gpu);
   return c;
 }
 
-void enumerate_layouts(const Problem& p, const Constraints& c, const std::function<void(const Layout&)>& visit) {
+void time_layout(const Problem& p, Candidate& c) {
+  c.time = step_time(p.model, p.training, c.layout, p.gpu, p.perf, p.efficiency);
+  c.run = run_time(p.training, c.layout, c.time);
+}
+
+void enumerate_layouts(const Problem& p, const Constraints& c, const std::function<bool(const Layout&)>& visit) {
   const ModelShape& m = p.model;
   const Training& t = p.training;
   const int64_t domain = static_cast<int64_t>(p.gpu.scaleup_domain.value.value_or(8.0));
@@ -88,14 +97,17 @@ void enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
           const auto mbs = one_or(c.micro_batch, divisors(t.global_batch / dp, 64));
           for (int64_t vpp : vpps) {
             if (vpp > 1 && pp == 1) continue;
-            for (int64_t mb : mbs) {
-              for (int zero : zeros) {
-                for (Recompute rc : rcs) {
+            for (int zero : zeros) {
+              for (Recompute rc : rcs) {
+                // Micro-batch innermost and ascending: per-GPU memory never falls as the
+                // micro-batch grows (activations ∝ b·min(m, p), m·b fixed), so once the
+                // visitor prunes a size, every larger one is skipped.
+                for (int64_t mb : mbs) {
                   Layout l;
                   l.tp = tp; l.pp = pp; l.cp = cp; l.dp = dp; l.ep = ep; l.vpp = vpp;
                   l.micro_batch = mb; l.zero_stage = zero; l.recompute = rc;
-                  if (check_layout(m, t, l)) continue;
-                  visit(l);
+                  if (broken_rule(m, t, l) != LayoutRule::none) continue;
+                  if (!visit(l)) break;
                 }
               }
             }
@@ -116,7 +128,10 @@ Error explain_no_layout(const Problem& p, const Constraints& c) {
   }
   const auto admits = [&](const Constraints& cc) {
     bool any = false;
-    enumerate_layouts(p, cc, [&](const Layout&) { any = true; });
+    enumerate_layouts(p, cc, [&](const Layout&) {
+      any = true;
+      return false;
+    });
     return any;
   };
   // Free one fixed field at a time, most specific first; the first whose release
@@ -165,16 +180,23 @@ SearchResult search(const Problem& p, const Constraints& c, std::optional<double
   // layout, for when nothing fits). Everything else derives from that map.
   std::optional<Candidate> best_any;
   enumerate_layouts(p, c, [&](const Layout& l) {
-    Candidate cand = evaluate_layout(p, l);
+    // Memory first: a layout that does not fit is pruned (with every larger
+    // micro-batch) before its step time is computed.
+    Candidate cand = evaluate_memory(p, l);
     ++r.layouts_evaluated;
     if (!cand.fits) {
-      if (!best_any || cand.memory.total() < best_any->memory.total()) best_any = cand;
-      return;
+      if (!best_any || cand.memory.total() < best_any->memory.total()) {
+        time_layout(p, cand);
+        best_any = cand;
+      }
+      return false;
     }
+    time_layout(p, cand);
     ++r.layouts_fitting;
     auto it = r.best_per_count.find(l.gpus());
     if (it == r.best_per_count.end()) r.best_per_count.emplace(l.gpus(), cand);
     else if (better(cand, it->second)) it->second = cand;
+    return true;
   });
   for (const auto& [n, cand] : r.best_per_count) {
     if (!r.min_gpus_fit) r.min_gpus_fit = n;
@@ -208,8 +230,11 @@ FullSearch search_full(const Problem& p, const Constraints& c, std::optional<dou
   at.gpus = fs.result.chosen->layout.gpus();
   std::vector<Candidate> all;
   enumerate_layouts(p, at, [&](const Layout& l) {
-    Candidate cand = evaluate_layout(p, l);
-    if (cand.fits) all.push_back(cand);
+    Candidate cand = evaluate_memory(p, l);
+    if (!cand.fits) return false;
+    time_layout(p, cand);
+    all.push_back(cand);
+    return true;
   });
   const size_t k = std::min<size_t>(all.size(), static_cast<size_t>(std::max(top_k, 0)));
   std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(k), all.end(), better);

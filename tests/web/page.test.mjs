@@ -1,148 +1,477 @@
-// The page in Debian's headless Chromium: shows the default answer, reacts to
-// inputs, shows field errors, talks to no other origin, logs no errors.
+// The page in Debian's headless Chromium: the default answer (equal to the native
+// CLI's), inputs that update it, field errors, both languages, permalinks (and
+// tampered ones), JSON import/export, the CLI command, Expert mode, the curve and
+// layouts, dark theme, phone and embed layouts; no request leaves localhost and
+// nothing is logged as an error. Prints the page weight and time to first answer.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { chromium } from "playwright-core";
-import { DEFAULT_EXAMPLE, DIST, ROOT, cliEvaluate, readJson } from "../wasm/helpers.mjs";
+import { gzipSync } from "node:zlib";
+import { CLI, DEFAULT_EXAMPLE, DIST, cliEvaluate, readJson } from "../wasm/helpers.mjs";
+import { SHOTS, b64url, launch, shot, waitForAnswer } from "./harness.mjs";
 import { startServer } from "./static-server.mjs";
 
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const SHOTS = path.join(ROOT, "test-results");
-const TIMEOUT = 30_000;
-
 let server;
-let profile;
-let context;
+let browser;
 let page;
-const consoleProblems = [];
-const foreignRequests = [];
+const responses = new Map(); // url -> bytes, first load only
+let recordResponses = true;
 
 before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   server = await startServer(DIST);
-  profile = mkdtempSync(path.join(tmpdir(), "gpucalc-chromium-"));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-dev-shm-usage",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-      "--disable-sync",
-      "--disable-quic",
-    ],
-    viewport: { width: 1280, height: 900 },
-    locale: "en-US",
+  browser = await launch();
+  page = browser.page;
+  page.on("response", async (response) => {
+    if (!recordResponses) return;
+    const url = response.url();
+    try {
+      if (response.status() === 200 && !responses.has(url)) responses.set(url, await response.body());
+    } catch {
+      /* redirects and aborted bodies carry none */
+    }
   });
-  context.on("request", (request) => {
-    const url = new URL(request.url());
-    const local = ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
-    if (!(local || url.protocol === "data:" || url.protocol === "blob:")) foreignRequests.push(request.url());
+  // Workers' requests (the wasm) surface on the context.
+  browser.context.on("response", async (response) => {
+    if (!recordResponses) return;
+    const url = response.url();
+    try {
+      if (response.status() === 200 && !responses.has(url)) responses.set(url, await response.body());
+    } catch {
+      /* ignore */
+    }
   });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(TIMEOUT);
-  page.on("console", (message) => {
-    if (["error", "warning"].includes(message.type())) consoleProblems.push(`${message.type()}: ${message.text()}`);
-  });
-  page.on("pageerror", (error) => consoleProblems.push(`pageerror: ${error.message}`));
 });
 
 after(async () => {
-  await context?.close();
+  await browser?.close();
   await server?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
-const headlineGpus = () => page.locator("#headline").getAttribute("data-gpus");
+const defaultScenario = () => readJson(DEFAULT_EXAMPLE);
+const scenarioInUrl = async () => {
+  const hash = new URL(page.url()).hash;
+  const s = new URLSearchParams(hash.slice(1)).get("s");
+  assert.ok(s, `no scenario in ${page.url()}`);
+  return JSON.parse(Buffer.from(s, "base64url").toString("utf8"));
+};
 
-async function waitForGpusOtherThan(previous) {
-  await page.waitForFunction(
-    (prev) => {
-      const h = document.querySelector("#headline");
-      return h && /^\d+$/.test(h.dataset.gpus ?? "") && h.dataset.gpus !== prev && !h.closest(".stale");
-    },
-    previous,
-    { timeout: TIMEOUT },
-  );
-  return Number(await headlineGpus());
-}
-
-test("the default scenario's answer shows, equal to the native CLI", async () => {
+test("the default answer appears, equal to the native CLI; page weight and time to first answer", async () => {
   await page.goto(server.url);
-  const gpus = await waitForGpusOtherThan(null);
-  const want = cliEvaluate(readJson(DEFAULT_EXAMPLE));
+  const gpus = await waitForAnswer(page);
+  const want = cliEvaluate(defaultScenario());
   assert.equal(want.ok, true, want.stderr);
   assert.equal(gpus, want.value.plan.gpus);
-  assert.match(await page.locator("#headline").innerText(), new RegExp(`${want.value.plan.gpus.toLocaleString("en-US")}\\s*×`));
+  const headline = await page.locator("#headline").innerText();
+  assert.match(headline, new RegExp(`${want.value.plan.gpus.toLocaleString("en-US")}\\s*×\\s*H100`));
+  assert.equal(Number(await page.locator("#headline").getAttribute("data-days")).toFixed(6), want.value.training.days.toFixed(6));
   assert.ok((await page.locator("#plan .chip").count()) >= 5, "plan chips");
-  assert.ok((await page.locator("#mem-bar .seg").count()) >= 1, "memory bar segments");
-  assert.ok((await page.locator("#metrics .metric").count()) >= 5, "metrics");
-  await page.screenshot({ path: path.join(SHOTS, "page-desktop.png"), fullPage: true });
+  assert.ok((await page.locator("#mem-chart .bar-seg").count()) >= 3, "memory bar segments");
+  assert.equal(await page.locator("#mem-chart .bar-mark.mark-80").count(), 1, "80% headroom line");
+  assert.equal(await page.locator("#mem-items details.item").count(), want.value.memory.items.length, "one line per memory item");
+  assert.ok((await page.locator("#facts details.fact").count()) >= 5, "headline facts");
+
+  // The formula and source of a number are one click away.
+  const item = page.locator("#mem-items details.item").first();
+  await item.locator("summary").click();
+  assert.match(await item.locator(".formula").innerText(), /\S/);
+  assert.match(await item.locator(".source").innerText(), /Source: \S/);
+  await item.locator("summary").click();
+
+  // The core runs in a Web Worker, not on the page's thread.
+  assert.ok(page.workers().length >= 1, "a worker runs the core");
+
+  // Time to first answer, as the page marks it.
+  const first = await page.evaluate(() => performance.getEntriesByName("gpucalc:first-answer")[0]?.startTime);
+  assert.ok(first > 0, "first-answer mark");
+  console.log(`# time to first answer: ${first.toFixed(0)} ms after navigation start (headless Chromium, local server)`);
+
+  // Page weight: every byte the first visit fetched (HTML + JS + WASM + CSS + icon), gzip -9 each.
+  await page.waitForTimeout(1500); // the second worker (search) loads after the first answer
+  recordResponses = false;
+  let raw = 0;
+  let gz = 0;
+  const kinds = {};
+  for (const [url, body] of responses) {
+    const ext = path.extname(new URL(url).pathname) || ".html";
+    if (![".html", ".js", ".css", ".wasm", ".svg"].includes(ext)) continue;
+    const z = gzipSync(body, { level: 9 }).length;
+    raw += body.length;
+    gz += z;
+    kinds[ext] = (kinds[ext] ?? 0) + z;
+  }
+  const kb = (n) => (n / 1024).toFixed(1);
+  console.log(
+    `# page weight: ${kb(gz)} KB gzip (${kb(raw)} KB raw) over ${responses.size} responses; gzip by type: ` +
+      Object.entries(kinds).map(([k, v]) => `${k} ${kb(v)} KB`).join(", "),
+  );
+  assert.ok(gz < 300 * 1024, `page weight ${kb(gz)} KB gzip exceeds 300 KB`);
+  assert.ok(responses.has(new URL("gpucalc.wasm", server.url).href), "the wasm was fetched");
+  await shot(page, "page-desktop.png");
 });
 
-test("halving target days changes the GPU count (to the CLI's answer)", async () => {
-  const before30 = await headlineGpus();
-  await page.fill("#days", "30");
-  const gpus = await waitForGpusOtherThan(before30);
-  const scenario = readJson(DEFAULT_EXAMPLE);
-  scenario.target = { ...scenario.target, days: 30 };
+test("editing an input updates the answer (to the CLI's), within a frame or so", async () => {
+  const before30 = String(await waitForAnswer(page));
+  await page.fill("#q-goal", "30");
+  const gpus = await waitForAnswer(page, before30);
+  const scenario = defaultScenario();
+  scenario.target = { days: 30 };
   const want = cliEvaluate(scenario);
   assert.equal(want.ok, true, want.stderr);
   assert.equal(gpus, want.value.plan.gpus);
   assert.notEqual(String(gpus), before30);
+
+  // Typing latency: from the input event to the rendered answer, as the page measures it.
+  const samples = [];
+  for (const days of ["45", "60", "45", "60", "45", "60"]) {
+    const prev = await page.locator("#headline").getAttribute("data-days");
+    await page.fill("#q-goal", days);
+    await page.waitForFunction((p) => document.querySelector("#headline").dataset.days !== p, prev);
+    samples.push(Number(await page.evaluate(() => document.documentElement.dataset.lastLatencyMs)));
+  }
+  samples.sort((a, b) => a - b);
+  const median = samples[Math.floor(samples.length / 2)];
+  console.log(`# input → answer: median ${median.toFixed(1)} ms, max ${samples.at(-1).toFixed(1)} ms (default scenario; one frame = 16.7 ms)`);
+  assert.ok(median < 200, `input to answer took ${median} ms`);
+  assert.deepEqual((await scenarioInUrl()).target, { days: 60 }, "the URL follows the scenario");
 });
 
-test("a bad value shows an error beside its field", async () => {
-  await page.fill("#tokens", "-1");
+test("a bad value shows an error at its field, and recovers", async () => {
+  await page.fill("#q-tokens", "-1");
   const error = page.locator('.field[data-path="/training/tokens"] .field-error');
   await error.waitFor({ state: "visible" });
-  const text = await error.innerText();
-  assert.match(text, /^\/training\/tokens \S/, "path, then the core's message");
-  assert.equal(await page.locator("#answer.stale").count(), 1, "old answer is dimmed");
-  await page.screenshot({ path: path.join(SHOTS, "page-error.png"), fullPage: true });
+  assert.match(await error.innerText(), /^\/training\/tokens \S/, "path, then the core's message");
+  assert.equal(await page.locator("#answer.stale").count(), 1, "the old answer is dimmed");
+  assert.equal(await page.locator('.field.invalid[data-path="/training/tokens"]').count(), 1);
+  await shot(page, "page-error.png");
 
-  await page.fill("#tokens", "15");
+  await page.fill("#q-tokens", "lots");
+  await page.waitForFunction(() => /15T|500B/.test(document.querySelector('.field[data-path="/training/tokens"] .field-error')?.textContent ?? ""));
+
+  await page.fill("#q-tokens", "15T");
   await error.waitFor({ state: "hidden" });
-  await waitForGpusOtherThan(null);
+  await waitForAnswer(page);
+
+  // Another field: a GPU count that cannot be split into a layout.
+  await page.check("#q-goal-gpus");
+  await page.fill("#q-goal", "100");
+  const gpuError = page.locator('.field[data-path="/parallel/gpus"] .field-error');
+  await gpuError.waitFor({ state: "visible" });
+  assert.match(await gpuError.innerText(), /^\/parallel\/gpus .*100 GPUs cannot be split/);
+  await page.fill("#q-goal", "2048");
+  await gpuError.waitFor({ state: "hidden" });
+  assert.equal(await waitForAnswer(page), 2048);
+  assert.match(await page.locator("#headline").innerText(), /^2,048 × H100: /);
+  await page.check("#q-goal-days");
+  await page.fill("#q-goal", "60");
+  await waitForAnswer(page, "2048");
 });
 
-test("the language toggle switches to Chinese and back", async () => {
+test("the language switch: Chinese numbers and units, translated errors, remembered", async () => {
   await page.click("#lang");
   await page.waitForFunction(() => document.querySelector("#headline")?.textContent.includes("需要"));
   assert.equal(await page.evaluate(() => document.documentElement.lang), "zh-CN");
-  await page.screenshot({ path: path.join(SHOTS, "page-desktop-zh.png"), fullPage: true });
+  assert.match(await page.locator("#headline").innerText(), /^需要 [\d,]+ 张 H100，训练 [\d.]+ 天$/);
+  assert.match(await page.locator("#q-tokens-hint").innerText(), /15万亿 token/);
+  assert.match(await page.locator('#facts [data-key="gpu_hours"] .fact-value').innerText(), /万$/);
+  assert.equal(await page.inputValue("#q-tokens"), "15万亿");
+  assert.match(await page.locator("#mode-quick").innerText(), /快速/);
+  await shot(page, "page-desktop-zh.png");
+
+  // The core's English message, translated, at the field.
+  await page.fill("#q-tokens", "-1");
+  const error = page.locator('.field[data-path="/training/tokens"] .field-error');
+  await error.waitFor({ state: "visible" });
+  assert.match(await error.innerText(), /必须/);
+  await page.fill("#q-tokens", "1.5万亿");
+  await error.waitFor({ state: "hidden" });
+  assert.equal((await scenarioInUrl()).training.tokens, 1.5e12);
+  await page.fill("#q-tokens", "15万亿");
+  await waitForAnswer(page);
+
+  // The choice survives a reload.
+  await page.reload();
+  await waitForAnswer(page);
+  assert.match(await page.locator("#headline").innerText(), /^需要/);
   await page.click("#lang");
   await page.waitForFunction(() => document.querySelector("#headline")?.textContent.includes("×"));
+  assert.equal(await page.evaluate(() => document.documentElement.lang), "en");
 });
 
-test("phone layout", async () => {
+test("permalink round trip: a link reproduces the scenario and the answer", async () => {
+  await page.selectOption("#q-gpu", "h200-sxm-141gb");
+  await waitForAnswer(page);
+  await page.fill("#q-goal", "45");
+  await page.waitForFunction(() => document.querySelector("#headline").textContent.includes("H200") && !document.querySelector("#answer.stale"));
+  const gpus = await waitForAnswer(page);
+  const link = page.url();
+  const scenario = await scenarioInUrl();
+  assert.equal(scenario.gpu, "h200-sxm-141gb");
+  assert.equal(scenario.target.days, 45);
+  const want = cliEvaluate(scenario);
+  assert.equal(want.ok, true, want.stderr);
+  assert.equal(gpus, want.value.plan.gpus);
+
+  const other = await browser.context.newPage();
+  await other.goto(link);
+  assert.equal(await waitForAnswer(other), gpus);
+  assert.equal(await other.inputValue("#q-gpu"), "h200-sxm-141gb");
+  assert.equal(await other.inputValue("#q-goal"), "45");
+  assert.equal(await other.locator("#headline").innerText(), await page.locator("#headline").innerText());
+  await other.close();
+});
+
+test("copy as CLI command: the command runs and gives the page's answer", async () => {
+  await page.locator("#json-details summary").click();
+  const command = await page.locator("#cli-text").innerText();
+  assert.match(command, /^echo '\{.*\}' \| gpucalc evaluate -$/s);
+  const out = execFileSync("sh", ["-c", command.replace(/gpucalc evaluate -$/, `"${CLI}" evaluate -`)], { encoding: "utf8" });
+  assert.equal(JSON.parse(out).plan.gpus, Number(await page.locator("#headline").getAttribute("data-gpus")));
+  await page.click("#copy-cli");
+  await page.locator("#toast").waitFor({ state: "visible" });
+  await page.locator("#json-details summary").click();
+});
+
+test("JSON export and import, in the scenario format", async () => {
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export-json")]);
+  const dir = mkdtempSync(path.join(tmpdir(), "gpucalc-json-"));
+  try {
+    const file = path.join(dir, download.suggestedFilename());
+    await download.saveAs(file);
+    assert.match(download.suggestedFilename(), /^gpucalc-llama-3\.1-70b-h200-sxm-141gb\.json$/);
+    const exported = JSON.parse(readFileSync(file, "utf8"));
+    assert.deepEqual(exported, await scenarioInUrl());
+    assert.equal(cliEvaluate(exported).ok, true, "the CLI reads the exported file");
+
+    const mine = { ...defaultScenario(), model: "llama-3.1-8b", gpu: "a100-sxm-80gb", target: { days: 20 } };
+    const upload = path.join(dir, "mine.json");
+    writeFileSync(upload, JSON.stringify(mine));
+    const before = await page.locator("#headline").getAttribute("data-gpus");
+    await page.setInputFiles("#import-file", upload);
+    const gpus = await waitForAnswer(page, before);
+    assert.equal(gpus, cliEvaluate(mine).value.plan.gpus);
+    assert.equal(await page.inputValue("#q-model"), "llama-3.1-8b");
+    assert.deepEqual(await scenarioInUrl(), mine);
+
+    // Not JSON: an error, nothing loaded.
+    const bad = path.join(dir, "bad.json");
+    writeFileSync(bad, "{ not json");
+    await page.setInputFiles("#import-file", bad);
+    await page.locator("#banner").waitFor({ state: "visible" });
+    assert.match(await page.locator("#banner-text").innerText(), /not valid JSON/);
+    await page.click("#banner-close");
+    assert.equal(await page.locator("#headline").getAttribute("data-gpus"), String(gpus));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a tampered permalink shows an error and never runs script", async () => {
+  const base = server.url;
+  const open = async (hash) => {
+    await page.goto("about:blank");
+    await page.goto(`${base}#${hash}`);
+  };
+  const noScriptRan = async () => {
+    assert.equal(await page.evaluate(() => window.__pwned ?? null), null, "injected script ran");
+    assert.equal(await page.locator("img, script:not([src]), iframe, object, embed").count(), 0, "injected markup present");
+  };
+
+  // Damaged encoding: an error banner, and the default example's answer.
+  await open("s=%%%not-base64");
+  await page.locator("#banner").waitFor({ state: "visible" });
+  assert.match(await page.locator("#banner-text").innerText(), /could not be read/);
+  assert.equal(await waitForAnswer(page), cliEvaluate(defaultScenario()).value.plan.gpus);
+
+  // Valid base64, not JSON.
+  await open(`s=${b64url("<script>window.__pwned=1</script>")}`);
+  await page.locator("#banner").waitFor({ state: "visible" });
+  assert.match(await page.locator("#banner-text").innerText(), /not valid JSON/);
+  await noScriptRan();
+
+  // Markup in an id: the core rejects it, the page shows it as text at the field.
+  const evil = '<img src=x onerror="window.__pwned=1">';
+  await open(`s=${b64url(JSON.stringify({ ...defaultScenario(), model: evil }))}`);
+  const modelError = page.locator('#quick .field[data-path="/model"] .field-error');
+  await modelError.waitFor({ state: "visible" });
+  assert.ok((await modelError.innerText()).includes("unknown model preset"), await modelError.innerText());
+  await noScriptRan();
+
+  // Markup in free text the core echoes (names): shown literally, inert.
+  const named = {
+    ...defaultScenario(),
+    name: "<script>window.__pwned=1</script>",
+    model: { base: "llama-3.1-70b", name: '<img src=x onerror="window.__pwned=1">' },
+  };
+  await open(`s=${b64url(JSON.stringify(named))}`);
+  await waitForAnswer(page);
+  assert.ok((await page.locator("#subline").innerText()).startsWith('<img src=x onerror="window.__pwned=1">'));
+  await page.waitForTimeout(300);
+  await noScriptRan();
+
+  // An unknown field: the core's error with its path (no field on the Quick form has it).
+  await open(`s=${b64url(JSON.stringify({ ...defaultScenario(), bogus: "<b>x</b>" }))}`);
+  const formError = page.locator("#quick-error");
+  await formError.waitFor({ state: "visible" });
+  assert.match(await formError.innerText(), /^\/bogus .*unknown field/);
+  await noScriptRan();
+
+  // Not an object, too deep, and JSON given as plain text in the hash.
+  await open(`s=${b64url("[1,2,3]")}`);
+  await page.locator("#banner").waitFor({ state: "visible" });
+  assert.match(await page.locator("#banner-text").innerText(), /not a JSON object/);
+  await open(`s=${encodeURIComponent(JSON.stringify({ ...defaultScenario(), target: { days: 30 } }))}`);
+  const want = cliEvaluate({ ...defaultScenario(), target: { days: 30 } });
+  assert.equal(await waitForAnswer(page), want.value.plan.gpus);
+  assert.equal(await page.locator("#banner").isHidden(), true);
+  await noScriptRan();
+});
+
+test("Expert mode: every field, defaults shown, errors at the field", async () => {
+  await page.goto(server.url);
+  await waitForAnswer(page);
+  await page.click("#mode-expert");
+  await page.locator("#expert").waitFor({ state: "visible" });
+  for (const p of ["/training/seq_len", "/training/precision", "/parallel/tp", "/assume/fragmentation", "/gpu/memory_gib", "/model/layers", "/description"]) {
+    assert.equal(await page.locator(`#expert .field[data-path="${p}"]`).count(), 1, `field ${p}`);
+  }
+  assert.match(await page.locator('#expert .field[data-path="/parallel/tp"] .hint').innerText(), /Chosen: 8/);
+  assert.match(await page.locator('#expert .field[data-path="/model/layers"] .hint').innerText(), /Preset: 80/);
+  assert.match(await page.locator('#expert .field[data-path="/assume/fragmentation"] .hint').innerText(), /Default: 0\.08/);
+
+  const tp = page.locator('#expert .field[data-path="/parallel/tp"] input');
+  await tp.fill("3");
+  const error = page.locator('#expert .field[data-path="/parallel/tp"] .field-error');
+  await error.waitFor({ state: "visible" });
+  assert.match(await error.innerText(), /^\/parallel\/tp .*must divide/);
+  await page.locator("#expert-fields details[data-group=parallel]").evaluate((d) => {
+    d.open = true;
+  });
+  await shot(page, "page-expert-error.png");
+  await tp.fill("4");
+  await error.waitFor({ state: "hidden" });
+  await waitForAnswer(page);
+  assert.equal(await page.locator('#plan .chip[data-key="tp"] dd').innerText(), "4");
+  assert.equal((await scenarioInUrl()).parallel.tp, 4);
+
+  // A model field overrides the preset: {base, layers}.
+  await page.locator('#expert .field[data-path="/model/layers"] input').fill("40");
+  await waitForAnswer(page);
+  assert.deepEqual((await scenarioInUrl()).model, { base: "llama-3.1-70b", layers: 40 });
+  await page.locator('#expert .field[data-path="/model/layers"] input').fill("");
+  await tp.fill("");
+  await page.waitForFunction(() => {
+    const s = new URLSearchParams(location.hash.slice(1)).get("s");
+    const j = JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0))));
+    return j.parallel === undefined && j.model === "llama-3.1-70b";
+  });
+  assert.equal((await scenarioInUrl()).model, "llama-3.1-70b");
+  assert.equal((await scenarioInUrl()).parallel, undefined);
+  await waitForAnswer(page);
+  await shot(page, "page-expert.png");
+  await page.click("#mode-quick");
+});
+
+test("the GPU-count curve with its Pareto front, and the top layouts", async () => {
+  await page.locator("#curve-card").waitFor({ state: "visible" });
+  await page.waitForFunction(() => !document.querySelector("#curve-card.stale"));
+  const dots = await page.locator("#curve svg circle.dot").count();
+  assert.ok(dots >= 6, `${dots} curve dots`);
+  assert.ok((await page.locator("#curve svg circle.dot.pareto").count()) >= 2, "Pareto points");
+  assert.equal(await page.locator("#curve svg .chosen-ring").count(), 2, "the answer is marked in both panels");
+  assert.equal(await page.locator("#curve svg .target-line").count(), 1, "deadline line");
+  assert.ok((await page.locator("#top-table tbody tr").count()) >= 1, "top layouts");
+  assert.equal(await page.locator("#top-table tbody tr.chosen").count() >= 1, true, "the answer's layout is among them");
+  await page.locator("#curve-card").screenshot({ path: path.join(SHOTS, "page-curve.png") });
+});
+
+test("dark theme: toggled, remembered", async () => {
+  await page.click("#theme");
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "dark");
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const [r, g, b] = bg.match(/\d+/g).map(Number);
+  assert.ok(r + g + b < 120, `dark background, got ${bg}`);
+  await page.reload();
+  await waitForAnswer(page);
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "dark");
+  await page.waitForFunction(() => !document.querySelector("#curve-card.stale") && !document.querySelector("#curve-card[hidden]"));
+  await shot(page, "page-dark.png");
+  await page.click("#theme");
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "light");
+});
+
+test("phone layout (360 px): no horizontal overflow, in both languages", async () => {
   await page.setViewportSize({ width: 360, height: 740 });
-  const at30 = await headlineGpus();
-  await page.fill("#days", "60");
-  await waitForGpusOtherThan(at30);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 0, `page is ${overflow}px wider than a phone screen`);
-  await page.screenshot({ path: path.join(SHOTS, "page-phone.png"), fullPage: true });
+  await page.goto(server.url);
+  await waitForAnswer(page);
+  await page.waitForFunction(() => !document.querySelector("#curve-card[hidden]") && !document.querySelector("#curve-card.stale"));
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok((await overflow()) <= 0, `page is ${await overflow()}px wider than a phone screen`);
+  await shot(page, "page-phone.png");
+  await page.click("#lang");
+  await page.waitForFunction(() => document.querySelector("#headline")?.textContent.includes("需要"));
+  assert.ok((await overflow()) <= 0, `zh page is ${await overflow()}px wider than a phone screen`);
+  await shot(page, "page-phone-zh.png");
+  await page.click("#lang");
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+
+test("embed mode: compact, with a link to the full page", async () => {
+  const scenario = { ...defaultScenario(), model: "llama-3.1-8b", target: { days: 10 } };
+  await page.setViewportSize({ width: 720, height: 700 });
+  await page.goto(`${server.url}?embed=1#s=${b64url(JSON.stringify(scenario))}`);
+  assert.equal(await waitForAnswer(page), cliEvaluate(scenario).value.plan.gpus);
+  for (const hidden of ["#share", "#expert", ".foot", "#curve-card", "#top-card", "#mode-expert"]) {
+    assert.equal(await page.locator(hidden).first().isVisible(), false, `${hidden} hidden in embed mode`);
+  }
+  assert.equal(await page.locator("#mem-chart .bar").isVisible(), true);
+  const full = await page.locator("#open-full").getAttribute("href");
+  assert.ok(full.includes("#s=") && !full.includes("embed=1"), full);
+  await shot(page, "page-embed.png");
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+
+test("the <gpucalc-calculator> element on another origin's page", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "gpucalc-host-"));
+  const host = await startServer(dir);
+  try {
+    writeFileSync(
+      path.join(dir, "index.html"),
+      `<!doctype html><meta charset="utf-8"><title>A blog post</title>
+<p>How many GPUs does an 8B model need?</p>
+<gpucalc-calculator lang="zh" scenario='${JSON.stringify({ ...defaultScenario(), model: "llama-3.1-8b", target: { days: 10 } })}'></gpucalc-calculator>
+<script src="${server.url}embed.js"></script>`,
+    );
+    await page.goto(host.url);
+    const frame = page.frameLocator("gpucalc-calculator iframe");
+    await frame.locator("#headline[data-gpus]").waitFor();
+    assert.match(await frame.locator("#headline").innerText(), /^需要 [\d,]+ 张 H100/);
+    // The element follows the height the calculator reports.
+    await page.waitForFunction(() => {
+      const f = document.querySelector("gpucalc-calculator").shadowRoot.querySelector("iframe");
+      return f && f.style.height !== "560px";
+    });
+    const height = await page.evaluate(() => parseInt(document.querySelector("gpucalc-calculator").shadowRoot.querySelector("iframe").style.height, 10));
+    assert.ok(height > 300 && height < 3000, `iframe height ${height}`);
+  } finally {
+    await host.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("works below a sub-path too (relative URLs only)", async () => {
   const sub = await startServer(DIST, "/some/project/");
   try {
     await page.goto(sub.url);
-    await waitForGpusOtherThan(null);
+    await waitForAnswer(page);
   } finally {
     await sub.close();
   }
 });
 
 test("no console errors or warnings, no request to another origin", () => {
-  assert.deepStrictEqual(consoleProblems, []);
-  assert.deepStrictEqual(foreignRequests, []);
+  assert.deepStrictEqual(browser.problems, []);
+  assert.deepStrictEqual(browser.foreign, []);
 });

@@ -13,6 +13,7 @@ const TYPES = {
   ".wasm": "application/wasm",
   ".svg": "image/svg+xml",
   ".png": "image/png",
+  ".md": "text/markdown; charset=utf-8",
 };
 
 export async function startServer(root, prefix = "/") {
@@ -42,5 +43,15 @@ export async function startServer(root, prefix = "/") {
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address();
-  return { url: `http://127.0.0.1:${port}${prefix}`, close: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    url: `http://127.0.0.1:${port}${prefix}`,
+    port,
+    // Closes the listener and every open connection (keep-alive included), so the
+    // origin is really gone: what the offline test needs.
+    close: () =>
+      new Promise((resolve) => {
+        server.close(resolve);
+        server.closeAllConnections?.();
+      }),
+  };
 }

@@ -67,6 +67,15 @@ struct Layout {
 // Micro-batches per step per pipeline: m = B / (dp · b).
 int64_t micro_batches(const Training& t, const Layout& l);
 
+// The divisibility and range rules a layout must obey, by name (one place for the
+// conditions; check_layout words them, the search only asks whether any is broken).
+enum class LayoutRule {
+  none, tp_positive, pp_positive, dp_positive, cp_positive, vpp_positive, tp_heads, tp_kv_heads, tp_ffn,
+  pp_layers, vpp_needs_pp, vpp_layers, cp_seq_len, ep_dense, mb_positive, dp_batch, mb_batch,
+  vpp_micro_batches, zero_stage
+};
+LayoutRule broken_rule(const ModelShape& m, const Training& t, const Layout& l);
+
 // Checks a layout against the model and batch. Error paths point into the
 // scenario ("/parallel/tp", "/training/micro_batch", ...).
 std::optional<Error> check_layout(const ModelShape& m, const Training& t, const Layout& l);

@@ -44,14 +44,19 @@ struct Candidate {
 };
 
 // Evaluates one layout (no validity check: callers pass layouts from enumerate()
-// or check_layout() first).
+// or check_layout() first): memory, then step time and run time.
 Candidate evaluate_layout(const Problem& p, const Layout& l);
+// The two halves, so the search can prune on memory before timing.
+Candidate evaluate_memory(const Problem& p, const Layout& l);
+void time_layout(const Problem& p, Candidate& c);
 
-// Calls visit(layout) for every valid layout that honours the constraints.
+// Calls visit(layout) for every valid layout that honours the constraints, the
+// micro-batch ascending innermost; visit returns false to skip the larger micro-batches
+// of the same layout (memory is monotone in the micro-batch).
 // Open tp stays within the GPU's scale-up domain; open vpp and ep stay 1 and
 // open cp stays 1 unless the sequence is long (see docs/model.md "Search").
 void enumerate_layouts(const Problem& p, const Constraints& c,
-                       const std::function<void(const Layout&)>& visit);
+                       const std::function<bool(const Layout&)>& visit);
 
 // Interim ranking until the performance model prices communication: fastest
 // step first; on a tie, lower ZeRO stage, then fewer TP·CP ways, then fewer
