@@ -116,9 +116,6 @@ const GpuCatalog& gpu_data() {
       g.scaleup_domain = spec_from(e, "scaleup_domain");
       g.scaleout_gbps = spec_from(e, "scaleout_gbps");
       g.tdp_w = spec_from(e, "tdp_w");
-      g.efficiency = spec_from(e, "efficiency");
-      if (auto eff = e.find("efficiency"); eff != e.end() && eff->is_object())
-        g.efficiency.source = str_or(*eff, "source", "");
       g.vendor = str_or(e, "vendor", "");
       g.arch = str_or(e, "arch", "");
       g.notes = str_or(e, "notes", "");

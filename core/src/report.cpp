@@ -50,7 +50,9 @@ ordered_json memory_json(const Scenario& s, const Candidate& c, bool with_items)
   j["other_bytes"] = round_bytes(m.other());
   j["total_bytes"] = round_bytes(m.total());
   j["capacity_bytes"] = round_bytes(cap);
-  j["fits"] = c.fits;
+  j["fits"] = m.total() <= cap;
+  j["within_limit"] = c.fits;
+  j["limit_fraction"] = p.memory_limit_fraction;
   j["used_fraction"] = cap > 0 ? m.total() / cap : 0.0;
   j["headroom_bytes"] = round_bytes(cap - m.total());
   j["stage"] = m.stage;
@@ -60,8 +62,11 @@ ordered_json memory_json(const Scenario& s, const Candidate& c, bool with_items)
   if (!with_items) return j;
   const std::string shard = std::to_string(l.dp * l.cp);
   ordered_json items = ordered_json::array();
+  const StateBytes sb = state_bytes(p.training);
+  const auto bytes_of = [](double b) { return fmt("%.0f B", b); };
   items.push_back(item("weights", "weights", m.weights,
-                       "2 B × stage params" + std::string(l.zero_stage >= 3 ? " / (dp·cp = " + shard + ")" : ""),
+                       bytes_of(sb.weights) + " × stage params" +
+                           std::string(l.zero_stage >= 3 ? " / (dp·cp = " + shard + ")" : ""),
                        "Rajbhandari et al. 2020 (ZeRO) §3.1, §5"));
   if (m.weights_gathered > 0)
     items.push_back(item("zero3_gathered_weights", "weights", m.weights_gathered,
@@ -71,12 +76,13 @@ ordered_json memory_json(const Scenario& s, const Candidate& c, bool with_items)
     items.push_back(item("fp8_weight_cache", "weights", m.fp8_weight_cache, "1 B × local params",
                          "NVIDIA Transformer Engine FP8 weight caching"));
   items.push_back(item("gradients", "gradients", m.gradients,
-                       "2 B × stage params" + std::string(l.zero_stage >= 2 ? " / (dp·cp = " + shard + ")" : ""),
-                       "ZeRO §3.1/§5"));
+                       bytes_of(sb.gradients) + " × stage params" +
+                           std::string(l.zero_stage >= 2 ? " / (dp·cp = " + shard + ")" : ""),
+                       "ZeRO §3.1/§5; Megatron keeps fp32 gradients with bf16 (docs/memory-model.md §1)"));
   items.push_back(item("optimizer_states", "optimizer", m.optimizer,
-                       "12 B × stage params (fp32 master, m, v)" +
+                       bytes_of(sb.optimizer) + (sb.optimizer == 12 ? " × stage params (fp32 master, m, v)" : " × stage params (m, v)") +
                            std::string(l.zero_stage >= 1 ? " / (dp·cp = " + shard + ")" : ""),
-                       "ZeRO §3.1 (K = 12)"));
+                       "ZeRO §3.1 (K = 12); torchtitan keeps fp32 parameters as the master copy"));
   const char* rc = to_string(l.recompute);
   items.push_back(item("layer_activations", "activations", m.layer_activations,
                        std::to_string(m.in_flight) + " micro-batch-chunks in flight × " +
@@ -90,7 +96,9 @@ ordered_json memory_json(const Scenario& s, const Candidate& c, bool with_items)
                          "one layer's saved tensors, rebuilt during backward", "Korthikanti et al. 2022 §5"));
   if (m.logits > 0)
     items.push_back(item("output_layer_and_loss", "activations", m.logits,
-                         "2 × 2·s·b·h (norm, head inputs) + (2 + 4) B × s·b·V/t (bf16 logits, fp32 softmax)",
+                         p.training.framework == Framework::torchtitan
+                             ? "2·s·b·h (norm input) + 2·s·b·h (gathered head input) + 12 B × s·b·V/t (fp32 log-softmax and gradients)"
+                             : "2 × 2·s·b·h (norm, head inputs) + (2 + 4) B × s·b·V/t (bf16 logits, fp32 softmax)",
                          "Korthikanti et al. 2022 §4.3; Megatron vocab-parallel cross-entropy"));
   items.push_back(item("cuda_context", "other", m.cuda_context, "per process (assume.cuda_context_gib)",
                        "sizing-model.md §3: 0.3-2 GB measured"));
@@ -212,7 +220,7 @@ ordered_json gpu_json(const Scenario& s) {
                   {"fp8_tflops", spec_json(p.gpu.fp8_tflops)},       {"memory_bw_tbs", spec_json(p.gpu.memory_bw_tbs)},
                   {"scaleup_gbs", spec_json(p.gpu.scaleup_gbs)},     {"scaleup_domain", spec_json(p.gpu.scaleup_domain)},
                   {"scaleout_gbps", spec_json(p.gpu.scaleout_gbps)}, {"tdp_w", spec_json(p.gpu.tdp_w)},
-                  {"efficiency", spec_json(p.gpu.efficiency)}};
+                  {"power_limit_w", spec_json(p.gpu.power_limit_w)}};
   gpu["perf_profile"] = {{"id", p.perf.profile_id},
                          {"matmul", spec_json(p.perf.matmul)},
                          {"fp8_matmul", spec_json(p.perf.fp8_matmul)},
@@ -242,11 +250,15 @@ ordered_json warnings_json(const Scenario& s, const SearchResult& sr, const Cand
   ordered_json w = ordered_json::array();
   const double cap = capacity_bytes(p.gpu);
   const double used = best.memory.total() / cap;
-  if (!best.fits) {
+  if (used > 1.0) {
     w.push_back(fmt("does not fit: the worst GPU needs %.1f GiB", best.memory.total() / 1073741824.0) +
                 fmt(" of %.0f GiB", cap / 1073741824.0) +
                 (c.gpus ? "; no layout of this GPU count fits" : "; no layout the scenario allows fits"));
-  } else if (used > 0.8) {
+  } else if (!best.fits) {
+    w.push_back(fmt("memory use is %.0f%% of capacity, above the limit of ", used * 100) +
+                fmt("%.0f%% (target.max_memory_fraction); no layout the scenario allows stays under it", p.memory_limit_fraction * 100));
+  }
+  if (used <= 1.0 && used > 0.8) {
     w.push_back(fmt("memory use is %.0f%% of capacity, above the 80%% under which Fujii et al. 2024 saw no OOM in 454 runs: "
                     "expect out-of-memory risk",
                     used * 100));

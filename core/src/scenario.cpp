@@ -108,7 +108,7 @@ void read_gpu(Reader& r, const json& root, Gpu& g) {
     const json& o = *it;
     const std::string P = "/gpu";
     r.only_keys(o, P, {"base", "name", "memory_gib", "bf16_tflops", "fp16_tflops", "fp8_tflops", "memory_bw_tbs",
-                       "scaleup_gbs", "scaleup_domain", "scaleout_gbps", "tdp_w", "power_limit_w", "efficiency"});
+                       "scaleup_gbs", "scaleup_domain", "scaleout_gbps", "tdp_w", "power_limit_w"});
     if (auto base = r.text(o, P, "base", 64)) {
       const Gpu* p = find_gpu(*base);
       if (!p) return r.fail(P + "/base", "unknown GPU \"" + *base + "\" (known: " + gpu_ids() + ")");
@@ -118,8 +118,6 @@ void read_gpu(Reader& r, const json& root, Gpu& g) {
       g = Gpu{};
       g.id = "custom";
       g.name = "custom accelerator";
-      // A custom GPU without an efficiency gets the Hopper-level default, flagged.
-      g.efficiency = Spec{0.40, "gpucalc default for unmeasured accelerators (docs/model.md)", "low"};
     }
     if (auto v = r.text(o, P, "name", 200)) g.name = *v;
     override_spec(r, o, P, "memory_gib", g.memory_gib, 0, 1e6);
@@ -133,7 +131,6 @@ void read_gpu(Reader& r, const json& root, Gpu& g) {
     override_spec(r, o, P, "scaleout_gbps", g.scaleout_gbps, 0, 1e6);
     override_spec(r, o, P, "tdp_w", g.tdp_w, 0, 1e5);
     override_spec(r, o, P, "power_limit_w", g.power_limit_w, 0, 1e5);
-    override_spec(r, o, P, "efficiency", g.efficiency, 0, 1);
     if (r.failed()) return;
   }
   if (!g.memory_gib.value) return r.fail("/gpu/memory_gib", "is unknown for " + g.name + "; set it in a gpu object");
@@ -237,8 +234,9 @@ void read_parallel(Reader& r, const json& root, Scenario& s) {
 void read_target_assume(Reader& r, const json& root, Scenario& s) {
   if (auto it = root.find("target"); it != root.end()) {
     if (!r.expect_object(&*it, "/target")) return;
-    r.only_keys(*it, "/target", {"days"});
+    r.only_keys(*it, "/target", {"days", "max_memory_fraction"});
     s.target_days = r.number(*it, "/target", "days", false, 0, 1e6, true);
+    if (auto v = r.number(*it, "/target", "max_memory_fraction", false, 0, 1, true)) s.problem.memory_limit_fraction = *v;
   }
   if (auto it = root.find("assume"); it != root.end()) {
     if (!r.expect_object(&*it, "/assume")) return;

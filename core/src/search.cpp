@@ -39,7 +39,7 @@ Candidate evaluate_memory(const Problem& p, const Layout& l) {
   Candidate c;
   c.layout = l;
   c.memory = worst_stage_memory(p.model, p.training, l, p.overheads);
-  c.fits = c.memory.total() <= capacity_bytes(p.gpu);
+  c.fits = c.memory.total() <= p.memory_limit_fraction * capacity_bytes(p.gpu);
   return c;
 }
 

@@ -50,6 +50,9 @@ export async function launch({ locale = "en-US", viewport = { width: 1280, heigh
     });
   };
   context.on("page", watch);
+  context.on("response", (response) => {
+    if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
   context.on("request", (request) => {
     const url = new URL(request.url());
     if (!(LOCAL.has(url.hostname) || ["data:", "blob:"].includes(url.protocol))) foreign.push(request.url());

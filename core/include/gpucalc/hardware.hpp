@@ -43,9 +43,6 @@ struct Gpu {
   Spec scaleout_gbps;   // per GPU NIC, Gb/s
   Spec tdp_w;
   Spec power_limit_w;   // scenario: a board power cap below tdp_w (e.g. 500 W H100s)
-  // Default achieved fraction of the matmul peak for hardware FLOPs, pipeline
-  // bubble excluded (see docs/model.md "Time"); replaced by the performance model later.
-  Spec efficiency;
   // Catalog text (a custom GPU keeps its base's, or has none): maker and the reference's caveats.
   std::string vendor;
   std::string arch;
