@@ -9,7 +9,7 @@ import * as F from "./format.js";
 import * as i18n from "./i18n.js";
 import { coreMessage, t } from "./i18n.js";
 import { DEFAULT_SCENARIO, GPUS, MODELS } from "./presets.js";
-import { renderAnswer, renderExplore } from "./render.js";
+import { renderAnswer, renderExplore, renderHeadline } from "./render.js";
 import { FIELD_BY_PATH, baseOf, exactAmount, setPath } from "./schema.js";
 import { cliCommand, exportName, hashFor, parseScenarioText, prettyJson, scenarioFromHash, MAX_SCENARIO_CHARS } from "./share.js";
 import { shapeForParams } from "./shape.js";
@@ -27,6 +27,7 @@ const state = {
   quickParams: "",
   expert: null,
   explore: null,
+  curve: null, // {key, tokens, points}: the last GPU-count curve, for instant previews
   engine: new Engine(),
   ready: false,
   seq: 0,
@@ -112,7 +113,64 @@ function edit(mutate) {
   mutate(state.scenario);
   state.urlOwned = true;
   syncOutputs();
+  preview();
   evaluateNow();
+}
+
+// ---------------------------------------------------------------- instant preview
+//
+// The core's evaluate() searches every layout (tens of ms). When only the deadline,
+// the GPU count or the token count changed since the last curve (the core's best
+// layout for each GPU count), the headline is known at once: the answer for a
+// deadline is the smallest count on the curve that meets it, and days scale exactly
+// with tokens for a fixed layout. That headline shows within the frame of the
+// keystroke; the core's full answer replaces it (with the same numbers) when it lands.
+
+function curveKey(scenario) {
+  const s = structuredClone(scenario);
+  delete s.target;
+  if (s.training && typeof s.training === "object") delete s.training.tokens;
+  if (s.parallel && typeof s.parallel === "object") {
+    delete s.parallel.gpus;
+    if (Object.keys(s.parallel).length === 0) delete s.parallel;
+  }
+  delete s.name;
+  delete s.description;
+  return JSON.stringify(s);
+}
+
+function preview() {
+  const c = state.curve;
+  const s = state.scenario;
+  const a = state.answer;
+  if (!c || !a || state.clientErrors.size || curveKey(s) !== c.key) return;
+  const tokens = s.training?.tokens;
+  if (!(typeof tokens === "number" && tokens > 0 && Number.isFinite(tokens))) return;
+  const ratio = tokens / c.tokens;
+  const points = c.points.map((p) => ({ ...p, days: p.days * ratio, gpu_hours: p.gpu_hours * ratio }));
+  let point;
+  const fixed = s.parallel?.gpus;
+  const days = s.target?.days;
+  if (fixed !== undefined) point = points.find((p) => p.gpus === fixed);
+  else if (days !== undefined) {
+    if (!(typeof days === "number" && days > 0)) return;
+    point = points.find((p) => p.days <= days);
+  } else point = points[0];
+  if (!point || !point.plan) return;
+  const cap = a.memory?.capacity_bytes;
+  const used = point.memory_used_fraction;
+  const value = {
+    model: a.model,
+    gpu: a.gpu,
+    plan: { ...a.plan, ...point.plan, gpus: point.gpus, global_batch: a.plan.global_batch, global_batch_tokens: a.plan.global_batch_tokens },
+    memory: used !== undefined && cap ? { capacity_bytes: cap, total_bytes: used * cap, used_fraction: used, fits: true, stage_role: point.plan.pp > 1 ? "first" : "only" } : { ...a.memory },
+    performance: { ...a.performance, step_time_s: point.step_time_s, mfu: point.mfu, tokens_per_s_per_gpu: point.tokens_per_s_per_gpu },
+    training: { tokens, days: point.days, gpu_hours: point.gpu_hours, steps: a.training?.steps != null ? (a.training.steps * ratio * c.tokens) / (a.training.tokens ?? c.tokens) : undefined },
+    search: { ...a.search, target_days: days ?? null, target_met: true },
+  };
+  renderHeadline(value, { scenario: s, gpuId: baseOf(s.gpu) });
+  $("headline").dataset.preview = "1";
+  if (state.inputAt) root.dataset.lastHeadlineMs = (performance.now() - state.inputAt).toFixed(1);
 }
 
 function loadScenario(scenario, { owned = true } = {}) {
@@ -145,6 +203,7 @@ function evaluateNow() {
 }
 
 function markStale() {
+  delete $("headline").dataset.preview;
   $("answer").classList.add("stale");
   $("curve-card").classList.add("stale");
   $("top-card").classList.add("stale");
@@ -166,10 +225,12 @@ function onAnswer(envelope, text) {
   state.answer = envelope.value;
   state.answerText = text;
   renderAll();
+  delete $("headline").dataset.preview;
   if (state.inputAt) {
     const ms = performance.now() - state.inputAt;
     performance.measure("gpucalc:input-to-answer", { start: state.inputAt, end: performance.now() });
     root.dataset.lastLatencyMs = ms.toFixed(1);
+    if (!root.dataset.lastHeadlineMs || $("headline").dataset.preview !== "1") root.dataset.lastHeadlineMs ??= ms.toFixed(1);
     state.inputAt = 0;
   }
   if (!state.firstAnswer) {
@@ -191,7 +252,11 @@ function scheduleExplore(text) {
       .then((result) => {
         if (result.superseded || text !== state.answerText) return;
         if (result.envelope?.ok) {
-          state.explore = { text, value: result.envelope.value };
+          const value = result.envelope.value;
+          state.explore = { text, value };
+          const scenario = JSON.parse(text);
+          const points = Array.isArray(value.curve) ? value.curve.filter((p) => p && p.gpus > 0 && p.days > 0).sort((x, y) => x.gpus - y.gpus) : [];
+          state.curve = points.length && scenario.training?.tokens > 0 ? { key: curveKey(scenario), tokens: scenario.training.tokens, points } : null;
           renderExploreNow();
         }
       }, () => {});

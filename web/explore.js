@@ -64,6 +64,8 @@ export function sweep(evaluate, scenario, hint = {}) {
       gpu_hours: v.training.gpu_hours,
       step_time_s: v.performance?.step_time_s,
       mfu: v.performance?.mfu,
+      tokens_per_s_per_gpu: v.performance?.tokens_per_s_per_gpu,
+      memory_used_fraction: v.memory?.used_fraction,
       plan: pick(v.plan, PLAN_KEYS),
     });
     // Past the point where more GPUs stop helping (the batch caps DP), stop.

@@ -59,7 +59,7 @@ function planText(p) {
 
 // ---------------------------------------------------------------- headline
 
-function renderHeadline(v, ctx) {
+export function renderHeadline(v, ctx) {
   const plan = v.plan ?? {};
   const mem = v.memory ?? {};
   const tr = v.training ?? {};
