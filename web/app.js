@@ -8,7 +8,7 @@ import { ExpertForm } from "./expert.js";
 import * as F from "./format.js";
 import * as i18n from "./i18n.js";
 import { coreMessage, t } from "./i18n.js";
-import { DEFAULT_SCENARIO, GPUS, MODELS } from "./presets.js";
+import { DEFAULT_ANSWER, DEFAULT_SCENARIO, DEFAULT_SEARCH, GPUS, MODELS } from "./presets.js";
 import { renderAnswer, renderExplore, renderHeadline } from "./render.js";
 import { FIELD_BY_PATH, baseOf, exactAmount, setPath } from "./schema.js";
 import { cliCommand, exportName, hashFor, parseScenarioText, prettyJson, scenarioFromHash, MAX_SCENARIO_CHARS } from "./share.js";
@@ -113,6 +113,7 @@ function edit(mutate) {
   mutate(state.scenario);
   state.urlOwned = true;
   syncOutputs();
+  delete root.dataset.lastHeadlineMs;
   preview();
   evaluateNow();
 }
@@ -143,7 +144,7 @@ function preview() {
   const c = state.curve;
   const s = state.scenario;
   const a = state.answer;
-  if (!c || !a || state.clientErrors.size || curveKey(s) !== c.key) return;
+  if (!c || !a || state.clientErrors.size || curveKey(s) !== c.key || curveKey(JSON.parse(state.answerText)) !== c.key) return;
   const tokens = s.training?.tokens;
   if (!(typeof tokens === "number" && tokens > 0 && Number.isFinite(tokens))) return;
   const ratio = tokens / c.tokens;
@@ -170,6 +171,7 @@ function preview() {
   };
   renderHeadline(value, { scenario: s, gpuId: baseOf(s.gpu) });
   $("headline").dataset.preview = "1";
+  $("answer").classList.add("pending");
   if (state.inputAt) root.dataset.lastHeadlineMs = (performance.now() - state.inputAt).toFixed(1);
 }
 
@@ -204,12 +206,13 @@ function evaluateNow() {
 
 function markStale() {
   delete $("headline").dataset.preview;
+  $("answer").classList.remove("pending");
   $("answer").classList.add("stale");
   $("curve-card").classList.add("stale");
   $("top-card").classList.add("stale");
 }
 
-function onAnswer(envelope, text) {
+function onAnswer(envelope, text, { prebuilt = false } = {}) {
   clearErrors();
   if (!envelope?.ok) {
     state.error = envelope?.error ?? { path: "", message: "unknown error" };
@@ -226,41 +229,50 @@ function onAnswer(envelope, text) {
   state.answerText = text;
   renderAll();
   delete $("headline").dataset.preview;
+  $("answer").classList.remove("pending");
   if (state.inputAt) {
     const ms = performance.now() - state.inputAt;
     performance.measure("gpucalc:input-to-answer", { start: state.inputAt, end: performance.now() });
     root.dataset.lastLatencyMs = ms.toFixed(1);
-    if (!root.dataset.lastHeadlineMs || $("headline").dataset.preview !== "1") root.dataset.lastHeadlineMs ??= ms.toFixed(1);
+    root.dataset.lastHeadlineMs ??= ms.toFixed(1);
     state.inputAt = 0;
   }
   if (!state.firstAnswer) {
     state.firstAnswer = true;
     performance.mark("gpucalc:first-answer");
     root.dataset.firstAnswerMs = performance.now().toFixed(1);
+    root.dataset.firstAnswerFrom = prebuilt ? "build" : "core";
+  }
+  if (!prebuilt && !state.firstCoreAnswer) {
+    state.firstCoreAnswer = true;
+    performance.mark("gpucalc:first-core-answer");
+    root.dataset.firstCoreAnswerMs = performance.now().toFixed(1);
     registerServiceWorker();
   }
-  scheduleExplore(text);
+  if (!prebuilt) scheduleExplore(text);
 }
 
 let exploreTimer = 0;
 function scheduleExplore(text) {
   clearTimeout(exploreTimer);
+  if (state.explore?.text === text) return;
   exploreTimer = setTimeout(() => {
     const answer = state.answer;
     state.engine
       .explore(text, { gpus: answer?.plan?.gpus, min_gpus_fit: answer?.search?.min_gpus_fit })
       .then((result) => {
         if (result.superseded || text !== state.answerText) return;
-        if (result.envelope?.ok) {
-          const value = result.envelope.value;
-          state.explore = { text, value };
-          const scenario = JSON.parse(text);
-          const points = Array.isArray(value.curve) ? value.curve.filter((p) => p && p.gpus > 0 && p.days > 0).sort((x, y) => x.gpus - y.gpus) : [];
-          state.curve = points.length && scenario.training?.tokens > 0 ? { key: curveKey(scenario), tokens: scenario.training.tokens, points } : null;
-          renderExploreNow();
-        }
+        if (result.envelope?.ok) onExplore(result.envelope.value, text);
       }, () => {});
   }, EMBED ? 400 : 120);
+}
+
+function onExplore(value, text) {
+  state.explore = { text, value };
+  const scenario = JSON.parse(text);
+  const points = Array.isArray(value.curve) ? value.curve.filter((p) => p && p.gpus > 0 && p.days > 0).sort((x, y) => x.gpus - y.gpus) : [];
+  state.curve = points.length && scenario.training?.tokens > 0 ? { key: curveKey(scenario), tokens: scenario.training.tokens, points } : null;
+  renderExploreNow();
 }
 
 function renderExploreNow() {
@@ -373,8 +385,9 @@ const Q = {
 
 function fillQuickSelects() {
   const m = Q.model;
+  const families = [...new Set(MODELS.map((x) => x.family))];
   m.replaceChildren(
-    el("optgroup", { label: t("presets") }, MODELS.map((x) => el("option", { value: x.id, text: x.label }))),
+    ...families.map((f) => el("optgroup", { label: f }, MODELS.filter((x) => x.family === f).map((x) => el("option", { value: x.id, text: x.label })))),
     el(
       "optgroup",
       { label: t("other") },
@@ -870,11 +883,21 @@ async function start() {
   setMode(state.mode, { save: false });
   syncOutputs();
 
+  // The default scenario's answer was computed at build time by the same core (native
+  // CLI): show it now; the wasm core recomputes it as soon as it has loaded.
+  const text = JSON.stringify(state.scenario);
+  if (DEFAULT_ANSWER && text === JSON.stringify(DEFAULT_SCENARIO)) {
+    onAnswer({ ok: true, value: DEFAULT_ANSWER }, text, { prebuilt: true });
+    if (DEFAULT_SEARCH) onExplore(DEFAULT_SEARCH, text);
+  }
+
   const info = await state.engine.start();
   state.version = info.version;
   state.ready = true;
   $("version").textContent = t("core", { v: info.version });
   root.dataset.coreSearch = String(Boolean(info.search));
+  if (info.readyAt) root.dataset.coreReadyMs = (info.readyAt - performance.timeOrigin).toFixed(1);
+  root.dataset.appReadyMs = performance.now().toFixed(1);
   evaluateNow();
 }
 

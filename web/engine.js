@@ -5,23 +5,26 @@
 // Without module workers it falls back to the core on the main thread.
 
 class Channel {
-  constructor(name) {
+  // adopt: {worker, early} from boot.js, a worker started before the modules loaded.
+  constructor(name, adopt = null) {
     this.name = name;
     this.seq = 0;
     this.busy = null;
     this.pending = null;
     this.info = null;
-    this.ready = this.spawn();
+    this.ready = this.spawn(adopt);
   }
 
-  spawn() {
+  spawn(adopt = null) {
     return new Promise((resolve, reject) => {
-      let worker;
-      try {
-        worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: this.name });
-      } catch (error) {
-        reject(error);
-        return;
+      let worker = adopt?.worker;
+      if (!worker) {
+        try {
+          worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: this.name });
+        } catch (error) {
+          reject(error);
+          return;
+        }
       }
       this.worker = worker;
       worker.onmessage = (event) => {
@@ -43,6 +46,10 @@ class Channel {
         event.preventDefault?.();
         reject(new Error(event.message || "worker failed to start"));
       };
+      for (const event of adopt?.early?.splice(0) ?? []) {
+        if (event.type === "error") worker.onerror(event);
+        else worker.onmessage(event);
+      }
     });
   }
 
@@ -112,7 +119,9 @@ export class Engine {
   async start() {
     if (typeof Worker === "function") {
       try {
-        this.fast = new Channel("gpucalc-evaluate");
+        const boot = globalThis.__gpucalcBoot;
+        globalThis.__gpucalcBoot = undefined;
+        this.fast = new Channel("gpucalc-evaluate", boot);
         return await this.fast.ready;
       } catch {
         this.fast?.worker?.terminate();

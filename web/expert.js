@@ -11,17 +11,13 @@ const OPEN_GROUPS = new Set(["model", "gpu", "training", "target"]);
 const idFor = (path) => `f${path.replace(/[^a-z0-9]+/gi, "-")}`;
 const keyOf = (path) => path.slice(1);
 
-function presetOptions(select, items, grouped) {
+function presetOptions(select, items, groupKey) {
   select.replaceChildren();
   select.append(el("option", { value: "", text: t("custom_option") }));
-  if (!grouped) {
-    for (const m of items) select.append(el("option", { value: m.id, text: m.label }));
-    return;
-  }
-  const vendors = [...new Set(items.map((g) => g.vendor || "—"))];
-  for (const vendor of vendors) {
-    const group = el("optgroup", { label: vendor });
-    for (const g of items.filter((x) => (x.vendor || "—") === vendor)) group.append(el("option", { value: g.id, text: g.label }));
+  const groups = [...new Set(items.map((x) => x[groupKey] || "—"))];
+  for (const name of groups) {
+    const group = el("optgroup", { label: name });
+    for (const x of items.filter((y) => (y[groupKey] || "—") === name)) group.append(el("option", { value: x.id, text: x.label }));
     select.append(group);
   }
 }
@@ -106,8 +102,8 @@ export class ExpertForm {
   relabel(scenario, answer) {
     for (const { field, input, label } of this.controls.values()) {
       label.querySelector(".label-text").textContent = t(`f_${keyOf(field.path)}`);
-      if (field.kind === "model-preset") presetOptions(input, MODELS, false);
-      if (field.kind === "gpu-preset") presetOptions(input, GPUS, true);
+      if (field.kind === "model-preset") presetOptions(input, MODELS, "family");
+      if (field.kind === "gpu-preset") presetOptions(input, GPUS, "vendor");
     }
     for (const node of this.container.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
     this.populate(scenario, answer, true);

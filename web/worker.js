@@ -26,7 +26,8 @@ function handle({ op, scenario, hint }) {
 const ready = loadCore().then(
   (c) => {
     core = c;
-    self.postMessage({ type: "ready", version: c.version(), search: typeof c.search === "function" });
+    // readyAt: epoch ms, for the page's start-up timing.
+    self.postMessage({ type: "ready", version: c.version(), search: typeof c.search === "function", readyAt: performance.timeOrigin + performance.now() });
   },
   (error) => {
     self.postMessage({ type: "fatal", message: String(error?.message ?? error) });

@@ -78,12 +78,31 @@ struct Kernels {
   double hbm = 0;         // achieved HBM bytes/s for large streams
   const PerfData* data = nullptr;
 
+  double sms = 0;  // 0: no wave quantization (assume.hfu)
+
   // A GEMM of `flops` moving `bytes` through HBM: the slower of its tensor-core time
   // (size roll-off on the asymptotic efficiency) and its HBM time (the roofline,
   // Williams et al. 2009); the batched attention GEMMs with K = d are HBM-bound.
   double gemm(double flops, double bytes = 0) const {
     const double compute = flops / (peak * mm_eff * data->matmul_rolloff.at(flops / 1e9));
     return bytes > 0 ? std::max(compute, bytes / hbm) : compute;
+  }
+  // Wave quantization (NVIDIA's GEMM guide): an m×n output is cut into tiles, one per
+  // SM per wave; a last, partial wave idles SMs. Fraction of SM-time doing work, for
+  // the better of the two tile orientations.
+  double wave(double m, double n) const {
+    if (sms <= 0) return 1.0;
+    const auto frac = [&](double tm, double tn) {
+      const double tiles = std::ceil(m / tm) * std::ceil(n / tn);
+      return tiles / (std::ceil(tiles / sms) * sms);
+    };
+    return std::max(frac(data->tile_m, data->tile_n), frac(data->tile_n, data->tile_m));
+  }
+  // A linear layer y[m×n] = x[m×k]·W[k×n]: forward, and backward's input gradient
+  // (m×k out) and weight gradient (k×n out, reducing over m), each with its own waves.
+  double linear_fwd(double m, double n, double kk) const { return gemm(2 * m * n * kk) / wave(m, n); }
+  double linear_bwd(double m, double n, double kk) const {
+    return gemm(2 * m * n * kk) / wave(m, kk) + gemm(2 * m * n * kk) / wave(kk, n);
   }
   double mem(double bytes, double op_bytes) const {
     return bytes / (hbm * data->memory_rolloff.at(op_bytes / 1e6));
@@ -143,23 +162,25 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
   k.att_fwd = perf.attention_fwd.value.value_or(0.55);
   k.att_bwd = perf.attention_bwd.value.value_or(0.4);
   k.hbm = g.memory_bw_tbs.value.value_or(2.0) * 1e12 * perf.memory.value.value_or(0.9);
+  k.sms = perf.sm_count.value.value_or(0.0);
   // assume.hfu: the achieved fraction of the quoted peak, flat (no roll-off, no clock).
   const PerfData flat{};
   if (e.hfu) {
     k.mm_eff = *e.hfu;
     k.peak = st.peak_flops;
     k.data = &flat;
+    k.sms = 0;
   }
 
   // ---- one layer, one micro-batch ----------------------------------------------
   // Matmuls (forward): QKV, attention output, MLP in (gate+up, or fc1), MLP out.
-  const double mm_qkv = 2 * M * h * (a + 2 * g_kv) * d / tp;
-  const double mm_o = 2 * M * (a * d / tp) * h;
-  const double mm_up = 2 * M * h * (swiglu ? 2 : 1) * ff / tp;
-  const double mm_down = 2 * M * (ff / tp) * h;
-  const double gemm_fwd = k.gemm(mm_qkv) + k.gemm(mm_o) + k.gemm(mm_up) + k.gemm(mm_down);
+  const double n_qkv = (a + 2 * g_kv) * d / tp, n_o = h, n_up = (swiglu ? 2 : 1) * ff / tp, n_down = h;
+  const double k_qkv = h, k_o = a * d / tp, k_up = h, k_down = ff / tp;
+  const double gemm_fwd = k.linear_fwd(M, n_qkv, k_qkv) + k.linear_fwd(M, n_o, k_o) + k.linear_fwd(M, n_up, k_up) +
+                          k.linear_fwd(M, n_down, k_down);
   // Backward: input and weight gradients, each a GEMM of the forward's size.
-  const double gemm_bwd = 2 * gemm_fwd;
+  const double gemm_bwd = k.linear_bwd(M, n_qkv, k_qkv) + k.linear_bwd(M, n_o, k_o) + k.linear_bwd(M, n_up, k_up) +
+                          k.linear_bwd(M, n_down, k_down);
   // Attention scores and values. FlashAttention skips the masked half of a causal
   // sequence: 2·M·s·a·d/t FLOPs forward; its backward recomputes the scores, 2.5×
   // the forward FLOPs (Dao 2023, §3.1). Without it (Megatron 2021/22) QKᵀ and ·V are
@@ -209,7 +230,8 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
   } else if (l.recompute == Recompute::selective) {
     // Megatron: the attention core again. torchtitan's op-level SAC: every second
     // matmul (wk, wo, w3) and the element-wise work.
-    layer_recompute = titan ? k.gemm(2 * M * h * g_kv * d / tp) + k.gemm(mm_o) + (swiglu ? k.gemm(mm_up / 2) : 0) + mem_fwd
+    layer_recompute = titan ? k.linear_fwd(M, g_kv * d / tp, h) + k.linear_fwd(M, n_o, k_o) +
+                                  (swiglu ? k.linear_fwd(M, ff / tp, h) : 0) + mem_fwd
                             : att_fwd + (t.flash_attention ? 0 : mem_fwd * 0.5);
   }
   const double layer_compute = layer_fwd + gemm_bwd + att_bwd + mem_bwd + layer_recompute;
@@ -245,7 +267,7 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
   const double layers_stage = static_cast<double>(layers_per_stage_max(m, l));
   // The last stage also runs the output layer: the V·h/t head GEMM (forward and two
   // backward) and the loss over s·b·V/t logits (HBM-bound, ~16 B per logit in all).
-  const double head_gemm = 3 * k.gemm(2 * M * h * V / tp);
+  const double head_gemm = k.linear_fwd(M, V / tp, h) + k.linear_bwd(M, V / tp, h);
   const double loss_bytes = 16.0 * M * V / tp;
   const double head_time = head_gemm + k.mem(loss_bytes, loss_bytes / 4);
   const double t_mb_compute = layers_stage * layer_compute + head_time;

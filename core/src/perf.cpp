@@ -63,6 +63,10 @@ const PerfData& perf_data() {
     const json& j = doc();
     if (auto it = j.find("matmul_size_rolloff"); it != j.end()) p.matmul_rolloff = curve_from(*it, "gflop");
     if (auto it = j.find("memory_size_rolloff"); it != j.end()) p.memory_rolloff = curve_from(*it, "mb");
+    if (auto it = j.find("gemm_tile"); it != j.end() && it->is_object()) {
+      if (auto m = it->find("m"); m != it->end() && m->is_number()) p.tile_m = m->get<double>();
+      if (auto n = it->find("n"); n != it->end() && n->is_number()) p.tile_n = n->get<double>();
+    }
     return p;
   }();
   return d;
@@ -89,6 +93,7 @@ PerfProfile perf_profile_for(const std::string& gpu_id) {
   take(p.matmul, "matmul");
   take(p.fp8_matmul, "fp8_matmul");
   take(p.sustained_clock, "sustained_clock");
+  take(p.sm_count, "sm_count");
   take(p.attention_fwd, "attention_fwd");
   take(p.attention_bwd, "attention_bwd");
   take(p.memory, "memory");

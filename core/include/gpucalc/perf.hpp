@@ -13,6 +13,7 @@ struct PerfProfile {
   Spec matmul;             // asymptotic fraction of the dense BF16/FP16 peak for large GEMMs
   Spec fp8_matmul;         // the same for FP8 GEMMs (of the FP8 peak)
   Spec sustained_clock;    // sustained / peak tensor clock under power-limited dense math
+  Spec sm_count;           // streaming multiprocessors: one GEMM output tile each per wave
   Spec attention_fwd;      // fused attention forward, fraction of the matmul peak
   Spec attention_bwd;      // fused attention backward
   Spec memory;             // fraction of HBM bandwidth for large streams
@@ -32,6 +33,7 @@ struct Curve {
 struct PerfData {
   Curve matmul_rolloff;  // fraction of the asymptote vs GEMM size in GFLOP
   Curve memory_rolloff;  // fraction of the asymptote vs transfer size in MB
+  double tile_m = 256, tile_n = 128;  // GEMM output tile (NVIDIA's GEMM guide)
 };
 
 const PerfData& perf_data();
