@@ -113,6 +113,7 @@ function edit(mutate) {
   mutate(state.scenario);
   state.urlOwned = true;
   syncOutputs();
+  populateQuickHints();
   delete root.dataset.lastHeadlineMs;
   preview();
   evaluateNow();
@@ -568,6 +569,7 @@ function wireQuick() {
     }
     if (!Number.isFinite(v)) {
       setClientError("/training/tokens", t("need_amount"));
+      $("q-tokens-hint").textContent = t("q_tokens_ph");
       evaluateNow();
       return;
     }

@@ -174,7 +174,11 @@ bool better(const Candidate& a, const Candidate& b) {
   return key(a) < key(b);
 }
 
-SearchResult search(const Problem& p, const Constraints& c, std::optional<double> target_days) {
+namespace {
+
+// The one-pass search; with `fitting`, also keeps every layout under the memory limit.
+SearchResult search_pass(const Problem& p, const Constraints& c, std::optional<double> target_days,
+                         std::vector<Candidate>* fitting) {
   SearchResult r;
   // One pass: the best fitting layout at every GPU count (and the least over-capacity
   // layout, for when nothing fits). Everything else derives from that map.
@@ -193,6 +197,7 @@ SearchResult search(const Problem& p, const Constraints& c, std::optional<double
     }
     time_layout(p, cand);
     ++r.layouts_fitting;
+    if (fitting) fitting->push_back(cand);
     auto it = r.best_per_count.find(l.gpus());
     if (it == r.best_per_count.end()) r.best_per_count.emplace(l.gpus(), cand);
     else if (better(cand, it->second)) it->second = cand;
@@ -212,9 +217,18 @@ SearchResult search(const Problem& p, const Constraints& c, std::optional<double
   return r;
 }
 
+}  // namespace
+
+SearchResult search(const Problem& p, const Constraints& c, std::optional<double> target_days) {
+  return search_pass(p, c, target_days, nullptr);
+}
+
 FullSearch search_full(const Problem& p, const Constraints& c, std::optional<double> target_days, int top_k) {
   FullSearch fs;
-  fs.result = search(p, c, target_days);
+  // With the GPU count fixed every fitting layout is a top-k candidate: keep them in the
+  // one pass. Otherwise the chosen count is known only at the end: enumerate it again.
+  std::vector<Candidate> all;
+  fs.result = search_pass(p, c, target_days, c.gpus ? &all : nullptr);
   if (!fs.result.chosen) return fs;
   double best_days = std::numeric_limits<double>::infinity();
   for (const auto& [n, cand] : fs.result.best_per_count) {
@@ -225,17 +239,18 @@ FullSearch search_full(const Problem& p, const Constraints& c, std::optional<dou
     if (pt.pareto) best_days = cand.run.days;
     fs.curve.push_back(pt);
   }
-  // Top layouts at the chosen count: a second, much smaller enumeration.
-  Constraints at = c;
-  at.gpus = fs.result.chosen->layout.gpus();
-  std::vector<Candidate> all;
-  enumerate_layouts(p, at, [&](const Layout& l) {
-    Candidate cand = evaluate_memory(p, l);
-    if (!cand.fits) return false;
-    time_layout(p, cand);
-    all.push_back(cand);
-    return true;
-  });
+  if (!c.gpus) {
+    // Top layouts at the chosen count: a second, much smaller enumeration.
+    Constraints at = c;
+    at.gpus = fs.result.chosen->layout.gpus();
+    enumerate_layouts(p, at, [&](const Layout& l) {
+      Candidate cand = evaluate_memory(p, l);
+      if (!cand.fits) return false;
+      time_layout(p, cand);
+      all.push_back(cand);
+      return true;
+    });
+  }
   const size_t k = std::min<size_t>(all.size(), static_cast<size_t>(std::max(top_k, 0)));
   std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(k), all.end(), better);
   all.resize(k);

@@ -192,6 +192,56 @@ test("a bad value shows an error at its field, and recovers", async () => {
   await waitForAnswer(page, "2048");
 });
 
+test("Quick mode: a model by parameter count, and tokens from a fine-tuning dataset", async () => {
+  await page.selectOption("#q-model", "@params");
+  await page.fill("#q-params", "13B");
+  await page.waitForFunction(() => /^Shape used: \d+ layers/.test(document.querySelector("#q-model-hint").textContent) && !document.querySelector("#answer.stale"));
+  const scenario = await scenarioInUrl();
+  assert.equal(typeof scenario.model, "object");
+  assert.ok(scenario.model.layers > 0 && scenario.model.hidden % 128 === 0, JSON.stringify(scenario.model));
+  const want = cliEvaluate(scenario);
+  assert.equal(want.ok, true, want.stderr);
+  assert.ok(Math.abs(want.value.model.params - 13e9) / 13e9 < 0.05, `shape gives ${want.value.model.params} parameters`);
+  assert.equal(await waitForAnswer(page), want.value.plan.gpus);
+  await page.fill("#q-params", "huge");
+  await page.locator('#quick .field[data-path="/model"] .field-error').waitFor({ state: "visible" });
+  await page.fill("#q-params", "13B");
+  await page.locator('#quick .field[data-path="/model"] .field-error').waitFor({ state: "hidden" });
+
+  // A permalink keeps it.
+  const other = await browser.context.newPage();
+  await other.goto(page.url());
+  await waitForAnswer(other);
+  assert.equal(await other.inputValue("#q-model"), "@params");
+  await other.close();
+
+  // Fine-tuning: 100K samples × 2,048 tokens × 3 epochs.
+  await page.selectOption("#q-model", "llama-3.1-8b");
+  await page.locator("#q-dataset summary").click();
+  await page.fill("#q-ds-samples", "100K");
+  await page.fill("#q-ds-len", "2048");
+  await page.fill("#q-ds-epochs", "3");
+  await page.waitForFunction(() => /= 614M tokens/.test(document.querySelector("#q-ds-hint").textContent));
+  const ft = await scenarioInUrl();
+  assert.equal(ft.training.tokens, 100000 * 2048 * 3);
+  assert.equal(ft.training.stage, "full_finetune");
+  await page.waitForFunction(() => !document.querySelector("#answer.stale"));
+  assert.equal(await waitForAnswer(page), cliEvaluate(ft).value.plan.gpus);
+  assert.match(await page.locator("#q-rest").innerText(), /full fine-tuning/);
+  await page.locator("#q-dataset summary").click();
+
+  // Back to the example, through the JSON editor.
+  await page.locator("#json-details summary").click();
+  await page.fill("#json-text", JSON.stringify(defaultScenario()));
+  await page.click("#json-apply");
+  await page.waitForFunction(() => document.querySelector("#q-model").value === "llama-3.1-70b" && !document.querySelector("#answer.stale"));
+  await page.fill("#json-text", "{ broken");
+  await page.click("#json-apply");
+  await page.locator("#json-error").waitFor({ state: "visible" });
+  await page.locator("#json-details summary").click();
+  assert.equal(await waitForAnswer(page), cliEvaluate(defaultScenario()).value.plan.gpus);
+});
+
 test("the language switch: Chinese numbers and units, translated errors, remembered", async () => {
   await page.click("#lang");
   await page.waitForFunction(() => document.querySelector("#headline")?.textContent.includes("需要"));
@@ -491,6 +541,74 @@ test("works below a sub-path too (relative URLs only)", async () => {
   } finally {
     await sub.close();
   }
+});
+
+test("accessible: every control is labelled, the keyboard reaches everything, text has contrast", async () => {
+  await page.goto(server.url);
+  await waitForAnswer(page);
+  const unlabelled = async () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll("input, select, textarea, button")]
+        .filter((e) => e.getClientRects().length > 0 || e.type === "file" || e.type === "radio")
+        .filter((e) => {
+          const name = e.getAttribute("aria-label") || [...(e.labels ?? [])].map((l) => l.textContent.trim()).join("") || (e.tagName === "BUTTON" && e.textContent.trim());
+          return !name;
+        })
+        .map((e) => e.outerHTML.slice(0, 120)),
+    );
+  assert.deepEqual(await unlabelled(), [], "quick mode");
+  await page.click("#mode-expert");
+  for (const d of await page.locator("#expert-fields details").all()) await d.evaluate((x) => { x.open = true; });
+  assert.deepEqual(await unlabelled(), [], "expert mode");
+  await page.click("#mode-quick");
+  await page.reload();
+  await waitForAnswer(page);
+
+  // Keyboard: Tab from the top reaches the mode switch, the language and theme
+  // buttons and the first input; Enter/Space operate them.
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.className), "skip");
+  const reached = new Set();
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press("Tab");
+    reached.add(await page.evaluate(() => document.activeElement.id));
+  }
+  for (const id of ["mode-quick", "mode-expert", "lang", "theme", "q-model", "q-gpu", "q-tokens"]) assert.ok(reached.has(id), `Tab reaches #${id} (${[...reached]})`);
+  await page.focus("#lang");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.documentElement.lang === "zh-CN");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.documentElement.lang === "en");
+
+  // WCAG AA contrast for the main text colours, in both themes.
+  const ratios = async () =>
+    page.evaluate(() => {
+      const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+      const lum = (c) => {
+        const [r, g, b] = rgb(c).map((v) => {
+          v /= 255;
+          return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      const ratio = (a, b) => {
+        const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+        return (x + 0.05) / (y + 0.05);
+      };
+      const card = getComputedStyle(document.querySelector(".card")).backgroundColor;
+      const of = (sel) => getComputedStyle(document.querySelector(sel)).color;
+      return {
+        body: ratio(of(".card"), card),
+        muted: ratio(of(".hint"), card),
+        accent: ratio(of("#headline .num"), card),
+        error: ratio(of(".field-error"), card),
+      };
+    });
+  for (const theme of ["light", "dark"]) {
+    await page.evaluate((t) => document.documentElement.setAttribute("data-theme", t), theme);
+    for (const [what, r] of Object.entries(await ratios())) assert.ok(r >= 4.5, `${theme} ${what} contrast ${r.toFixed(2)} < 4.5`);
+  }
+  await page.evaluate(() => document.documentElement.removeAttribute("data-theme"));
 });
 
 test("no console errors or warnings, no request to another origin", () => {
