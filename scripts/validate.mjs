@@ -25,7 +25,8 @@ const METRICS = {
   peak_memory_gib: { label: "peak memory (GiB)", get: (v) => v.memory.total_bytes / 2 ** 30, fmt: (x) => x.toFixed(1) },
 };
 
-const files = readdirSync(path.join(ROOT, "validation")).filter((f) => f.endsWith(".json")).sort();
+const files = readdirSync(path.join(ROOT, "validation")).filter((f) => f.endsWith(".json") && f !== "excluded.json").sort();
+const excluded = JSON.parse(readFileSync(path.join(ROOT, "validation/excluded.json"), "utf8")).rows;
 const rows = [];
 let failures = 0;
 for (const f of files) {
@@ -90,6 +91,8 @@ md += `\n## Sources and notes\n\n`;
 for (const x of rows) {
   md += `- **${x.row.id}**: ${x.row.source.title}, ${x.row.source.section} (${x.row.source.url}).${x.row.notes ? " " + x.row.notes : ""}${x.row.counts_toward_target ? "" : " Not counted toward the target."}\n`;
 }
+md += `\n## Published runs not fed through the model\n\n`;
+for (const x of excluded) md += `- **${x.id}**: ${x.reason}\n`;
 if (write) writeFileSync(path.join(ROOT, "docs/validation.md"), md);
 for (const x of rows) {
   console.log(`${x.ok ? "ok  " : "FAIL"} ${x.row.id.padEnd(40)} ${x.metrics.map((m) => `${m.key} ${m.fmt(m.predicted)} vs ${m.fmt(m.reported)} (${pct(m.error)})`).join("; ")}`);

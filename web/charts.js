@@ -68,7 +68,7 @@ function niceStep(range, count) {
 function linTicks(lo, hi, count = 4) {
   const step = niceStep(hi - lo || Math.abs(hi) || 1, count);
   const ticks = [];
-  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) ticks.push(v);
+  for (let v = Math.floor(lo / step) * step; v <= Math.ceil(hi / step) * step + step * 1e-9; v += step) ticks.push(v);
   return ticks;
 }
 
@@ -107,12 +107,14 @@ export function curveChart(points, opts) {
   }
   const yDays = logScale(dLo / 1.3, dHi * 1.3, m.t + panelH, m.t);
 
+  // GPU-hours on a log axis too: flat where more GPUs cost nothing extra, steep
+  // where they stop helping.
   const hLo = Math.min(...pts.map((p) => p.gpu_hours));
   const hHi = Math.max(...pts.map((p) => p.gpu_hours));
-  const pad = (hHi - hLo) * 0.15 || hHi * 0.1;
-  const hTicks = linTicks(Math.max(0, hLo - pad), hHi + pad, compact ? 3 : 4);
   const top2 = m.t + panelH + gap;
-  const yHours = linScale(hTicks[0] ?? hLo, hTicks[hTicks.length - 1] ?? hHi, top2 + panelH, top2);
+  const yHours = logScale(hLo / 1.15, hHi * 1.15, top2 + panelH, top2);
+  let hTicks = logTicks(yHours.domain[0], yHours.domain[1]);
+  if (hTicks.length < 2) hTicks = linTicks(yHours.domain[0], yHours.domain[1], 3).filter((v) => v > yHours.domain[0] && v < yHours.domain[1]);
 
   // x grid and ticks: powers of two, thinned to fit.
   const xTicks = [];
