@@ -23,6 +23,12 @@ Usage:
                              search every layout the scenario leaves open: the best,
                              the K fastest at its GPU count (default 10) and the
                              GPU count -> days curve with its Pareto front.
+  gpucalc compare FILE|- --gpus ID,ID,...
+                             the same scenario on each accelerator listed (catalog
+                             ids): GPUs, layout, days, cost, energy, memory per row.
+  gpucalc catalog gpus|models
+                             the accelerator catalog (with default prices) or the
+                             model presets (with counted parameters) as JSON.
   gpucalc --help             this text
   gpucalc --version          the version
 
@@ -48,35 +54,9 @@ bool read_all(const std::string& file, std::string& out) {
   return !in.bad();
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc < 2) return usage_error("missing command");
-  const std::string cmd = argv[1];
-  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-    std::cout << kUsage;
-    return 0;
-  }
-  if (cmd == "--version") {
-    std::cout << "gpucalc " << gpucalc::version() << "\n";
-    return 0;
-  }
-  if (cmd != "evaluate" && cmd != "search") return usage_error("unknown command '" + cmd + "'");
-  int top_k = 10;
-  if (cmd == "search" && argc == 5 && std::string(argv[3]) == "--top") {
-    char* end = nullptr;
-    const long k = std::strtol(argv[4], &end, 10);
-    if (!end || *end != '\0' || k < 0 || k > 1000) return usage_error("--top takes a whole number from 0 to 1000");
-    top_k = static_cast<int>(k);
-  } else if (argc != 3) {
-    return usage_error(cmd + " takes exactly one FILE (or - for standard input)");
-  }
-  std::string text;
-  if (!read_all(argv[2], text)) {
-    std::cerr << "gpucalc: cannot read '" << argv[2] << "'\n";
-    return 2;
-  }
-  const std::string out = cmd == "search" ? gpucalc::search_json(text, top_k) : gpucalc::evaluate_json(text);
+// Prints the core's envelope: the value as JSON on stdout (exit 0), or "PATH: message" on
+// stderr (exit 2).
+int print_envelope(const std::string& out) {
   const auto env = nlohmann::ordered_json::parse(out, nullptr, false);
   if (env.is_discarded() || !env.is_object()) {
     std::cerr << "gpucalc: internal error: the core returned malformed JSON\n";
@@ -90,4 +70,46 @@ int main(int argc, char** argv) {
   }
   std::cout << env["value"].dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return usage_error("missing command");
+  const std::string cmd = argv[1];
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (cmd == "--version") {
+    std::cout << "gpucalc " << gpucalc::version() << "\n";
+    return 0;
+  }
+  if (cmd == "catalog") {
+    if (argc != 3 || (std::string(argv[2]) != "gpus" && std::string(argv[2]) != "models"))
+      return usage_error("catalog takes one kind: gpus or models");
+    return print_envelope(gpucalc::catalog_json(argv[2]));
+  }
+  if (cmd != "evaluate" && cmd != "search" && cmd != "compare") return usage_error("unknown command '" + cmd + "'");
+  int top_k = 10;
+  std::string gpu_ids;
+  if (cmd == "search" && argc == 5 && std::string(argv[3]) == "--top") {
+    char* end = nullptr;
+    const long k = std::strtol(argv[4], &end, 10);
+    if (!end || *end != '\0' || k < 0 || k > 1000) return usage_error("--top takes a whole number from 0 to 1000");
+    top_k = static_cast<int>(k);
+  } else if (cmd == "compare") {
+    if (argc != 5 || std::string(argv[3]) != "--gpus") return usage_error("compare takes FILE --gpus ID,ID,...");
+    gpu_ids = argv[4];
+  } else if (argc != 3) {
+    return usage_error(cmd + " takes exactly one FILE (or - for standard input)");
+  }
+  std::string text;
+  if (!read_all(argv[2], text)) {
+    std::cerr << "gpucalc: cannot read '" << argv[2] << "'\n";
+    return 2;
+  }
+  return print_envelope(cmd == "search"    ? gpucalc::search_json(text, top_k)
+                        : cmd == "compare" ? gpucalc::compare_json(text, gpu_ids)
+                                           : gpucalc::evaluate_json(text));
 }

@@ -167,11 +167,17 @@ function preview() {
     plan: { ...a.plan, ...point.plan, gpus: point.gpus, global_batch: a.plan.global_batch, global_batch_tokens: a.plan.global_batch_tokens },
     memory: used !== undefined && cap ? { capacity_bytes: cap, total_bytes: used * cap, used_fraction: used, fits: true, stage_role: point.plan.pp > 1 ? "first" : "only" } : { ...a.memory },
     performance: { ...a.performance, step_time_s: point.step_time_s, mfu: point.mfu, tokens_per_s_per_gpu: point.tokens_per_s_per_gpu },
-    training: { tokens, days: point.days, gpu_hours: point.gpu_hours, steps: a.training?.steps != null ? (a.training.steps * ratio * c.tokens) / (a.training.tokens ?? c.tokens) : undefined },
+    training: { tokens, days: point.days, gpu_hours: point.gpu_hours, steps: a.training?.steps != null && a.training.tokens ? (a.training.steps * tokens) / a.training.tokens : undefined },
     search: { ...a.search, target_days: days ?? null, target_met: true },
+    // Cost, energy and goodput depend on more than the curve: placeholders until the core answers.
+    cost: a.cost ? { ...a.cost, pending: true } : undefined,
+    energy: a.energy ? { ...a.energy, pending: true } : undefined,
+    goodput: a.goodput ? { ...a.goodput, pending: true } : undefined,
+    quick_estimate: a.quick_estimate,
   };
   renderHeadline(value, { scenario: s, gpuId: baseOf(s.gpu) });
   $("headline").dataset.preview = "1";
+  $("answer").classList.remove("stale");
   $("answer").classList.add("pending");
   if (state.inputAt) root.dataset.lastHeadlineMs = (performance.now() - state.inputAt).toFixed(1);
 }
@@ -192,6 +198,8 @@ function loadScenario(scenario, { owned = true } = {}) {
 function evaluateNow() {
   clearErrors();
   if (state.clientErrors.size > 0) {
+    state.seq++; // an answer still on its way is for older inputs
+    $("result").setAttribute("aria-busy", "false");
     for (const [path, message] of state.clientErrors) showError({ path, message }, true);
     markStale();
     return;
@@ -199,8 +207,12 @@ function evaluateNow() {
   if (!state.ready) return;
   const text = JSON.stringify(state.scenario);
   const seq = ++state.seq;
+  // aria-busy: the answer on screen is not yet the one for the inputs (also what the
+  // tests wait on).
+  $("result").setAttribute("aria-busy", "true");
   state.engine.evaluate(text).then((result) => {
     if (result.superseded || seq !== state.seq) return;
+    $("result").setAttribute("aria-busy", "false");
     onAnswer(result.envelope, text);
   }, fail);
 }
@@ -260,12 +272,21 @@ function scheduleExplore(text) {
   exploreTimer = setTimeout(() => {
     const answer = state.answer;
     state.engine
-      .explore(text, { gpus: answer?.plan?.gpus, min_gpus_fit: answer?.search?.min_gpus_fit })
+      .explore(text, { gpus: answer?.plan?.gpus, min_gpus_fit: answer?.search?.min_gpus_fit, compare: EMBED ? null : compareIds() })
       .then((result) => {
         if (result.superseded || text !== state.answerText) return;
         if (result.envelope?.ok) onExplore(result.envelope.value, text);
       }, () => {});
   }, EMBED ? 400 : 120);
+}
+
+// Accelerators the same job is compared on (the planners' usual shortlist, and the
+// one chosen), when the core can compare.
+const COMPARE = ["h100-sxm-80gb", "h800-sxm-80gb", "h20-96gb", "h200-sxm-141gb", "b200-180gb", "ascend-910b", "mi300x-192gb"];
+function compareIds() {
+  const current = baseOf(state.scenario.gpu);
+  const ids = [...new Set([...(current && GPUS.some((g) => g.id === current) ? [current] : []), ...COMPARE])];
+  return ids.filter((id) => GPUS.some((g) => g.id === id)).join(",");
 }
 
 function onExplore(value, text) {

@@ -36,12 +36,6 @@ function logScale(d0, d1, r0, r1) {
   return f;
 }
 
-function linScale(d0, d1, r0, r1) {
-  const f = (v) => r0 + ((v - d0) / (d1 - d0 || 1)) * (r1 - r0);
-  f.domain = [d0, d1];
-  return f;
-}
-
 // 1-2-5 ticks between lo and hi on a log axis.
 function logTicks(lo, hi) {
   const ticks = [];

@@ -103,6 +103,10 @@ class MainThread {
       envelope = JSON.parse(this.core.search(scenario));
       if (envelope.ok) envelope.value.source = "search";
     } else envelope = this.sweep((s) => JSON.parse(this.core.evaluate(JSON.stringify(s))), JSON.parse(scenario), hint);
+    if (op !== "evaluate" && envelope.ok && hint?.compare && typeof this.core.compare === "function") {
+      const compared = JSON.parse(this.core.compare(scenario, hint.compare));
+      if (compared.ok) envelope.value.compare = compared.value;
+    }
     return { envelope, ms: performance.now() - t0 };
   }
 

@@ -117,6 +117,7 @@ export class ExpertForm {
     for (const { field, input, hint } of this.controls.values()) {
       const focused = document.activeElement === input;
       if (field.kind === "enum" || field.kind === "bool") {
+        if (focused && !force) continue; // never rebuild an open list under the user
         const defText = this.defaultText(field, preset, gpu, answer);
         const opts = [el("option", { value: "", text: defText })];
         for (const o of field.kind === "bool" ? [true, false] : field.options) {

@@ -77,8 +77,8 @@ export function renderHeadline(v, ctx) {
   const h = $("headline");
   h.replaceChildren(fill(raw(key), values));
   // Cost arrives with a later core (scenario `cost`); shown only when the core gives it.
-  if (v.cost && Number.isFinite(v.cost.total)) {
-    h.append(fill(raw("headline_cost"), { cost: el("span", { class: "num", text: money(v.cost) }) }));
+  if (v.cost && (Number.isFinite(v.cost.total) || v.cost.pending)) {
+    h.append(fill(raw("headline_cost"), { cost: el("span", { class: "num", text: v.cost.pending ? "…" : money(v.cost) }) }));
   }
   h.classList.toggle("bad", !fits);
   h.dataset.gpus = String(plan.gpus);
@@ -160,26 +160,76 @@ export function renderHeadline(v, ctx) {
       source: perf.efficiency_source,
     }),
   );
+  // Later cores add cost, energy and goodput (failures): each shown when present.
+  // (`pending`: an instant preview that cannot know these yet keeps their place.)
+  if (v.cost && (Number.isFinite(v.cost.total) || v.cost.pending)) {
+    const src = v.cost.price_source;
+    facts.push(
+      fact({
+        key: "cost",
+        label: t("cost"),
+        value: v.cost.pending ? "…" : money(v.cost),
+        sub: Number.isFinite(v.cost.per_gpu_hour) ? t("per_gpu_hour", { v: money({ ...v.cost, total: v.cost.per_gpu_hour }) }) : undefined,
+        formula: v.cost.formula,
+        source: [src?.rule, src?.citation ?? src?.source, src?.date].filter(Boolean).join("; "),
+      }),
+    );
+  }
+  if (v.energy && (Number.isFinite(v.energy.mwh) || v.energy.pending)) {
+    facts.push(
+      fact({
+        key: "energy",
+        label: t("energy"),
+        value: v.energy.pending ? "…" : `${n1(v.energy.mwh, 0)} MWh`,
+        sub: !v.energy.pending && Number.isFinite(v.energy.co2_tonnes) ? t("co2", { v: n1(v.energy.co2_tonnes, 0) }) : undefined,
+        formula: v.energy.formula,
+        source: v.energy.sources ? Object.values(v.energy.sources).join("; ") : undefined,
+      }),
+    );
+  }
+  if (v.goodput && ((Number.isFinite(v.goodput.days) && v.goodput.days !== tr.days) || v.goodput.pending)) {
+    facts.push(
+      fact({
+        key: "goodput",
+        label: t("f_goodput"),
+        value: v.goodput.pending ? "…" : days(v.goodput.days),
+        sub: !v.goodput.pending && Number.isFinite(v.goodput.fraction) ? t("goodput_sub", { v: pct(v.goodput.fraction) }) : undefined,
+        formula: v.goodput.formula,
+        source: v.goodput.source,
+      }),
+    );
+  }
   $("facts").replaceChildren(...facts);
 
-  // The article's rule of thumb (core output `quick_estimate`, a later issue).
+  // The article's rule of thumb (core output `quick_estimate`), beside the full answer;
+  // its arithmetic and why the full answer differs, one click away.
   const est = $("estimate");
   const q = v.quick_estimate;
   if (q && Number.isFinite(q.gpus)) {
     est.replaceChildren(
-      el("strong", { text: t("estimate_label") }),
-      ` ${t("estimate_value", { n: n0(q.gpus), raw: n1(q.gpus_raw) })}`,
-      q.explanation ? el("span", { class: "hint", lang: "en", text: ` ${q.explanation}` }) : null,
+      el(
+        "details",
+        { class: "estimate-details" },
+        el("summary", {}, el("strong", { text: t("estimate_label") }), ` ${t("estimate_value", { n: n0(q.gpus), raw: F.fixed(L(), q.gpus_raw, 1) })}`),
+        el(
+          "div",
+          { class: "fact-body" },
+          q.formula ? el("p", { class: "formula" }, el("code", { text: String(q.formula) })) : null,
+          q.explanation ? el("p", { lang: "en", text: String(q.explanation) }) : null,
+          q.source ? el("p", { class: "source", text: `${t("source")}: ${String(q.source)}` }) : null,
+        ),
+      ),
     );
     est.hidden = false;
   } else est.hidden = true;
 }
 
+// en: $13.3M, ¥95M; zh: 1,326万美元, 9,500万元.
 function money(cost) {
-  const code = cost.currency === "CNY" ? "CNY" : cost.currency === "USD" ? "USD" : null;
-  if (!code) return `${big(cost.total)} ${String(cost.currency ?? "")}`;
-  const symbol = code === "CNY" ? "¥" : "$";
-  return `${symbol}${big(cost.total)}`;
+  const code = String(cost.currency ?? "");
+  const amount = big(cost.total);
+  if (L() === "zh") return code === "USD" ? `${amount}美元` : code === "CNY" ? `${amount}元` : `${amount} ${code}`;
+  return code === "USD" ? `$${amount}` : code === "CNY" ? `¥${amount}` : `${amount} ${code}`;
 }
 
 // ---------------------------------------------------------------- plan
@@ -437,7 +487,7 @@ function renderModel(v) {
     el(
       "tbody",
       {},
-      specs.map(([key, spec]) => {
+      specs.filter(([, spec]) => spec && spec.value !== null && spec.value !== undefined).map(([key, spec]) => {
         const sourceId = String(spec?.source ?? "");
         const source = SPEC_SOURCES[sourceId] ?? sourceId;
         const conf = String(spec?.confidence ?? "");
@@ -446,7 +496,7 @@ function renderModel(v) {
           {},
           el("th", { scope: "row" }, el("details", {}, el("summary", { text: t(`spec_${key}`) === `spec_${key}` ? key : t(`spec_${key}`) }), el("p", { class: "source", text: `${t("source")}: ${source}` }))),
           el("td", { class: "num-cell", text: typeof spec?.value === "number" ? n1(spec.value, 3) : String(spec?.value ?? "—") }),
-          el("td", {}, el("span", { class: `badge conf-${conf.replace(/[^a-z]/g, "")}`, text: t(`conf_${conf}`) === `conf_${conf}` ? conf : t(`conf_${conf}`) })),
+          el("td", {}, conf ? el("span", { class: `badge conf-${conf.replace(/[^a-z]/g, "")}`, text: t(`conf_${conf}`) === `conf_${conf}` ? conf : t(`conf_${conf}`) }) : null),
         );
       }),
     ),
@@ -472,6 +522,43 @@ function renderWarnings(v) {
     }),
   );
   $("warnings-card").hidden = warnings.length + defaults.length === 0;
+}
+
+// The same job on other accelerators: the core's compare() output
+// ({rows: [{gpu: {id, name}, ok, gpus, days, goodput_days, gpu_hours, cost, energy} |
+// {gpu, ok: false, error}]}), where the core has it; hidden otherwise.
+function renderCompare(c, currentGpu) {
+  const rows = Array.isArray(c?.rows) ? c.rows.filter((r) => r && r.gpu) : [];
+  $("compare-card").hidden = rows.length === 0;
+  if (rows.length === 0) return;
+  const withCost = rows.some((r) => r.cost && Number.isFinite(r.cost.total));
+  const withEnergy = rows.some((r) => r.energy && Number.isFinite(r.energy.mwh));
+  const heads = [t("q_gpu"), t("f_gpus"), t("f_days"), t("f_gpu_hours"), withCost ? t("cost") : null, withEnergy ? t("energy") : null];
+  $("compare-table").replaceChildren(
+    el("thead", {}, el("tr", {}, heads.filter(Boolean).map((h) => el("th", { scope: "col", text: h })))),
+    el(
+      "tbody",
+      {},
+      rows.map((r) => {
+        const name = el("td", { text: gpuShort(r.gpu.id, r.gpu) });
+        if (r.ok === false) {
+          const m = coreMessage(String(r.error?.message ?? r.error ?? ""));
+          return el("tr", {}, name, el("td", { colspan: heads.filter(Boolean).length - 1, class: "hint", lang: m.translated ? undefined : "en", text: m.text }));
+        }
+        const d = r.goodput_days ?? r.days;
+        return el(
+          "tr",
+          { class: r.gpu.id === currentGpu ? "chosen" : undefined },
+          name,
+          el("td", { class: "num-cell", text: n0(r.gpus) }),
+          el("td", { class: "num-cell", text: n1(d) }),
+          el("td", { class: "num-cell", text: big(r.gpu_hours) }),
+          withCost ? el("td", { class: "num-cell", text: r.cost && Number.isFinite(r.cost.total) ? money(r.cost) : "—" }) : null,
+          withEnergy ? el("td", { class: "num-cell", text: r.energy && Number.isFinite(r.energy.mwh) ? `${n1(r.energy.mwh, 0)} MWh` : "—" }) : null,
+        );
+      }),
+    ),
+  );
 }
 
 export function renderAnswer(v, ctx) {
@@ -556,6 +643,8 @@ export function renderExplore(x, answer, ctx) {
     card.hidden = false;
   } else card.hidden = true;
 
+  renderCompare(x?.compare, answer?.gpu?.id);
+
   const topCard = $("top-card");
   if (top.length > 0) {
     const same = (p) => answer && ["tp", "pp", "dp", "cp", "vpp", "micro_batch", "zero_stage", "recompute"].every((k) => p[k] === answer.plan?.[k]);
@@ -570,7 +659,7 @@ export function renderExplore(x, answer, ctx) {
       ["EP", (e) => e.plan.ep ?? 1, varies("ep")],
       [t("micro_batch"), (e) => e.plan.micro_batch, true],
       ["ZeRO", (e) => e.plan.zero_stage, true],
-      [t("recompute"), (e) => (e.plan.recompute !== undefined ? t(`recompute_${e.plan.recompute}`) : ""), true, "text"],
+      [t("th_recompute"), (e) => (e.plan.recompute !== undefined ? t(`recompute_${e.plan.recompute}`) : ""), true, "text"],
       [t("th_memory"), (e) => gib(e.memory?.total_bytes), true],
       [t("th_step"), (e) => F.seconds(L(), e.performance?.step_time_s), true],
       ["MFU", (e) => pct(e.performance?.mfu), true],
@@ -598,6 +687,7 @@ export function renderExplore(x, answer, ctx) {
 }
 
 export function hideExplore() {
+  $("compare-card").hidden = true;
   $("curve-card").hidden = true;
   $("top-card").hidden = true;
 }

@@ -7,6 +7,9 @@ namespace gpucalc::input {
 namespace {
 
 constexpr size_t kMaxDepth = 32;
+// A scenario is a few kilobytes (description ≤ 4000 bytes); anything past 1 MiB is
+// refused before parsing, so a huge document costs one length check.
+constexpr size_t kMaxDocumentBytes = 1 << 20;
 
 // Builds a DOM from SAX events; refuses duplicate keys and deep nesting.
 class DomBuilder : public nlohmann::json_sax<json> {
@@ -31,7 +34,13 @@ class DomBuilder : public nlohmann::json_sax<json> {
     key_ = std::move(k);
     return true;
   }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& ex) override {
+  bool parse_error(std::size_t, const std::string& token, const nlohmann::detail::exception& ex) override {
+    // A literal beyond the double range (1e400) is well-formed JSON no double holds:
+    // name the field it was meant for, like any other out-of-range number.
+    if (ex.id == 406) {
+      const std::string lit = token.size() > 40 ? token.substr(0, 37) + "..." : token;
+      return fail(pending_path(), "must be a finite number, got " + lit + " (beyond the double range, ±1.8e308)");
+    }
     std::string what = ex.what();
     // "[json.exception.parse_error.101] parse error at line 1, column 3: ..." → drop the tag.
     if (auto pos = what.find("] "); pos != std::string::npos && what.rfind("[json.exception", 0) == 0)
@@ -52,6 +61,12 @@ class DomBuilder : public nlohmann::json_sax<json> {
     std::string p;
     for (size_t i = 1; i < keys_.size(); ++i) p += "/" + pointer_token(keys_[i]);
     return p;
+  }
+  // Where the value being read goes: under the pending key, or the next array index.
+  std::string pending_path() const {
+    if (stack_.empty()) return "";
+    const json& top = *stack_.back();
+    return path() + "/" + (top.is_object() ? pointer_token(key_) : std::to_string(top.size()));
   }
   json* place(json v) {
     if (stack_.empty()) {
@@ -105,6 +120,9 @@ std::string num_text(double v) {
 }  // namespace
 
 Expected<json> parse_document(std::string_view text) {
+  if (text.size() > kMaxDocumentBytes)
+    return Error{"", "the scenario is " + std::to_string(text.size()) + " bytes; gpucalc reads at most " +
+                         std::to_string(kMaxDocumentBytes) + " bytes (1 MiB)"};
   DomBuilder b;
   const bool ok = json::sax_parse(text.begin(), text.end(), &b, nlohmann::detail::input_format_t::json, true, false);
   if (b.error) return *b.error;

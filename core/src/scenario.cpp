@@ -3,6 +3,7 @@
 #include "gpucalc/scenario.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 #include "json_input.hpp"
 
@@ -13,6 +14,7 @@ using input::json;
 using input::Reader;
 
 constexpr int64_t kMaxGpus = 10'000'000;
+constexpr double kMaxParams = 1e15;  // 2,500× Llama 3.1 405B; int64 counts stay far from overflow
 
 std::string preset_ids() {
   std::string s;
@@ -86,6 +88,17 @@ void read_model(Reader& r, const json& root, ModelShape& m) {
                                      ") unless head_dim is given, got " + std::to_string(m.hidden));
   if (m.position == PositionEmbedding::learned && m.max_position_embeddings == 0)
     return r.fail(P + "/max_position_embeddings", "is required with learned position embeddings");
+  // Parameter counts are int64 (model.cpp) and every dimension alone is in range, but
+  // L · (h·a·d + h·f) can pass 2^63: bound the total, estimated here in double.
+  const double h = static_cast<double>(m.hidden), d = static_cast<double>(m.head_dim ? m.head_dim : m.hidden / m.heads);
+  const double params = static_cast<double>(m.layers) * (h * d * static_cast<double>(2 * m.heads + 2 * m.kv_heads) +
+                                                          3.0 * h * static_cast<double>(m.ffn_hidden)) +
+                        h * static_cast<double>(2 * m.vocab + m.max_position_embeddings);
+  if (params > kMaxParams) {
+    char n[32];
+    std::snprintf(n, sizeof n, "%.3g", params);
+    return r.fail(P, std::string("has about ") + n + " parameters; gpucalc sizes models of up to 1e15");
+  }
 }
 
 void override_spec(Reader& r, const json& o, const std::string& P, const char* key, Spec& s, double lo, double hi) {
@@ -189,6 +202,9 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (auto v = r.boolean(o, P, "overlap_param_gather")) t.overlap_param_gather = *v;
   if (t.precision == Precision::fp8 && !s.problem.gpu.fp8_tflops.value)
     r.fail(P + "/precision", "fp8 needs an FP8 peak, which " + s.problem.gpu.name + " does not have; set gpu.fp8_tflops or use bf16");
+  if (t.precision == Precision::bf16 && !s.problem.gpu.bf16_tflops.value)
+    r.fail(P + "/precision", "bf16 needs a BF16 peak, which " + s.problem.gpu.name +
+                                 " does not have (e.g. V100); use fp16 or set gpu.bf16_tflops");
 }
 
 void read_parallel(Reader& r, const json& root, Scenario& s) {
@@ -219,7 +235,14 @@ void read_parallel(Reader& r, const json& root, Scenario& s) {
   if (c.ep && *c.ep != 1) return r.fail(P + "/ep", "the model has no experts (dense); ep must be 1, got " + str(*c.ep));
   if (c.dp && t.global_batch % *c.dp != 0)
     return r.fail(P + "/dp", "must divide the global batch (" + str(t.global_batch) + " sequences), got " + str(*c.dp));
-  const int64_t fixed = c.tp.value_or(1) * c.pp.value_or(1) * c.cp.value_or(1) * c.dp.value_or(1);
+  // Each factor is at most kMaxGpus, so stopping once the product passes kMaxGpus keeps
+  // it within int64 (tp 1e6 × pp 1e5 × cp 1e6 × dp 1e7 would not be).
+  int64_t fixed = 1;
+  for (const auto& [v, key] : {std::pair{c.tp, "tp"}, std::pair{c.pp, "pp"}, std::pair{c.cp, "cp"}, std::pair{c.dp, "dp"}}) {
+    fixed *= v.value_or(1);
+    if (fixed > kMaxGpus)
+      return r.fail(P + "/" + key, "makes tp × pp × dp × cp exceed " + str(kMaxGpus) + " GPUs, the most gpucalc sizes");
+  }
   if (c.gpus) {
     const bool all = c.tp && c.pp && c.cp && c.dp;
     if (all && fixed != *c.gpus)
@@ -234,14 +257,17 @@ void read_parallel(Reader& r, const json& root, Scenario& s) {
 void read_target_assume(Reader& r, const json& root, Scenario& s) {
   if (auto it = root.find("target"); it != root.end()) {
     if (!r.expect_object(&*it, "/target")) return;
-    r.only_keys(*it, "/target", {"days", "max_memory_fraction"});
+    r.only_keys(*it, "/target", {"days", "max_memory_fraction", "max_cost", "objective"});
     s.target_days = r.number(*it, "/target", "days", false, 0, 1e6, true);
     if (auto v = r.number(*it, "/target", "max_memory_fraction", false, 0, 1, true)) s.problem.memory_limit_fraction = *v;
+    s.max_cost = r.number(*it, "/target", "max_cost", false, 0, 1e15, true);
+    if (auto v = r.choice(*it, "/target", "objective", {"gpus", "cost", "days"}, false))
+      s.objective = *v == "cost" ? Objective::cost : *v == "days" ? Objective::days : Objective::gpus;
   }
   if (auto it = root.find("assume"); it != root.end()) {
     if (!r.expect_object(&*it, "/assume")) return;
     const std::string P = "/assume";
-    r.only_keys(*it, P, {"mfu", "hfu", "cuda_context_gib", "nccl_buffer_mib", "fragmentation"});
+    r.only_keys(*it, P, {"mfu", "hfu", "cuda_context_gib", "nccl_buffer_mib", "fragmentation", "cluster_efficiency"});
     s.problem.efficiency.mfu = r.number(*it, P, "mfu", false, 0, 1, true);
     s.problem.efficiency.hfu = r.number(*it, P, "hfu", false, 0, 1, true);
     if (s.problem.efficiency.mfu && s.problem.efficiency.hfu)
@@ -250,6 +276,104 @@ void read_target_assume(Reader& r, const json& root, Scenario& s) {
     if (auto v = r.number(*it, P, "cuda_context_gib", false, 0, 64, false)) ov.cuda_context_bytes = *v * 1073741824.0;
     if (auto v = r.number(*it, P, "nccl_buffer_mib", false, 0, 65536, false)) ov.nccl_bytes_per_communicator = *v * 1048576.0;
     if (auto v = r.number(*it, P, "fragmentation", false, 0, 1, false)) ov.fragmentation = *v;
+    if (auto v = r.number(*it, P, "cluster_efficiency", false, 0, 1, true)) {
+      s.cluster_efficiency = *v;
+      s.cluster_efficiency_default = false;
+    }
+  }
+}
+
+// One facility or grid figure, given at most once across /energy, /cost and /cost/owned.
+void energy_field(Reader& r, const json& o, const std::string& P, const char* key, double lo, double hi, double& field,
+                  bool& is_default, std::string& given_at) {
+  auto v = r.number(o, P, key, false, lo, hi, false);
+  if (!v) return;
+  if (!given_at.empty()) return r.fail(P + "/" + key, "is also given at " + given_at + "; give it once");
+  field = *v;
+  is_default = false;
+  given_at = P + "/" + key;
+}
+
+// cost, energy and goodput (docs/scenario-format.md, docs/cost.md). Prices are resolved
+// here: the scenario's, else the catalog's dated default for the GPU.
+void read_cost_energy_goodput(Reader& r, const json& root, Scenario& s) {
+  CostModel& cm = s.problem.cost;
+  EnergyInputs& en = cm.energy;
+  std::string host_at, pue_at, grid_at;
+  // Ranges: host overhead 0-10× the GPUs' power; PUE 1 (no facility overhead) to 5; grid
+  // intensity up to 3 kg/kWh (the dirtiest coal plants emit about 1.2).
+  const auto facility = [&](const json& o, const std::string& P, bool grid) {
+    energy_field(r, o, P, "host_overhead", 0, 10, en.host_overhead, en.host_overhead_default, host_at);
+    energy_field(r, o, P, "pue", 1, 5, en.pue, en.pue_default, pue_at);
+    if (grid) energy_field(r, o, P, "grid_kg_co2_per_kwh", 0, 3, en.grid_kg_co2_per_kwh, en.grid_default, grid_at);
+  };
+  if (auto it = root.find("energy"); it != root.end()) {
+    if (!r.expect_object(&*it, "/energy")) return;
+    r.only_keys(*it, "/energy", {"host_overhead", "pue", "grid_kg_co2_per_kwh"});
+    facility(*it, "/energy", true);
+  }
+  std::optional<double> price;
+  if (auto it = root.find("cost"); it != root.end() && !r.failed()) {
+    const std::string P = "/cost";
+    if (!r.expect_object(&*it, P)) return;
+    const json& o = *it;
+    r.only_keys(o, P, {"price_per_gpu_hour", "currency", "owned", "grid_kg_co2_per_kwh"});
+    if (auto v = r.choice(o, P, "currency", {"USD", "CNY"}, false)) cm.currency = *v == "CNY" ? Currency::cny : Currency::usd;
+    price = r.number(o, P, "price_per_gpu_hour", false, 0, 1e6, true);
+    energy_field(r, o, P, "grid_kg_co2_per_kwh", 0, 3, en.grid_kg_co2_per_kwh, en.grid_default, grid_at);
+    if (auto ow = o.find("owned"); ow != o.end() && !r.failed()) {
+      const std::string Q = P + "/owned";
+      if (price) return r.fail(Q, "give price_per_gpu_hour (rented GPUs) or owned (an owned cluster), not both");
+      if (!r.expect_object(&*ow, Q)) return;
+      r.only_keys(*ow, Q, {"purchase_price_per_gpu", "amortization_years", "host_overhead", "pue", "electricity_price_per_kwh"});
+      OwnedCluster oc;
+      if (auto v = r.number(*ow, Q, "purchase_price_per_gpu", true, 0, 1e9, true)) oc.purchase_price_per_gpu = *v;
+      if (auto v = r.number(*ow, Q, "amortization_years", true, 0, 100, true)) oc.amortization_years = *v;
+      if (auto v = r.number(*ow, Q, "electricity_price_per_kwh", true, 0, 1000, false)) oc.electricity_price_per_kwh = *v;
+      facility(*ow, Q, false);
+      cm.mode = CostMode::owned;
+      cm.owned = oc;
+    }
+  }
+  if (r.failed()) return;
+  const Gpu& g = s.problem.gpu;
+  if (cm.mode == CostMode::rented) {
+    if (price) {
+      RentalPrice rp;
+      rp.value = *price;
+      rp.currency = cm.currency.value_or(Currency::usd);
+      rp.from_scenario = true;
+      cm.rental = rp;
+    } else {
+      price_from_catalog(s);
+    }
+  } else if (!g.power_limit_w.value && !g.tdp_w.value) {
+    cm.unpriced = "gpu.tdp_w is unknown for " + g.name + ", so an owned cluster's electricity cannot be priced; set it in a gpu object";
+  }
+
+  if (auto it = root.find("goodput"); it != root.end()) {
+    const std::string P = "/goodput";
+    if (!r.expect_object(&*it, P)) return;
+    const json& o = *it;
+    GoodputInputs& gp = s.problem.goodput;
+    r.only_keys(o, P, {"enabled", "mtbf_hours", "interruptions_per_day", "checkpoint_interval_minutes",
+                       "checkpoint_write_seconds", "restart_minutes"});
+    if (auto v = r.boolean(o, P, "enabled")) gp.enabled = *v;
+    const auto mtbf = r.number(o, P, "mtbf_hours", false, 0, 1e9, true);
+    gp.interruptions_per_day = r.number(o, P, "interruptions_per_day", false, 0, 1e5, true);
+    if (mtbf && gp.interruptions_per_day)
+      return r.fail(P + "/interruptions_per_day", "give mtbf_hours (per GPU) or interruptions_per_day (the whole job), not both");
+    if (mtbf) gp.mtbf_hours = *mtbf;
+    gp.mtbf_default = !mtbf && !gp.interruptions_per_day;
+    gp.checkpoint_interval_minutes = r.number(o, P, "checkpoint_interval_minutes", false, 0, 1e6, true);
+    if (auto v = r.number(o, P, "checkpoint_write_seconds", false, 0, 1e5, false)) {
+      gp.checkpoint_write_seconds = *v;
+      gp.write_default = false;
+    }
+    if (auto v = r.number(o, P, "restart_minutes", false, 0, 1e5, false)) {
+      gp.restart_minutes = *v;
+      gp.restart_default = false;
+    }
   }
 }
 
@@ -261,7 +385,8 @@ Expected<Scenario> parse_scenario(std::string_view text) {
   const json& root = *doc;
   Reader r;
   if (!root.is_object()) return Error{"", "the scenario must be a JSON object, got " + input::show(root)};
-  r.only_keys(root, "", {"version", "name", "description", "model", "gpu", "training", "parallel", "target", "assume"});
+  r.only_keys(root, "", {"version", "name", "description", "model", "gpu", "training", "parallel", "target", "assume",
+                         "cost", "energy", "goodput"});
   if (auto v = r.integer(root, "", "version", false, 1, 1'000'000); v && *v != 1)
     r.fail("/version", "this gpucalc reads scenario format version 1, got " + std::to_string(*v));
   r.text(root, "", "name", 200);
@@ -273,8 +398,35 @@ Expected<Scenario> parse_scenario(std::string_view text) {
   if (!r.failed()) read_training(r, root, s);
   if (!r.failed()) read_parallel(r, root, s);
   if (!r.failed()) read_target_assume(r, root, s);
+  if (!r.failed()) read_cost_energy_goodput(r, root, s);
   if (r.failed()) return r.error();
+  if (auto e = check_cost_target(s)) return *e;
   return s;
+}
+
+void price_from_catalog(Scenario& s) {
+  CostModel& cm = s.problem.cost;
+  const Gpu& g = s.problem.gpu;
+  cm.unpriced.clear();
+  cm.rental = default_rental_price(g, cm.currency);
+  if (cm.rental) return;
+  cm.unpriced = "no public rental price for " + g.name + " in data/gpus.json";
+  if (cm.currency)
+    if (auto other = default_rental_price(g, std::nullopt))
+      cm.unpriced += std::string(" in ") + to_string(*cm.currency) + " (it lists " + to_string(other->currency) +
+                     " prices; gpucalc does not convert currencies)";
+  cm.unpriced += "; set cost.price_per_gpu_hour";
+}
+
+bool cost_priced(const Scenario& s) {
+  const CostModel& cm = s.problem.cost;
+  if (cm.mode == CostMode::rented) return cm.rental.has_value();
+  return cm.owned.has_value() && (s.problem.gpu.power_limit_w.value || s.problem.gpu.tdp_w.value);
+}
+
+std::optional<Error> check_cost_target(const Scenario& s) {
+  if (!s.max_cost || cost_priced(s)) return std::nullopt;
+  return Error{"/target/max_cost", "needs a priced run, but " + s.problem.cost.unpriced};
 }
 
 }  // namespace gpucalc

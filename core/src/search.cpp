@@ -48,7 +48,10 @@ void time_layout(const Problem& p, Candidate& c) {
   c.run = run_time(p.training, c.layout, c.time);
 }
 
-void enumerate_layouts(const Problem& p, const Constraints& c, const std::function<bool(const Layout&)>& visit) {
+bool enumerate_layouts(const Problem& p, const Constraints& c, const std::function<bool(const Layout&)>& visit) {
+  // Work bounds (docs/robustness.md): a scenario whose open fields multiply into more
+  // layouts than this stops here instead of searching for minutes.
+  int64_t considered = 0, visited = 0;
   const ModelShape& m = p.model;
   const Training& t = p.training;
   const int64_t domain = static_cast<int64_t>(p.gpu.scaleup_domain.value.value_or(8.0));
@@ -92,6 +95,8 @@ void enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
           dps = divisors(t.global_batch, t.global_batch);
         }
         for (int64_t dp : dps) {
+          // tp·pp·cp ≤ 1e15: no layout beyond kMaxLayoutGpus, which also keeps gpus() in int64.
+          if (dp > kMaxLayoutGpus / (tp * pp * cp)) continue;
           if (c.gpus && tp * pp * cp * dp != *c.gpus) continue;
           if (dp < 1 || t.global_batch % dp != 0) continue;
           const auto mbs = one_or(c.micro_batch, divisors(t.global_batch / dp, 64));
@@ -103,10 +108,12 @@ void enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
                 // micro-batch grows (activations ∝ b·min(m, p), m·b fixed), so once the
                 // visitor prunes a size, every larger one is skipped.
                 for (int64_t mb : mbs) {
+                  if (++considered > kMaxLayoutsConsidered) return false;
                   Layout l;
                   l.tp = tp; l.pp = pp; l.cp = cp; l.dp = dp; l.ep = ep; l.vpp = vpp;
                   l.micro_batch = mb; l.zero_stage = zero; l.recompute = rc;
                   if (broken_rule(m, t, l) != LayoutRule::none) continue;
+                  if (++visited > kMaxLayoutsVisited) return false;
                   if (!visit(l)) break;
                 }
               }
@@ -116,6 +123,14 @@ void enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
       }
     }
   }
+  return true;
+}
+
+Error too_many_layouts() {
+  return Error{"/parallel", "leaves more than " + std::to_string(kMaxLayoutsVisited) + " valid layouts (or " +
+                                std::to_string(kMaxLayoutsConsidered) +
+                                " candidates) open to search; fix some of parallel.tp, parallel.pp, parallel.dp, "
+                                "parallel.gpus or training.micro_batch"};
 }
 
 Error explain_no_layout(const Problem& p, const Constraints& c) {
@@ -128,11 +143,11 @@ Error explain_no_layout(const Problem& p, const Constraints& c) {
   }
   const auto admits = [&](const Constraints& cc) {
     bool any = false;
-    enumerate_layouts(p, cc, [&](const Layout&) {
+    const bool complete = enumerate_layouts(p, cc, [&](const Layout&) {
       any = true;
       return false;
     });
-    return any;
+    return any || !complete;  // too many to search counts as admitting one
   };
   // Free one fixed field at a time, most specific first; the first whose release
   // admits a layout is the one to change.
@@ -177,13 +192,12 @@ bool better(const Candidate& a, const Candidate& b) {
 namespace {
 
 // The one-pass search; with `fitting`, also keeps every layout under the memory limit.
-SearchResult search_pass(const Problem& p, const Constraints& c, std::optional<double> target_days,
-                         std::vector<Candidate>* fitting) {
+SearchResult search_pass(const Problem& p, const Constraints& c, const Target& t, std::vector<Candidate>* fitting) {
   SearchResult r;
   // One pass: the best fitting layout at every GPU count (and the least over-capacity
   // layout, for when nothing fits). Everything else derives from that map.
   std::optional<Candidate> best_any;
-  enumerate_layouts(p, c, [&](const Layout& l) {
+  r.truncated = !enumerate_layouts(p, c, [&](const Layout& l) {
     // Memory first: a layout that does not fit is pruned (with every larger
     // micro-batch) before its step time is computed.
     Candidate cand = evaluate_memory(p, l);
@@ -203,40 +217,110 @@ SearchResult search_pass(const Problem& p, const Constraints& c, std::optional<d
     else if (better(cand, it->second)) it->second = cand;
     return true;
   });
+  // The targets and the objective compare GPU counts by their best layout's wall-clock
+  // run (goodput) and cost (docs/cost.md "Search by cost").
+  struct Point {
+    const Candidate* cand;
+    Outcome out;
+    double days() const { return out.goodput.progress ? out.goodput.wall_days : std::numeric_limits<double>::infinity(); }
+    // Cost ∝ GPU-hours on one accelerator, so GPU-hours rank the counts when no price is known.
+    double money() const {
+      if (out.cost) return out.cost->total;
+      return out.goodput.progress ? out.goodput.gpu_hours : std::numeric_limits<double>::infinity();
+    }
+  };
+  std::vector<Point> pts;
+  pts.reserve(r.best_per_count.size());
   for (const auto& [n, cand] : r.best_per_count) {
     if (!r.min_gpus_fit) r.min_gpus_fit = n;
-    if (!r.fastest || cand.run.days < r.fastest->run.days) r.fastest = cand;
-    if (target_days && !r.target_met && cand.run.days <= *target_days) {
-      r.target_met = true;
-      r.chosen = cand;  // ascending counts: the first that meets the deadline is the smallest
-    }
+    pts.push_back({&cand, outcome(p, cand)});
   }
-  if (!target_days && !r.best_per_count.empty()) r.chosen = r.best_per_count.begin()->second;
-  if (target_days && !r.target_met) r.chosen = r.fastest;
+  const auto meets_days = [&](const Point& q) { return !t.days || q.days() <= *t.days; };
+  const auto meets_cost = [&](const Point& q) { return !t.max_cost || (q.out.cost && q.out.cost->total <= *t.max_cost); };
+  // Ascending GPU counts with a strict <: on a tie the point with fewer GPUs stays.
+  const auto argmin = [&](auto key, auto keep) {
+    const Point* best = nullptr;
+    for (const Point& q : pts)
+      if (keep(q) && (!best || key(q) < key(*best))) best = &q;
+    return best;
+  };
+  const auto all = [](const Point&) { return true; };
+  const auto both = [&](const Point& q) { return meets_days(q) && meets_cost(q); };
+  const auto by_days = [](const Point& q) { return q.days(); };
+  const auto by_money = [](const Point& q) { return q.money(); };
+  const auto by_gpus = [](const Point& q) { return static_cast<double>(q.cand->layout.gpus()); };
+  if (const Point* f = argmin(by_days, all)) r.fastest = *f->cand;
+  const Point* pick = t.objective == Objective::cost   ? argmin(by_money, both)
+                      : t.objective == Objective::days ? argmin(by_days, both)
+                                                       : argmin(by_gpus, both);
+  if (!pick && !pts.empty()) {
+    // Nothing meets both targets: the cheapest that meets the deadline; else the fastest
+    // within budget; else the fastest (the cheapest when only a budget was set).
+    if (t.days && argmin(by_days, meets_days)) pick = argmin(by_money, meets_days);
+    else if (t.days) pick = argmin(by_days, meets_cost);
+    if (!pick) pick = t.days ? argmin(by_days, all) : argmin(by_money, all);
+  }
+  if (pick) {
+    r.chosen = *pick->cand;
+    r.target_met = t.days.has_value() && meets_days(*pick);
+    r.budget_met = t.max_cost.has_value() && meets_cost(*pick);
+  }
   if (!r.chosen) r.chosen = best_any;
   return r;
 }
 
 }  // namespace
 
-SearchResult search(const Problem& p, const Constraints& c, std::optional<double> target_days) {
-  return search_pass(p, c, target_days, nullptr);
+const char* to_string(Objective o) {
+  switch (o) {
+    case Objective::cost: return "cost";
+    case Objective::days: return "days";
+    default: return "gpus";
+  }
 }
 
+Outcome outcome(const Problem& p, const Candidate& c) {
+  Outcome o;
+  const int64_t n = c.layout.gpus();
+  o.goodput = goodput(p.goodput, n, c.run.days * 24);
+  if (o.goodput.progress) {
+    o.cost = run_cost(p.cost, p.gpu, n, o.goodput.wall_hours);
+    o.energy = energy_use(p.cost.energy, p.gpu, n, o.goodput.wall_hours);
+  }
+  return o;
+}
+
+SearchResult search(const Problem& p, const Constraints& c, std::optional<double> target_days) {
+  Target t;
+  t.days = target_days;
+  return search_pass(p, c, t, nullptr);
+}
+
+SearchResult search(const Problem& p, const Constraints& c, const Target& t) { return search_pass(p, c, t, nullptr); }
+
 FullSearch search_full(const Problem& p, const Constraints& c, std::optional<double> target_days, int top_k) {
+  Target t;
+  t.days = target_days;
+  return search_full(p, c, t, top_k);
+}
+
+FullSearch search_full(const Problem& p, const Constraints& c, const Target& t, int top_k) {
   FullSearch fs;
   // With the GPU count fixed every fitting layout is a top-k candidate: keep them in the
   // one pass. Otherwise the chosen count is known only at the end: enumerate it again.
   std::vector<Candidate> all;
-  fs.result = search_pass(p, c, target_days, c.gpus ? &all : nullptr);
+  fs.result = search_pass(p, c, t, c.gpus ? &all : nullptr);
   if (!fs.result.chosen) return fs;
   double best_days = std::numeric_limits<double>::infinity();
   for (const auto& [n, cand] : fs.result.best_per_count) {
     CurvePoint pt;
     pt.best = cand;
-    // Ascending GPU count: a point is on the front when it beats every smaller count.
-    pt.pareto = cand.run.days < best_days;
-    if (pt.pareto) best_days = cand.run.days;
+    pt.outcome = outcome(p, cand);
+    // Ascending GPU count: a point is on the front when it beats every smaller count in
+    // wall-clock days (failures, checkpoints and restarts included).
+    const double days = pt.outcome.goodput.progress ? pt.outcome.goodput.wall_days : std::numeric_limits<double>::infinity();
+    pt.pareto = days < best_days;
+    if (pt.pareto) best_days = days;
     fs.curve.push_back(pt);
   }
   if (!c.gpus) {

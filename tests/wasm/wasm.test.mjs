@@ -110,6 +110,37 @@ describe("bad input", () => {
   });
 });
 
+describe("compare and catalog: wasm == native CLI", () => {
+  const ids = "h100-sxm-80gb,h20-96gb,h800-sxm-80gb,ascend-910b,mi300x-192gb";
+  test("compare(json, idsCsv) gives the CLI's rows", () => {
+    const got = JSON.parse(core.compare(readFileSync(DEFAULT_EXAMPLE, "utf8"), ids));
+    assert.equal(got.ok, true, JSON.stringify(got.error));
+    const cli = runCli(["compare", DEFAULT_EXAMPLE, "--gpus", ids]);
+    assert.equal(cli.status, 0, cli.stderr);
+    assert.deepStrictEqual(diffJson(got.value, JSON.parse(cli.stdout)), []);
+    assert.deepStrictEqual(got.value.rows.map((r) => r.gpu.id), ids.split(","));
+  });
+  for (const bad of ["h100-sxm-80gb,h999", "h20-96gb,h20-96gb", ""]) {
+    test(`compare with ids ${JSON.stringify(bad)} is ok:false at /gpu`, () => {
+      const got = JSON.parse(core.compare(readFileSync(DEFAULT_EXAMPLE, "utf8"), bad));
+      assert.equal(got.ok, false);
+      assert.equal(got.error.path, "/gpu");
+      assert.ok(got.error.message.length > 0);
+    });
+  }
+  for (const kind of ["gpus", "models"]) {
+    test(`catalog("${kind}") gives the CLI's catalog`, () => {
+      const got = JSON.parse(core.catalog(kind));
+      assert.equal(got.ok, true);
+      assert.equal(got.value[kind].length, 33);
+      const cli = runCli(["catalog", kind]);
+      assert.equal(cli.status, 0, cli.stderr);
+      assert.deepStrictEqual(got.value, JSON.parse(cli.stdout));
+    });
+  }
+  test("catalog of an unknown kind is ok:false", () => assert.equal(JSON.parse(core.catalog("tpus")).ok, false));
+});
+
 describe("shim and version", () => {
   test("gpucalc-api.js: loadCore() is memoized, evaluate() takes objects and text", async () => {
     const api = await import(pathToFileURL(path.join(DIST, "gpucalc-api.js")).href);

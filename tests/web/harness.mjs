@@ -71,13 +71,21 @@ export async function launch({ locale = "en-US", viewport = { width: 1280, heigh
   };
 }
 
-// Waits until the headline shows an answer (optionally different from `previous`)
-// that is not dimmed as stale; returns its GPU count.
+// Waits until the headline shows the core's answer for the current inputs (not a
+// stale one, not a preview, no evaluation in flight), optionally different from
+// `previous`; returns its GPU count.
 export async function waitForAnswer(page, previous = null) {
   await page.waitForFunction(
     (prev) => {
       const h = document.querySelector("#headline");
-      return h && /^\d+$/.test(h.dataset.gpus ?? "") && h.dataset.gpus !== prev && !h.closest(".stale");
+      return (
+        h &&
+        /^\d+$/.test(h.dataset.gpus ?? "") &&
+        h.dataset.gpus !== prev &&
+        !h.closest(".stale") &&
+        !h.dataset.preview &&
+        document.querySelector("#result").getAttribute("aria-busy") === "false"
+      );
     },
     previous,
     { timeout: TIMEOUT },
@@ -85,7 +93,16 @@ export async function waitForAnswer(page, previous = null) {
   return Number(await page.locator("#headline").getAttribute("data-gpus"));
 }
 
-export const shot = (page, name, opts = {}) => page.screenshot({ path: path.join(SHOTS, name), fullPage: true, ...opts });
+// A full-page screenshot once the curve and layouts (if shown) are current too.
+export async function shot(page, name, opts = {}) {
+  await page
+    .waitForFunction(() => {
+      const card = document.querySelector("#curve-card");
+      return !card || card.hidden || !card.classList.contains("stale");
+    }, null, { timeout: 5000 })
+    .catch(() => {}); // an error state leaves it dimmed on purpose
+  await page.screenshot({ path: path.join(SHOTS, name), fullPage: true, ...opts });
+}
 
 // base64url of a string, as the page's permalinks carry scenarios.
 export const b64url = (text) => Buffer.from(text, "utf8").toString("base64url");

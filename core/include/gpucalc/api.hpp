@@ -17,6 +17,16 @@ std::string evaluate_json(std::string_view scenario_json);
 // count → days curve with its Pareto front. Same envelope and errors as evaluate_json.
 std::string search_json(std::string_view scenario_json, int top_k = 10);
 
+// The same scenario on several accelerators (docs/scenario-format.md "Output of gpucalc
+// compare"): `ids` is a comma-separated list of catalog ids, e.g.
+// "h100-sxm-80gb,h20-96gb,ascend-910b". Same envelope; an unknown, repeated or empty id
+// is an error at /gpu, an accelerator the scenario cannot run on is a row with ok:false.
+std::string compare_json(std::string_view scenario, std::string_view ids);
+
+// A catalog as JSON: kind "gpus" (data/gpus.json, with each entry's default rental price)
+// or "models" (data/models.json, with each preset's counted parameters). Same envelope.
+std::string catalog_json(std::string_view kind);
+
 // The version string, e.g. "0.1.0".
 std::string version();
 

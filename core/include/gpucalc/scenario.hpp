@@ -15,9 +15,33 @@ struct Scenario {
   Problem problem;
   Constraints constraints;
   std::optional<double> target_days;
+  std::optional<double> max_cost;        // target.max_cost, in the cost's currency
+  Objective objective = Objective::gpus;  // target.objective
+  double cluster_efficiency = 0.8;       // assume.cluster_efficiency, for quick_estimate
+  bool cluster_efficiency_default = true;
   std::vector<std::string> defaults_applied;  // e.g. "training.global_batch_tokens = 4194304 (default)"
+
+  Target target() const {
+    Target t;
+    t.days = target_days;
+    t.max_cost = max_cost;
+    t.objective = objective;
+    return t;
+  }
 };
 
 Expected<Scenario> parse_scenario(std::string_view json_text);
+
+// target.max_cost needs a run that can be priced: a rental price (the scenario's or the
+// catalog's) or an owned cluster whose GPU power is known. The error names
+// /target/max_cost and says what is missing.
+std::optional<Error> check_cost_target(const Scenario& s);
+
+// Whether the scenario's cost can be computed at all (see check_cost_target).
+bool cost_priced(const Scenario& s);
+
+// Rented GPUs: takes the catalog's default price for the scenario's GPU and currency
+// (default_rental_price), or records in problem.cost.unpriced why there is none.
+void price_from_catalog(Scenario& s);
 
 }  // namespace gpucalc

@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "gpucalc/compute.hpp"
+#include "gpucalc/cost.hpp"
 #include "gpucalc/error.hpp"
+#include "gpucalc/goodput.hpp"
 #include "gpucalc/hardware.hpp"
 #include "gpucalc/memory.hpp"
 #include "gpucalc/model.hpp"
@@ -37,6 +39,9 @@ struct Problem {
   // device memory: Fujii et al. 2024 saw no out-of-memory failure in 454 runs whose
   // estimate stayed under 80% (target.max_memory_fraction).
   double memory_limit_fraction = 0.8;
+  // Failures, checkpoints and restarts (wall-clock days), and what the run costs.
+  GoodputInputs goodput;
+  CostModel cost;
 };
 
 struct Candidate {
@@ -59,8 +64,24 @@ void time_layout(const Problem& p, Candidate& c);
 // of the same layout (memory is monotone in the micro-batch).
 // Open tp stays within the GPU's scale-up domain; open vpp and ep stay 1 and
 // open cp stays 1 unless the sequence is long (see docs/model.md "Search").
-void enumerate_layouts(const Problem& p, const Constraints& c,
+// Returns false when it stopped at the work bounds below (the caller reports
+// too_many_layouts()), true when it visited every layout.
+bool enumerate_layouts(const Problem& p, const Constraints& c,
                        const std::function<bool(const Layout&)>& visit);
+
+// Work bounds of one enumeration (docs/robustness.md): at most kMaxLayoutsVisited valid
+// layouts evaluated and kMaxLayoutsConsidered candidates checked (about a second
+// natively; the widest realistic searches stay under a third of both), and no layout of
+// more than kMaxLayoutGpus GPUs (parallel.gpus' upper bound). The fuzzer's build lowers
+// them with -DGPUCALC_MAX_LAYOUTS so its inputs stay fast.
+#ifndef GPUCALC_MAX_LAYOUTS
+#define GPUCALC_MAX_LAYOUTS 1000000
+#endif
+inline constexpr int64_t kMaxLayoutsVisited = GPUCALC_MAX_LAYOUTS;
+inline constexpr int64_t kMaxLayoutsConsidered = 10 * kMaxLayoutsVisited;
+inline constexpr int64_t kMaxLayoutGpus = 10'000'000;
+// The error for a search that hit those bounds, at /parallel.
+Error too_many_layouts();
 
 // Interim ranking until the performance model prices communication: fastest
 // step first; on a tie, lower ZeRO stage, then fewer TP·CP ways, then fewer
@@ -71,6 +92,27 @@ bool better(const Candidate& a, const Candidate& b);
 // to change (the exact check_layout error when the layout is fully fixed).
 Error explain_no_layout(const Problem& p, const Constraints& c);
 
+// What the answer optimises among the GPU counts that meet the targets
+// (target.objective): the fewest GPUs, the lowest cost, or the fewest days.
+enum class Objective { gpus, cost, days };
+const char* to_string(Objective o);
+
+// The scenario's targets. Days are wall-clock days with failures, checkpoints and
+// restarts (goodput); cost is the run's total in the cost's currency.
+struct Target {
+  std::optional<double> days;
+  std::optional<double> max_cost;
+  Objective objective = Objective::gpus;
+};
+
+// A candidate's wall-clock run, its cost and its energy.
+struct Outcome {
+  Goodput goodput;
+  std::optional<RunCost> cost;  // empty when no price is known
+  Energy energy;
+};
+Outcome outcome(const Problem& p, const Candidate& c);
+
 struct SearchResult {
   std::optional<Candidate> chosen;     // the answer
   std::map<int64_t, Candidate> best_per_count;  // fastest fitting layout per GPU count
@@ -78,18 +120,28 @@ struct SearchResult {
   std::optional<Candidate> fastest;    // fitting layout with the fewest days
   int64_t layouts_evaluated = 0;
   int64_t layouts_fitting = 0;
-  bool target_met = false;
+  bool truncated = false;  // the enumeration hit its work bounds: no answer (too_many_layouts())
+  bool target_met = false;   // the answer finishes within target.days (wall clock)
+  bool budget_met = false;   // the answer costs at most target.max_cost
 };
 
 // With target_days: the smallest GPU count whose best fitting layout finishes in
 // time, and that layout. Without: the best layout at the fixed GPU count, or at
 // the smallest GPU count that fits.
+// With a Target: among the counts whose best layout meets target.days (wall clock) and
+// target.max_cost, the one the objective prefers: fewest GPUs (ties: none), lowest cost
+// (ties: fewer GPUs), fewest days (ties: fewer GPUs). At one GPU count the fastest layout
+// is also the cheapest (cost ∝ GPU-hours), so the search ranks layouts by step time as
+// before. When no count meets both targets: the cheapest that meets the deadline, else
+// the fastest within budget, else the fastest (or, with only a budget, the cheapest).
 SearchResult search(const Problem& p, const Constraints& c, std::optional<double> target_days);
+SearchResult search(const Problem& p, const Constraints& c, const Target& t);
 
 // One point of the GPU-count curve: the fastest fitting layout at that count.
 struct CurvePoint {
   Candidate best;
-  bool pareto = false;  // no other count has as few GPUs and fewer days
+  bool pareto = false;  // no smaller count finishes sooner (wall-clock days)
+  Outcome outcome;
 };
 
 struct FullSearch {
@@ -99,5 +151,6 @@ struct FullSearch {
 };
 
 FullSearch search_full(const Problem& p, const Constraints& c, std::optional<double> target_days, int top_k);
+FullSearch search_full(const Problem& p, const Constraints& c, const Target& t, int top_k);
 
 }  // namespace gpucalc

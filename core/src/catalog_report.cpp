@@ -1,0 +1,57 @@
+// `gpucalc catalog gpus|models`: the embedded data files as JSON, each entry with what
+// the core derives from it (the default rental price, the counted parameters).
+#include <string>
+
+#include "embedded.hpp"
+#include "gpucalc/cost.hpp"
+#include "gpucalc/report.hpp"
+
+namespace gpucalc {
+namespace {
+
+using nlohmann::ordered_json;
+
+ordered_json default_price_json(const Gpu& g) {
+  const auto rp = default_rental_price(g, std::nullopt);
+  if (!rp) return ordered_json(nullptr);
+  ordered_json j;
+  j["value"] = rp->value;
+  j["currency"] = to_string(rp->currency);
+  j["rule"] = rp->on_demand ? "most recent on-demand price per GPU-hour" : "no on-demand price: most recent other rental price";
+  if (rp->range_midpoint) j["range"] = {*rp->catalog.value, *rp->catalog.value_max};
+  j["type"] = rp->catalog.type;
+  j["date"] = rp->catalog.date;
+  j["source"] = rp->catalog.source;
+  j["confidence"] = rp->catalog.confidence;
+  return j;
+}
+
+}  // namespace
+
+Expected<ordered_json> catalog_report(std::string_view kind) {
+  if (kind == "gpus") {
+    ordered_json doc = ordered_json::parse(data::gpus_json(), nullptr, /*allow_exceptions=*/false);
+    auto list = doc.find("gpus");
+    if (list == doc.end() || !list->is_array()) return Error{"", "the embedded GPU catalog is malformed"};
+    for (auto& e : *list) {
+      auto id = e.find("id");
+      const Gpu* g = (id != e.end() && id->is_string()) ? find_gpu(id->get<std::string>()) : nullptr;
+      e["default_price"] = g ? default_price_json(*g) : ordered_json(nullptr);
+    }
+    return doc;
+  }
+  if (kind == "models") {
+    ordered_json doc = ordered_json::parse(data::models_json(), nullptr, false);
+    auto list = doc.find("models");
+    if (list == doc.end() || !list->is_array()) return Error{"", "the embedded model catalog is malformed"};
+    for (auto& e : *list) {
+      auto id = e.find("id");
+      const ModelShape* m = (id != e.end() && id->is_string()) ? find_model(id->get<std::string>()) : nullptr;
+      e["params"] = m ? ordered_json(count_params(*m).total) : ordered_json(nullptr);
+    }
+    return doc;
+  }
+  return Error{"", "unknown catalog \"" + std::string(kind) + "\" (known: gpus, models)"};
+}
+
+}  // namespace gpucalc

@@ -1,0 +1,197 @@
+// `gpucalc compare`: one scenario, several accelerators, one row each. Each row is the
+// scenario with its `gpu` replaced by a catalog id, evaluated exactly as `evaluate` would;
+// this file only decides which price applies to which row and picks the summary.
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "gpucalc/report.hpp"
+#include "json_input.hpp"
+
+namespace gpucalc {
+namespace {
+
+using nlohmann::ordered_json;
+
+std::string trim(std::string_view s) {
+  size_t a = 0, b = s.size();
+  while (a < b && (s[a] == ' ' || s[a] == '\t')) ++a;
+  while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t')) --b;
+  return std::string(s.substr(a, b - a));
+}
+
+std::string known_ids() {
+  std::string s;
+  for (const auto& g : gpu_catalog()) s += (s.empty() ? "" : ", ") + g.id;
+  return s;
+}
+
+Expected<std::vector<std::string>> split_ids(std::string_view csv) {
+  std::vector<std::string> ids;
+  size_t start = 0;
+  while (start <= csv.size()) {
+    const size_t comma = csv.find(',', start);
+    const std::string id = trim(csv.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    if (id.empty()) return Error{"/gpu", "the comparison list (--gpus) has an empty entry; give catalog ids separated by commas"};
+    if (!find_gpu(id)) return Error{"/gpu", "unknown GPU \"" + id + "\" in the comparison list (--gpus; known: " + known_ids() + ")"};
+    for (const auto& seen : ids)
+      if (seen == id) return Error{"/gpu", "\"" + id + "\" appears twice in the comparison list (--gpus)"};
+    ids.push_back(id);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  if (ids.size() > gpu_catalog().size()) return Error{"/gpu", "the comparison list is longer than the catalog"};
+  return ids;
+}
+
+// The catalog id a scenario's own prices belong to: its gpu id, or its custom gpu's base.
+std::string price_owner(const Scenario& s) {
+  const std::string& id = s.problem.gpu.id;
+  const auto plus = id.find('+');
+  return plus == std::string::npos ? id : id.substr(0, plus);
+}
+
+ordered_json row_error(const std::string& id, const Error& e) {
+  ordered_json row;
+  row["gpu"] = {{"id", id}, {"name", find_gpu(id) ? find_gpu(id)->name : id}};
+  row["ok"] = false;
+  row["error"] = {{"path", e.path}, {"message", e.message}};
+  return row;
+}
+
+}  // namespace
+
+Expected<ordered_json> compare_report(std::string_view scenario_json, std::string_view gpu_ids) {
+  auto base = parse_scenario(scenario_json);
+  if (!base) return base.error();
+  auto ids = split_ids(gpu_ids);
+  if (!ids) return ids.error();
+  auto doc = input::parse_document(scenario_json);
+  if (!doc) return doc.error();
+  const std::string owner = price_owner(*base);
+  const CostModel& base_cost = base->problem.cost;
+
+  ordered_json rows = ordered_json::array();
+  for (const std::string& id : *ids) {
+    input::json d = *doc;
+    d["gpu"] = id;
+    auto s = parse_scenario(d.dump());
+    if (!s) {
+      rows.push_back(row_error(id, s.error()));
+      continue;
+    }
+    // The scenario's explicit prices are its own accelerator's: the other rows take their
+    // catalog default (rented) or go unpriced (owned: purchase prices differ per accelerator).
+    std::vector<std::string> notes;
+    CostModel& cm = s->problem.cost;
+    if (id != owner) {
+      if (cm.mode == CostMode::rented && base_cost.rental && base_cost.rental->from_scenario) {
+        price_from_catalog(*s);
+        notes.push_back("cost.price_per_gpu_hour is the price of " + owner + "; this row uses " +
+                        (cm.rental ? "its catalog default" : "none (no public price)"));
+      } else if (cm.mode == CostMode::owned) {
+        cm.owned.reset();
+        cm.unpriced = "cost.owned.purchase_price_per_gpu is the price of " + owner +
+                      "; evaluate this accelerator with its own purchase price";
+      }
+      if (auto e = check_cost_target(*s)) {
+        rows.push_back(row_error(id, *e));
+        continue;
+      }
+    }
+    auto res = evaluate(*s);
+    if (!res) {
+      rows.push_back(row_error(id, res.error()));
+      continue;
+    }
+    ordered_json& v = *res;
+    ordered_json row;
+    row["gpu"] = {{"id", id}, {"name", v["gpu"]["name"]}};
+    row["ok"] = true;
+    ordered_json& plan = v["plan"];
+    row["gpus"] = plan["gpus"];
+    row["layout"] = {{"tp", plan["tp"]},         {"pp", plan["pp"]},
+                     {"dp", plan["dp"]},         {"cp", plan["cp"]},
+                     {"vpp", plan["vpp"]},       {"micro_batch", plan["micro_batch"]},
+                     {"zero_stage", plan["zero_stage"]}, {"recompute", plan["recompute"]}};
+    row["days"] = v["training"]["days"];
+    row["goodput_days"] = v["goodput"]["days"];
+    row["goodput_fraction"] = v["goodput"]["fraction"];
+    row["gpu_hours"] = v["goodput"]["gpu_hours"];
+    row["mfu"] = v["performance"]["mfu"];
+    row["step_time_s"] = v["performance"]["step_time_s"];
+    row["cost"] = v["cost"];
+    ordered_json& en = v["energy"];
+    row["energy"] = en.is_null() ? ordered_json(nullptr)
+                                 : ordered_json{{"mwh", en["mwh"]},
+                                                {"co2_tonnes", en["co2_tonnes"]},
+                                                {"power_w_per_gpu", en["power_w_per_gpu"]},
+                                                {"power_confidence", en["power_confidence"]}};
+    ordered_json& mem = v["memory"];
+    row["memory"] = {{"used_bytes", mem["total_bytes"]},
+                     {"capacity_bytes", mem["capacity_bytes"]},
+                     {"used_fraction", mem["used_fraction"]},
+                     {"fits", mem["fits"]},
+                     {"within_limit", mem["within_limit"]}};
+    row["target_met"] = v["search"]["target_met"];
+    row["max_cost_met"] = v["search"]["max_cost_met"];
+    ordered_json warnings = v["warnings"];
+    for (auto& n : notes) warnings.push_back(n);
+    row["warnings"] = std::move(warnings);
+    rows.push_back(std::move(row));
+  }
+
+  // Which row is best at what: fewest GPUs, fewest wall-clock days, lowest cost (only
+  // among rows priced in one currency; null when currencies differ), least energy.
+  const auto best_by = [&](auto value) -> ordered_json {
+    const ordered_json* best = nullptr;
+    double best_v = std::numeric_limits<double>::infinity();
+    for (const auto& r : rows) {
+      const double x = value(r);
+      if (std::isfinite(x) && x < best_v) {
+        best_v = x;
+        best = &r;
+      }
+    }
+    return best ? (*best)["gpu"]["id"] : ordered_json(nullptr);
+  };
+  const auto num = [](const ordered_json& j) { return j.is_number() ? j.get<double>() : std::numeric_limits<double>::infinity(); };
+  std::string currency;
+  bool one_currency = true;
+  for (const auto& r : rows) {
+    auto c = r.find("cost");
+    if (c == r.end() || !c->is_object()) continue;
+    const std::string cur = (*c)["currency"].get<std::string>();
+    if (currency.empty()) currency = cur;
+    else if (cur != currency) one_currency = false;
+  }
+  ordered_json summary;
+  summary["fewest_gpus"] = best_by([&](const ordered_json& r) { return r.contains("gpus") ? num(r["gpus"]) : num(nullptr); });
+  summary["fastest"] = best_by([&](const ordered_json& r) { return r.contains("goodput_days") ? num(r["goodput_days"]) : num(nullptr); });
+  summary["cheapest"] = one_currency ? best_by([&](const ordered_json& r) {
+                          auto c = r.find("cost");
+                          return c != r.end() && c->is_object() ? num((*c)["total"]) : num(nullptr);
+                        })
+                                     : ordered_json(nullptr);
+  summary["least_energy"] = best_by([&](const ordered_json& r) {
+    auto e = r.find("energy");
+    return e != r.end() && e->is_object() ? num((*e)["mwh"]) : num(nullptr);
+  });
+
+  const Scenario& b = *base;
+  ordered_json out;
+  out["gpucalc_version"] = GPUCALC_VERSION;
+  out["model"] = {{"id", b.problem.model.id}, {"name", b.problem.model.name}, {"params", count_params(b.problem.model).total}};
+  out["training"] = {{"tokens", b.problem.training.tokens},
+                     {"seq_len", b.problem.training.seq_len},
+                     {"global_batch_tokens", b.problem.training.global_batch * b.problem.training.seq_len}};
+  out["target"] = {{"days", b.target_days ? ordered_json(*b.target_days) : ordered_json(nullptr)},
+                   {"max_cost", b.max_cost ? ordered_json(*b.max_cost) : ordered_json(nullptr)},
+                   {"objective", to_string(b.objective)}};
+  out["rows"] = std::move(rows);
+  out["summary"] = std::move(summary);
+  return out;
+}
+
+}  // namespace gpucalc

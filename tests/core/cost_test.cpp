@@ -1,0 +1,365 @@
+// Money, energy and goodput: each number worked out by hand from the formulas in
+// docs/cost.md, and the Llama 3 reliability reference point.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "gpucalc/api.hpp"
+#include "gpucalc/cost.hpp"
+#include "gpucalc/goodput.hpp"
+#include "gpucalc/quick_estimate.hpp"
+#include "gpucalc/scenario.hpp"
+
+using namespace gpucalc;
+using nlohmann::json;
+
+namespace {
+
+std::string read(const std::string& rel) {
+  std::ifstream in(std::string(GPUCALC_SOURCE_DIR) + "/" + rel);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+json value_of(const std::string& envelope) {
+  const json env = json::parse(envelope);
+  INFO(envelope.substr(0, 400));
+  REQUIRE(env["ok"] == true);
+  return env["value"];
+}
+
+// The example scenario (70B, 15T tokens, H100, 60 days) with `patch` merged in.
+std::string example_with(const json& patch) {
+  json s = json::parse(read("examples/llama-3.1-70b-h100.json"));
+  s.merge_patch(patch);
+  return s.dump();
+}
+
+const Gpu& gpu(const char* id) {
+  const Gpu* g = find_gpu(id);
+  REQUIRE(g != nullptr);
+  return *g;
+}
+
+}  // namespace
+
+TEST_CASE("Llama 3: 466 interruptions in 54 days on 16,384 GPUs keep more than 90% effective time", "[goodput][llama3]") {
+  // The default MTBF is Llama 3's: 16,384 × 54 × 24 h / 466 per GPU.
+  CHECK(kDefaultMtbfHoursPerGpu == Approx(45565.80257510729).epsilon(1e-12));
+  const GoodputInputs defaults;
+  const Goodput g = goodput(defaults, 16384, 1000);
+  // M = 45,565.8 / 16,384 h = 2.7811 h = 166.867 min; δ = 10 s; R = 5 min.
+  CHECK(g.job_mtbf_hours * 60 == Approx(166.86695278969955).epsilon(1e-12));
+  // Young: τ = sqrt(2 · (10/60) · 166.867) = 7.458 min.
+  CHECK(g.interval_is_young_optimum);
+  CHECK(g.interval_minutes == Approx(7.458037114185375).epsilon(1e-12));
+  // (1 − (7.458/2 + 5)/166.867) / (1 + (10/60)/7.458) = 0.92697
+  CHECK(g.fraction == Approx(0.9269734389632196).epsilon(1e-12));
+  CHECK(g.fraction > 0.90);
+  // Over 54 wall-clock days the job sees the 466 interruptions it was derived from.
+  const Goodput w = goodput(defaults, 16384, 54 * 24 * g.fraction);
+  CHECK(w.wall_days == Approx(54).epsilon(1e-12));
+  CHECK(w.failures_expected == Approx(466).epsilon(1e-12));
+}
+
+TEST_CASE("Llama 3.1 405B on 16,384 H100 through the whole model keeps more than 90% goodput", "[goodput][llama3]") {
+  const json v = value_of(evaluate_json(R"({"model":"llama-3.1-405b","gpu":"h100-sxm-80gb",
+      "training":{"tokens":15.6e12,"seq_len":8192,"global_batch_tokens":16777216},"parallel":{"gpus":16384}})"));
+  CHECK(v["plan"]["gpus"] == 16384);
+  const json& g = v["goodput"];
+  CHECK(g["fraction"].get<double>() == Approx(0.9269734389632196).epsilon(1e-12));
+  CHECK(g["fraction"].get<double>() > 0.90);
+  // Applied to days and GPU-hours: wall clock = failure-free / fraction.
+  CHECK(g["days"].get<double>() == Approx(v["training"]["days"].get<double>() / 0.9269734389632196).epsilon(1e-12));
+  CHECK(g["gpu_hours"].get<double>() == Approx(v["training"]["gpu_hours"].get<double>() / 0.9269734389632196).epsilon(1e-12));
+  CHECK(g["failures_expected"].get<double>() == Approx(g["days"].get<double>() * 24 / (45565.80257510729 / 16384)).epsilon(1e-12));
+}
+
+TEST_CASE("goodput: a given checkpoint interval, write time and restart", "[goodput]") {
+  GoodputInputs in;
+  in.mtbf_hours = 1000;  // 100 GPUs → M = 10 h = 600 min
+  in.checkpoint_interval_minutes = 60;
+  in.checkpoint_write_seconds = 60;
+  in.restart_minutes = 10;
+  const Goodput g = goodput(in, 100, 100);
+  CHECK_FALSE(g.interval_is_young_optimum);
+  CHECK(g.lost_per_failure_minutes == Approx(40));     // 60/2 + 10
+  CHECK(g.checkpoint_overhead == Approx(1.0 / 60));    // 1 min per 60
+  CHECK(g.failure_loss == Approx(40.0 / 600));
+  CHECK(g.fraction == Approx((1 - 40.0 / 600) / (1 + 1.0 / 60)).epsilon(1e-12));  // 0.918033
+  CHECK(g.fraction == Approx(0.9180327868852459).epsilon(1e-12));
+  CHECK(g.wall_hours == Approx(108.92857142857143).epsilon(1e-12));
+  CHECK(g.failures_expected == Approx(10.892857142857142).epsilon(1e-12));
+  CHECK(g.gpu_hours == Approx(10892.857142857143).epsilon(1e-12));
+
+  // The whole job's rate instead of a per-GPU MTBF: 2.4 a day is M = 10 h at any count.
+  GoodputInputs rate = in;
+  rate.interruptions_per_day = 2.4;
+  CHECK(goodput(rate, 7, 100).fraction == Approx(0.9180327868852459).epsilon(1e-12));
+
+  // Failures faster than the job can redo its work: no progress, never a negative fraction.
+  GoodputInputs bad = in;
+  bad.mtbf_hours = 1;  // 100 GPUs → M = 0.6 min < 40 min lost per failure
+  const Goodput b = goodput(bad, 100, 100);
+  CHECK_FALSE(b.progress);
+  CHECK(b.fraction == 0);
+  CHECK(std::isinf(b.wall_hours));
+
+  GoodputInputs off;
+  off.enabled = false;
+  const Goodput o = goodput(off, 100000, 100);
+  CHECK(o.fraction == 1);
+  CHECK(o.wall_hours == 100);
+  CHECK(o.failures_expected == 0);
+}
+
+TEST_CASE("default prices: the most recent on-demand price, never a made-up one", "[cost][catalog]") {
+  // H100: four on-demand USD prices; the most recent is the 2026-05-20 market median.
+  auto h100 = default_rental_price(gpu("h100-sxm-80gb"), std::nullopt);
+  REQUIRE(h100);
+  CHECK(h100->value == 2.95);
+  CHECK(h100->currency == Currency::usd);
+  CHECK(h100->on_demand);
+  CHECK(h100->catalog.date == "2026-05-20");
+  CHECK(h100->catalog.source == "AIMULTIPLE");
+  // MI300X: two on-demand prices of the same date; the first listed (TensorWave) stays.
+  auto mi300x = default_rental_price(gpu("mi300x-192gb"), std::nullopt);
+  REQUIRE(mi300x);
+  CHECK(mi300x->value == 1.5);
+  // A100 80GB: a [1.49, 2.49] range counts as its midpoint.
+  auto a100 = default_rental_price(gpu("a100-sxm-80gb"), std::nullopt);
+  REQUIRE(a100);
+  CHECK(a100->range_midpoint);
+  CHECK(a100->value == Approx(1.99));
+  // H200: no on-demand price; the capacity-block price is the next rental.
+  auto h200 = default_rental_price(gpu("h200-sxm-141gb"), std::nullopt);
+  REQUIRE(h200);
+  CHECK_FALSE(h200->on_demand);
+  CHECK(h200->value == 5.408);
+  // A800: no USD price; the China rental market's [8, 12] CNY.
+  auto a800 = default_rental_price(gpu("a800-sxm-80gb"), std::nullopt);
+  REQUIRE(a800);
+  CHECK(a800->currency == Currency::cny);
+  CHECK(a800->value == 10);
+  // No currency conversion, and no price where none is published.
+  CHECK_FALSE(default_rental_price(gpu("h100-sxm-80gb"), Currency::cny));
+  CHECK_FALSE(default_rental_price(gpu("h20-96gb"), std::nullopt));
+  CHECK_FALSE(default_rental_price(gpu("h800-sxm-80gb"), std::nullopt));
+  CHECK_FALSE(default_rental_price(gpu("ascend-910b"), std::nullopt));
+}
+
+TEST_CASE("energy: GPUs × TDP × (1 + host overhead) × PUE × hours", "[cost][energy]") {
+  // Host overhead: 0.76 × 10.2 kW / (8 × 0.7 kW) − 1 = 0.384286.
+  CHECK(kDefaultHostOverhead == Approx(0.38428571428571434).epsilon(1e-12));
+  const EnergyInputs e;
+  const Energy en = energy_use(e, gpu("h100-sxm-80gb"), 4096, 1000);
+  REQUIRE(en.known);
+  CHECK(en.watts_per_gpu == 700);
+  // 4096 × 0.7 kW × 1.384286 × 1.56 = 6,191.68 kW; × 1000 h = 6,191.68 MWh.
+  CHECK(en.facility_kw == Approx(6191.67744).epsilon(1e-12));
+  CHECK(en.mwh == Approx(6191.67744).epsilon(1e-12));
+  CHECK(en.co2_tonnes == Approx(6191.67744 * 0.480).epsilon(1e-12));
+  // A power cap replaces the TDP.
+  Gpu capped = gpu("h100-sxm-80gb");
+  capped.power_limit_w = Spec{500.0, "scenario", "user"};
+  CHECK(energy_use(e, capped, 4096, 1000).mwh == Approx(6191.67744 * 500 / 700).epsilon(1e-12));
+  // Unknown power: no energy rather than a guess.
+  CHECK_FALSE(energy_use(e, gpu("ascend-910c"), 8, 1).known);
+}
+
+TEST_CASE("owned cluster: amortised purchase plus electricity", "[cost][owned]") {
+  CostModel cm;
+  cm.mode = CostMode::owned;
+  cm.currency = Currency::usd;
+  cm.owned = OwnedCluster{30000, 4, 0.10};
+  cm.energy.host_overhead = 0.5;
+  cm.energy.pue = 1.2;
+  const auto c = run_cost(cm, gpu("h100-sxm-80gb"), 1024, 1000);
+  REQUIRE(c);
+  // 1024 × 30,000 × 1000 h / (4 × 8766 h) = 876,112.25
+  CHECK(c->purchase_amortized == Approx(876112.2518822724).epsilon(1e-12));
+  // 1024 × 0.7 kW × 1.5 × 1.2 × 1000 h = 1,290,240 kWh × 0.10 = 129,024
+  CHECK(c->electricity == Approx(129024).epsilon(1e-12));
+  CHECK(c->total == Approx(1005136.2518822724).epsilon(1e-12));
+  CHECK(c->per_gpu_hour == Approx(1005136.2518822724 / 1024000).epsilon(1e-12));
+}
+
+TEST_CASE("a rented run costs price × GPUs × wall-clock hours, with its price's source", "[cost]") {
+  const json v = value_of(evaluate_json(example_with({{"cost", {{"price_per_gpu_hour", 2.0}}}})));
+  const json& c = v["cost"];
+  CHECK(c["currency"] == "USD");
+  CHECK(c["per_gpu_hour"] == 2.0);
+  CHECK(c["gpu_hours"].get<double>() == Approx(v["goodput"]["gpu_hours"].get<double>()).epsilon(1e-12));
+  CHECK(c["total"].get<double>() == Approx(2.0 * v["goodput"]["gpu_hours"].get<double>()).epsilon(1e-12));
+  CHECK(c["parts"]["gpu_rental"] == c["total"]);
+  CHECK(c["price_source"]["kind"] == "scenario");
+  // Without a price, the catalog's dated default, named in the output.
+  const json d = value_of(evaluate_json(read("examples/llama-3.1-70b-h100.json")));
+  CHECK(d["cost"]["per_gpu_hour"] == 2.95);
+  CHECK(d["cost"]["price_source"]["kind"] == "catalog");
+  CHECK(d["cost"]["price_source"]["date"] == "2026-05-20");
+  CHECK(d["cost"]["price_source"]["source"] == "AIMULTIPLE");
+  CHECK(d["cost"]["total"].get<double>() == Approx(2.95 * d["goodput"]["gpu_hours"].get<double>()).epsilon(1e-12));
+  // Energy over the same wall-clock hours.
+  const double hours = d["goodput"]["days"].get<double>() * 24;
+  CHECK(d["energy"]["mwh"].get<double>() ==
+        Approx(4096 * 0.7 * (1 + kDefaultHostOverhead) * 1.56 * hours / 1000).epsilon(1e-12));
+}
+
+TEST_CASE("no public price: cost is null with a warning, never a made-up number", "[cost]") {
+  const json v = value_of(evaluate_json(example_with({{"gpu", "h20-96gb"}})));
+  CHECK(v["cost"].is_null());
+  CHECK(v["energy"]["mwh"].get<double>() > 0);
+  bool warned = false;
+  for (const auto& w : v["warnings"]) warned = warned || w.get<std::string>().rfind("cost is null: no public rental price", 0) == 0;
+  CHECK(warned);
+  // A price in the other currency is not converted.
+  const json cny = value_of(evaluate_json(example_with({{"cost", {{"currency", "CNY"}}}})));
+  CHECK(cny["cost"].is_null());
+  // The scenario's own price fills the gap, in its currency.
+  const json own = value_of(evaluate_json(example_with({{"gpu", "h20-96gb"}, {"cost", {{"price_per_gpu_hour", 9.5}, {"currency", "CNY"}}}})));
+  CHECK(own["cost"]["currency"] == "CNY");
+  CHECK(own["cost"]["total"].get<double>() == Approx(9.5 * own["goodput"]["gpu_hours"].get<double>()).epsilon(1e-12));
+}
+
+TEST_CASE("an owned cluster through a scenario: TCO parts add up", "[cost][owned]") {
+  const json v = value_of(evaluate_json(example_with(
+      {{"cost", {{"owned", {{"purchase_price_per_gpu", 25000}, {"amortization_years", 5}, {"electricity_price_per_kwh", 0.08},
+                            {"pue", 1.2}, {"host_overhead", 0.3}}}}}})));
+  const json& c = v["cost"];
+  const double gpu_hours = v["goodput"]["gpu_hours"];
+  const double hours = v["goodput"]["days"].get<double>() * 24;
+  CHECK(c["mode"] == "owned");
+  CHECK(c["parts"]["purchase_amortized"].get<double>() == Approx(gpu_hours * 25000 / (5 * 8766.0)).epsilon(1e-12));
+  const double kwh = 4096 * 0.7 * 1.3 * 1.2 * hours;
+  CHECK(v["energy"]["mwh"].get<double>() == Approx(kwh / 1000).epsilon(1e-12));
+  CHECK(c["parts"]["electricity"].get<double>() == Approx(kwh * 0.08).epsilon(1e-12));
+  CHECK(c["total"].get<double>() == Approx(gpu_hours * 25000 / (5 * 8766.0) + kwh * 0.08).epsilon(1e-12));
+  // CO2 from the scenario's grid intensity.
+  const json g = value_of(evaluate_json(example_with({{"cost", {{"grid_kg_co2_per_kwh", 0.5703}}}})));
+  CHECK(g["energy"]["co2_tonnes"].get<double>() == Approx(g["energy"]["mwh"].get<double>() * 0.5703).epsilon(1e-12));
+}
+
+TEST_CASE("the rule of thumb with its arithmetic corrected", "[quick_estimate]") {
+  // The article's example: 70B × 20 / (80 GB × 0.8) = 21.875, not 175.
+  const QuickEstimate q = quick_estimate(70e9, 80, 0.8);
+  CHECK(q.gpus_raw == Approx(21.875));
+  CHECK(q.gpus == 22);
+  const json v = value_of(evaluate_json(read("examples/llama-3.1-70b-h100.json")));
+  const json& e = v["quick_estimate"];
+  // Llama 3.1 70B: 70.5537B × 20 / 64 = 22.048 → 23, beside the full answer's 4,096.
+  CHECK(e["gpus_raw"].get<double>() == Approx(70.553706496 * 20 / 64).epsilon(1e-12));
+  CHECK(e["gpus"] == 23);
+  const std::string text = e["explanation"];
+  CHECK(text.find("21.9") != std::string::npos);
+  CHECK(text.find("4,096 GPUs") != std::string::npos);
+  const json half = value_of(evaluate_json(example_with({{"assume", {{"cluster_efficiency", 0.5}}}})));
+  CHECK(half["quick_estimate"]["gpus_raw"].get<double>() == Approx(70.553706496 * 20 / 40).epsilon(1e-12));
+}
+
+TEST_CASE("the cheapest plan that finishes in 60 days", "[cost][search]") {
+  const std::string sc = example_with({{"target", {{"days", 60}, {"objective", "cost"}}}});
+  const json v = value_of(search_json(sc, 0));
+  REQUIRE(v["best"]["cost"].is_object());
+  const double chosen = v["best"]["cost"]["total"];
+  CHECK(v["search"]["objective"] == "cost");
+  CHECK(v["search"]["target_met"] == true);
+  CHECK(v["best"]["goodput"]["days"].get<double>() <= 60);
+  // No point of the curve that meets the deadline is cheaper, and each point's cost is
+  // the price × its wall-clock GPU-hours.
+  int meeting = 0;
+  for (const auto& pt : v["curve"]) {
+    if (pt["goodput_days"].is_null()) {  // failures outpace progress at the largest counts
+      CHECK(pt["cost"].is_null());
+      continue;
+    }
+    const double wall = pt["goodput_days"];
+    REQUIRE(pt["cost"].is_number());
+    CHECK(pt["cost"].get<double>() == Approx(2.95 * wall * 24 * pt["gpus"].get<double>()).epsilon(1e-9));
+    if (wall <= 60) {
+      ++meeting;
+      CHECK(pt["cost"].get<double>() >= chosen * (1 - 1e-12));
+    }
+  }
+  CHECK(meeting > 1);
+  // evaluate agrees with search.
+  const json e = value_of(evaluate_json(sc));
+  CHECK(e["plan"] == v["best"]["plan"]);
+  // objective days: the fastest plan; with a budget, the fastest within it.
+  const json fast = value_of(evaluate_json(example_with({{"target", {{"days", 60}, {"objective", "days"}}}})));
+  CHECK(fast["goodput"]["days"].get<double>() <= e["goodput"]["days"].get<double>());
+  const double budget = chosen * 1.5;
+  const json capped = value_of(evaluate_json(example_with({{"target", {{"days", 60}, {"objective", "days"}, {"max_cost", budget}}}})));
+  CHECK(capped["search"]["max_cost_met"] == true);
+  CHECK(capped["cost"]["total"].get<double>() <= budget);
+  // A budget nothing meets: the cheapest plan that meets the deadline, with a warning.
+  const json broke = value_of(evaluate_json(example_with({{"target", {{"days", 60}, {"max_cost", 1000}}}})));
+  CHECK(broke["search"]["max_cost_met"] == false);
+  CHECK(broke["plan"] == e["plan"]);
+  bool warned = false;
+  for (const auto& w : broke["warnings"]) warned = warned || w.get<std::string>().rfind("target.max_cost", 0) == 0;
+  CHECK(warned);
+}
+
+TEST_CASE("compare: one row per accelerator, prices per accelerator", "[compare]") {
+  const json v = value_of(compare_json(read("examples/llama-3.1-70b-h100.json"),
+                                       "h100-sxm-80gb, h20-96gb,h800-sxm-80gb,ascend-910b,mi300x-192gb"));
+  const json& rows = v["rows"];
+  REQUIRE(rows.size() == 5);
+  CHECK(rows[0]["gpu"]["id"] == "h100-sxm-80gb");
+  CHECK(rows[4]["gpu"]["id"] == "mi300x-192gb");
+  // Each row is exactly what evaluate answers for that accelerator.
+  const json h20 = value_of(evaluate_json(example_with({{"gpu", "h20-96gb"}})));
+  CHECK(rows[1]["gpus"] == h20["plan"]["gpus"]);
+  CHECK(rows[1]["days"] == h20["training"]["days"]);
+  CHECK(rows[1]["goodput_days"] == h20["goodput"]["days"]);
+  CHECK(rows[1]["memory"]["used_bytes"] == h20["memory"]["total_bytes"]);
+  CHECK(rows[1]["cost"].is_null());  // no public H20 price
+  CHECK(rows[0]["cost"]["per_gpu_hour"] == 2.95);
+  CHECK(rows[4]["cost"]["per_gpu_hour"] == 1.5);
+  for (const auto& r : rows) {
+    CHECK(r["ok"] == true);
+    CHECK(r["energy"]["mwh"].get<double>() > 0);
+    CHECK(r["target_met"] == true);
+  }
+  CHECK(v["summary"]["cheapest"].is_string());
+  // The scenario's own price is its accelerator's, not every row's.
+  const json p = value_of(compare_json(example_with({{"cost", {{"price_per_gpu_hour", 2.0}}}}), "h100-sxm-80gb,h20-96gb,mi300x-192gb"));
+  CHECK(p["rows"][0]["cost"]["per_gpu_hour"] == 2.0);
+  CHECK(p["rows"][1]["cost"].is_null());
+  CHECK(p["rows"][2]["cost"]["per_gpu_hour"] == 1.5);
+  // Bad lists name /gpu.
+  for (const char* ids : {"h100-sxm-80gb,h999", "h100-sxm-80gb,,h20-96gb", "h20-96gb,h20-96gb", ""}) {
+    const json env = json::parse(compare_json(read("examples/llama-3.1-70b-h100.json"), ids));
+    INFO(ids);
+    CHECK(env["ok"] == false);
+    CHECK(env["error"]["path"] == "/gpu");
+  }
+  // A bad scenario is refused as evaluate refuses it.
+  const json bad = json::parse(compare_json(R"({"model":"llama-3.1-8b"})", "h100-sxm-80gb"));
+  CHECK(bad["error"]["path"] == "/gpu");
+  // An accelerator without the figures the model needs is a row error, not a failure.
+  const json unknown = value_of(compare_json(read("examples/llama-3.1-70b-h100.json"), "h100-sxm-80gb,kunlunxin-p800"));
+  CHECK(unknown["rows"][0]["ok"] == true);
+  CHECK(unknown["rows"][1]["ok"] == false);
+  CHECK(unknown["rows"][1]["error"]["path"] == "/gpu/memory_gib");
+}
+
+TEST_CASE("catalogs print as JSON with what the core derives", "[catalog]") {
+  const json g = value_of(catalog_json("gpus"));
+  REQUIRE(g["gpus"].size() == 33);
+  CHECK(g["sources"].is_object());
+  for (const auto& e : g["gpus"]) {
+    if (e["id"] == "h100-sxm-80gb") CHECK(e["default_price"]["value"] == 2.95);
+    if (e["id"] == "h20-96gb") CHECK(e["default_price"].is_null());
+  }
+  const json m = value_of(catalog_json("models"));
+  REQUIRE(m["models"].size() == 33);
+  for (const auto& e : m["models"])
+    if (e["id"] == "llama-3.1-70b") CHECK(e["params"] == 70553706496);
+  CHECK(json::parse(catalog_json("tpus"))["ok"] == false);
+}
