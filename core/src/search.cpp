@@ -191,6 +191,17 @@ bool better(const Candidate& a, const Candidate& b) {
 
 namespace {
 
+// Adds a fitting layout to the top-k candidates, in bounded memory: past 8192 kept, only
+// the best 1024 stay (top_k ≤ 1024; the CLI allows 1000), so a search near its work bounds
+// holds a few MB instead of a million candidates (docs/robustness.md).
+constexpr size_t kTopKept = 1024;
+void keep_top(std::vector<Candidate>& kept, const Candidate& c) {
+  kept.push_back(c);
+  if (kept.size() < 8 * kTopKept) return;
+  std::nth_element(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(kTopKept), kept.end(), better);
+  kept.resize(kTopKept);
+}
+
 // The one-pass search; with `fitting`, also keeps every layout under the memory limit.
 SearchResult search_pass(const Problem& p, const Constraints& c, const Target& t, std::vector<Candidate>* fitting) {
   SearchResult r;
@@ -211,7 +222,7 @@ SearchResult search_pass(const Problem& p, const Constraints& c, const Target& t
     }
     time_layout(p, cand);
     ++r.layouts_fitting;
-    if (fitting) fitting->push_back(cand);
+    if (fitting) keep_top(*fitting, cand);
     auto it = r.best_per_count.find(l.gpus());
     if (it == r.best_per_count.end()) r.best_per_count.emplace(l.gpus(), cand);
     else if (better(cand, it->second)) it->second = cand;
@@ -331,7 +342,7 @@ FullSearch search_full(const Problem& p, const Constraints& c, const Target& t, 
       Candidate cand = evaluate_memory(p, l);
       if (!cand.fits) return false;
       time_layout(p, cand);
-      all.push_back(cand);
+      keep_top(all, cand);
       return true;
     });
   }

@@ -146,7 +146,7 @@ struct CurvePoint {
 
 struct FullSearch {
   SearchResult result;           // as search()
-  std::vector<Candidate> top;    // fitting layouts at the chosen GPU count, best first
+  std::vector<Candidate> top;    // fitting layouts at the chosen GPU count, best first (at most top_k, ≤ 1024)
   std::vector<CurvePoint> curve; // every reachable GPU count, ascending
 };
 
