@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "source_file.hpp"
 #include "gpucalc/api.hpp"
 #include "gpucalc/hardware.hpp"
 #include "gpucalc/perf.hpp"
@@ -19,12 +20,7 @@ using nlohmann::json;
 
 namespace {
 
-json read_data(const std::string& name) {
-  std::ifstream in(std::string(GPUCALC_SOURCE_DIR) + "/data/" + name);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return json::parse(ss.str(), nullptr, false);
-}
+json read_data(const std::string& name) { return json::parse(read_source_file("data/" + name), nullptr, false); }
 
 const Gpu& gpu(const std::string& id) {
   const Gpu* g = find_gpu(id);

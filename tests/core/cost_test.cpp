@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "source_file.hpp"
 #include "gpucalc/api.hpp"
 #include "gpucalc/cost.hpp"
 #include "gpucalc/goodput.hpp"
@@ -18,12 +19,7 @@ using nlohmann::json;
 
 namespace {
 
-std::string read(const std::string& rel) {
-  std::ifstream in(std::string(GPUCALC_SOURCE_DIR) + "/" + rel);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string read(const std::string& rel) { return read_source_file(rel); }
 
 json value_of(const std::string& envelope) {
   const json env = json::parse(envelope);

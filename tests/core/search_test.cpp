@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "source_file.hpp"
 #include "gpucalc/api.hpp"
 #include "gpucalc/report.hpp"
 #include "gpucalc/scenario.hpp"
@@ -13,12 +14,7 @@ using namespace gpucalc;
 using nlohmann::json;
 
 namespace {
-std::string read(const std::string& rel) {
-  std::ifstream in(std::string(GPUCALC_SOURCE_DIR) + "/" + rel);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string read(const std::string& rel) { return read_source_file(rel); }
 }  // namespace
 
 TEST_CASE("Llama 3.1 70B, 15T tokens on H100 within 60 days", "[search][example]") {

@@ -6,16 +6,14 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "source_file.hpp"
 #include "gpucalc/api.hpp"
 
 using nlohmann::json;
 
 namespace {
 json answer(const std::string& example) {
-  std::ifstream in(std::string(GPUCALC_SOURCE_DIR) + "/examples/" + example);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  json env = json::parse(gpucalc::evaluate_json(ss.str()));
+  json env = json::parse(gpucalc::evaluate_json(read_source_file("examples/" + example)));
   REQUIRE(env["ok"] == true);
   return env["value"];
 }
