@@ -48,6 +48,11 @@ const models = readJson("data/models.json").models.map((m) => {
   for (const [k, v] of Object.entries(m)) {
     const x = valueOf(v);
     if (["string", "number", "boolean"].includes(typeof x) && !/^(source|sources|notes?|about)$/.test(k)) out[k] = x;
+    // MoE and MLA presets: their experts and attention shape (objects of scalars), for
+    // the page's EP field, its model list ("671B (37B active)") and Expert-mode defaults.
+    else if ((k === "moe" || k === "attention") && x && typeof x === "object" && !Array.isArray(x)) {
+      out[k] = Object.fromEntries(Object.entries(x).filter(([, y]) => ["string", "number", "boolean"].includes(typeof y)));
+    }
   }
   return out;
 });

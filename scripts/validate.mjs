@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // Runs every published run in validation/ through the native CLI with its published
 // layout, compares the prediction with what was reported, and writes
-// docs/validation.md. With --check, exits 1 when a row's error exceeds its recorded
-// tolerance (CI runs this through ctest).
+// docs/validation.md and data/validation.json (the rows, the summary and the spread of
+// the errors: the core embeds it for the answer's P10-P90 ranges and the page shows it
+// under "How accurate is this?"). With --check, exits 1 when a row's error exceeds its
+// recorded tolerance or when the committed data/validation.json differs from this run's
+// (CI runs this through ctest).
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -14,15 +17,15 @@ const check = process.argv.includes("--check");
 const write = !process.argv.includes("--no-write");
 
 const METRICS = {
-  hfu: { label: "HFU", get: (v) => v.performance.hfu, fmt: (x) => `${(x * 100).toFixed(1)}%` },
-  mfu: { label: "MFU", get: (v) => v.performance.mfu, fmt: (x) => `${(x * 100).toFixed(1)}%` },
-  tflops_hw_per_gpu: { label: "TFLOP/s per GPU (hardware, eq. 3)", get: (v) => v.performance.hfu * v.gpu.peak_tflops, fmt: (x) => x.toFixed(0) },
-  tflops_per_gpu: { label: "TFLOP/s per GPU (model)", get: (v) => v.performance.tflops_per_gpu, fmt: (x) => x.toFixed(0) },
-  tokens_per_s_per_gpu: { label: "tokens/s per GPU", get: (v) => v.performance.tokens_per_s_per_gpu, fmt: (x) => x.toFixed(0) },
-  step_time_s: { label: "step time (s)", get: (v) => v.performance.step_time_s, fmt: (x) => x.toFixed(2) },
-  days: { label: "days", get: (v) => v.training.days, fmt: (x) => x.toFixed(1) },
-  gpu_hours: { label: "GPU-hours", get: (v) => v.training.gpu_hours, fmt: (x) => x.toExponential(3) },
-  peak_memory_gib: { label: "peak memory (GiB)", get: (v) => v.memory.total_bytes / 2 ** 30, fmt: (x) => x.toFixed(1) },
+  hfu: { kind: "throughput", label: "HFU", get: (v) => v.performance.hfu, fmt: (x) => `${(x * 100).toFixed(1)}%` },
+  mfu: { kind: "throughput", label: "MFU", get: (v) => v.performance.mfu, fmt: (x) => `${(x * 100).toFixed(1)}%` },
+  tflops_hw_per_gpu: { kind: "throughput", label: "TFLOP/s per GPU (hardware, eq. 3)", get: (v) => v.performance.hfu * v.gpu.peak_tflops, fmt: (x) => x.toFixed(0) },
+  tflops_per_gpu: { kind: "throughput", label: "TFLOP/s per GPU (model)", get: (v) => v.performance.tflops_per_gpu, fmt: (x) => x.toFixed(0) },
+  tokens_per_s_per_gpu: { kind: "throughput", label: "tokens/s per GPU", get: (v) => v.performance.tokens_per_s_per_gpu, fmt: (x) => x.toFixed(0) },
+  step_time_s: { kind: "time", label: "step time (s)", get: (v) => v.performance.step_time_s, fmt: (x) => x.toFixed(2) },
+  days: { kind: "time", label: "days", get: (v) => v.training.days, fmt: (x) => x.toFixed(1) },
+  gpu_hours: { kind: "time", label: "GPU-hours", get: (v) => v.training.gpu_hours, fmt: (x) => x.toExponential(3) },
+  peak_memory_gib: { kind: "memory", label: "peak memory (GiB)", get: (v) => v.memory.total_bytes / 2 ** 30, fmt: (x) => x.toFixed(1) },
 };
 
 const files = readdirSync(path.join(ROOT, "validation")).filter((f) => f.endsWith(".json") && f !== "excluded.json").sort();
@@ -42,7 +45,7 @@ for (const f of files) {
     const m = METRICS[key];
     if (!m) throw new Error(`${row.id}: unknown metric ${key}`);
     const predicted = m.get(v);
-    return { key, label: m.label, reported, predicted, error: predicted / reported - 1, fmt: m.fmt };
+    return { key, kind: m.kind, label: m.label, reported, predicted, error: predicted / reported - 1, fmt: m.fmt };
   });
   const worst = Math.max(...metrics.map((m) => Math.abs(m.error)));
   const ok = worst <= row.tolerance;
@@ -56,6 +59,82 @@ const median = abs.length ? (abs.length % 2 ? abs[(abs.length - 1) / 2] : (abs[a
 const max = abs.length ? abs[abs.length - 1] : NaN;
 const mean = abs.length ? abs.reduce((a, b) => a + b, 0) / abs.length : NaN;
 const pct = (x) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}%`;
+
+// ---- The spread of the errors, for the answer's ranges (core/src/uncertainty.cpp reads
+// it from data/validation.json; docs/validation.md "Uncertainty ranges" explains it).
+// A row's time ratio is actual / predicted time of its first metric: 1 + error for a
+// throughput (MFU, HFU, TFLOP/s, tokens/s), 1 / (1 + error) for a time (step time, days).
+// A peak-memory row's memory ratio is reported / predicted = 1 / (1 + error).
+const r4 = (x) => Math.round(x * 1e4) / 1e4;
+const sig = (x) => Number(x.toPrecision(5));
+const timeRatio = (m) => (m.kind === "throughput" ? 1 + m.error : m.kind === "time" ? 1 / (1 + m.error) : null);
+// Hyndman & Fan (1996) definition 6: the k-th smallest of n values is taken as the
+// k/(n+1) quantile (its expected probability), linear in between, clamped at the ends.
+const quantile6 = (sorted, p) => {
+  const n = sorted.length;
+  const h = (n + 1) * p;
+  if (h <= 1) return sorted[0];
+  if (h >= n) return sorted[n - 1];
+  const k = Math.floor(h);
+  return sorted[k - 1] + (h - k) * (sorted[k] - sorted[k - 1]);
+};
+const layoutText = (p) => `${p.tp}·${p.pp}·${p.dp}·${p.cp}, v${p.vpp}, mb ${p.micro_batch}, ${p.recompute}, Z${p.zero_stage}`;
+const dataRows = rows.map((x) => {
+  const mem = x.metrics.find((m) => m.kind === "memory");
+  const tr = timeRatio(x.primary);
+  return {
+    id: x.row.id,
+    source: x.row.source,
+    gpu: x.v.gpu.name,
+    gpus: x.v.plan.gpus,
+    layout: layoutText(x.v.plan),
+    counts_toward_target: Boolean(x.row.counts_toward_target),
+    tolerance: x.row.tolerance,
+    metrics: x.metrics.map((m) => ({ key: m.key, kind: m.kind, label: m.label, reported: m.reported, predicted: sig(m.predicted), error: r4(m.error) })),
+    time_ratio: tr === null ? null : r4(tr),
+    memory_ratio: mem ? r4(1 / (1 + mem.error)) : null,
+    notes: x.row.notes || "",
+  };
+});
+const sample = dataRows.filter((r) => r.counts_toward_target);
+const timeSorted = sample.filter((r) => r.time_ratio !== null).map((r) => r.time_ratio).sort((a, b) => a - b);
+const memRatios = sample.filter((r) => r.memory_ratio !== null).map((r) => r.memory_ratio).sort((a, b) => a - b);
+const spread = {
+  time: {
+    n: timeSorted.length,
+    quantity: "actual / predicted step time (first metric of each counted row)",
+    estimator: "Hyndman & Fan (1996) definition 6: the k-th smallest of n ratios is the k/(n+1) quantile, linear in between",
+    ratios_sorted: timeSorted,
+    p10: r4(quantile6(timeSorted, 0.1)),
+    p50: r4(quantile6(timeSorted, 0.5)),
+    p90: r4(quantile6(timeSorted, 0.9)),
+  },
+  memory: {
+    n: memRatios.length,
+    quantity: "measured / predicted peak memory per GPU",
+    rule: "too few rows for quantiles: the range spans the point estimate and every measured ratio, [min(1, smallest), max(1, largest)]",
+    ratios_sorted: memRatios,
+    low: r4(Math.min(1, ...memRatios)),
+    high: r4(Math.max(1, ...memRatios)),
+  },
+};
+const data = {
+  about:
+    "Generated by node scripts/validate.mjs from validation/*.json; do not edit. Every published run fed through the model with its published layout. " +
+    "The core embeds this file (core/embed_data.cmake) for the answer's uncertainty ranges; the page shows it under 'How accurate is this?'. " +
+    "ctest fails when it differs from a fresh run (scripts/validate.mjs --check).",
+  error: "predicted / reported - 1",
+  summary: {
+    rows: counted.length,
+    metric: "first metric of each row that counts toward the accuracy target",
+    median_abs_error: r4(median),
+    mean_abs_error: r4(mean),
+    max_abs_error: r4(max),
+  },
+  uncertainty: spread,
+  rows: dataRows,
+};
+const dataText = `${JSON.stringify(data, null, 1)}\n`;
 
 let md = `# Validation: predictions against published runs
 
@@ -80,6 +159,48 @@ for (const x of rows) {
     md += `| ${i === 0 ? `[${x.row.id}](../validation/${x.row.id}.json)` : ""} | ${i === 0 ? p.gpus : ""} | ${i === 0 ? layout : ""} | ${m.label} | ${m.fmt(m.reported)} | ${m.fmt(m.predicted)} | ${pct(m.error)} | ${i === 0 ? `±${(x.row.tolerance * 100).toFixed(0)}%` : ""} |\n`;
   });
 }
+const fx = (x) => x.toFixed(3);
+const q = spread.time;
+md += `
+## Uncertainty ranges
+
+The answer of \`gpucalc evaluate\` carries \`uncertainty\`: a P10–P90 range beside each
+time figure (step time, days, GPU-hours, wall-clock days, cost) and a range for the peak
+memory, both from the errors above (\`data/validation.json\`, embedded in the core, so
+the CLI, the wasm module and the page give the same ranges).
+
+- **Time.** Each counted row's first metric gives the ratio actual / predicted time:
+  1 + error for a throughput (MFU, HFU, TFLOP/s, tokens/s), 1 / (1 + error) for a time.
+  The ${q.n} ratios, sorted:
+  ${q.ratios_sorted.map(fx).join(", ")}.
+  P10, P50 and P90 follow Hyndman & Fan (1996, "Sample quantiles in statistical
+  packages", The American Statistician 50(4)) definition 6: the k-th smallest of n
+  values is taken as the k/(n+1) quantile (its expected position), linear in between,
+  so P10 sits at position ${((q.n + 1) * 0.1).toFixed(1)} and P90 at ${((q.n + 1) * 0.9).toFixed(1)} of the sorted list
+  (definition 7, numpy's default, would put them at the second smallest and second
+  largest: a narrower range than ${q.n} runs justify).
+  **P10 = ${fx(q.p10)}, P50 = ${fx(q.p50)}, P90 = ${fx(q.p90)}** × the predicted time. Days,
+  GPU-hours, cost and energy scale with time, so they take the same ratios.
+- **Memory.** Only ${spread.memory.n} rows measure peak memory, too few for quantiles
+  (ratios measured / predicted: ${spread.memory.ratios_sorted.map(fx).join(", ")}): the range spans the
+  point estimate and every measured ratio, **${fx(spread.memory.low)}–${fx(spread.memory.high)}** × the predicted peak.
+- **Out-of-memory risk** (\`oom_risk\`): the upper end of the memory range against the
+  device's memory. **high** when it exceeds the capacity, **medium** when it exceeds 80%
+  of it (Fujii et al. 2024 saw no out-of-memory failure in 454 runs whose estimate stayed
+  under 80%; the search's default \`target.max_memory_fraction\`), **low** otherwise.
+- **Calibration** (scenario \`calibration\`, [scenario-format.md](scenario-format.md)): a
+  step time or peak memory measured on the scenario's own fixed layout replaces the
+  prediction, and the range of that quantity collapses to the measurement.
+
+Limits: ${q.n} runs is a small sample, and not an independent one (the
+${sample.filter((r) => r.id.startsWith("megatron2021_t1")).length} megatron2021_t1 rows are one sweep on one cluster; the GPUs are
+${[...new Set(sample.map((r) => r.gpu.match(/\b[AH]\d00\b/)?.[0] ?? r.gpu))].sort().join(" and ")} only). With n = ${q.n} a new run falls below the smallest or above the largest
+ratio with probability 2/${q.n + 1} even if it comes from the same population, and the
+empirical quantiles cannot reach beyond the sample. The ranges cover the time model's
+error only: goodput (failures, checkpoints) and prices are taken as given, and with
+\`assume.mfu\` or \`assume.hfu\` the step time is the user's figure, so no time range is
+given. Most ratios are above 1: the model has been optimistic about time in ${q.ratios_sorted.filter((r) => r > 1).length} of ${q.n} runs.
+`;
 md += `\n## Step-time breakdown of each prediction\n\n| run | compute | TP | CP | PP | DP exposed | ZeRO-3 exposed | bubble | optimizer | step (s) |\n|---|---|---|---|---|---|---|---|---|---|\n`;
 for (const x of rows) {
   const b = x.v.performance.breakdown;
@@ -93,12 +214,44 @@ for (const x of rows) {
 }
 md += `\n## Published runs not fed through the model\n\n`;
 for (const x of excluded) md += `- **${x.id}**: ${x.reason}\n`;
-if (write) writeFileSync(path.join(ROOT, "docs/validation.md"), md);
+// Stale: the committed file's rows, texts or shape differ from this run's, or a number by
+// more than 0.0005 + 0.05% of it (rounding, and drift far below what the report shows).
+const dataPath = path.join(ROOT, "data/validation.json");
+const differences = (a, b, at = "") => {
+  if (typeof a === "number" && typeof b === "number") return Math.abs(a - b) <= 5e-4 + 5e-4 * Math.abs(b) ? [] : [`${at}: ${a} vs ${b}`];
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return [`${at}: ${a.length} vs ${b.length} entries`];
+    return a.flatMap((x, i) => differences(x, b[i], `${at}/${i}`));
+  }
+  if (a && b && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+    return keys.flatMap((k) => (k in a && k in b ? differences(a[k], b[k], `${at}/${k}`) : [`${at}/${k}: only in one`]));
+  }
+  return a === b ? [] : [`${at}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`];
+};
+let committed = null;
+try {
+  committed = JSON.parse(readFileSync(dataPath, "utf8"));
+} catch {
+  /* missing or broken: stale */
+}
+const staleBy = committed ? differences(committed, data) : ["data/validation.json is missing or not JSON"];
+const stale = staleBy.length > 0;
+if (write) {
+  writeFileSync(path.join(ROOT, "docs/validation.md"), md);
+  writeFileSync(dataPath, dataText);
+}
 for (const x of rows) {
   console.log(`${x.ok ? "ok  " : "FAIL"} ${x.row.id.padEnd(40)} ${x.metrics.map((m) => `${m.key} ${m.fmt(m.predicted)} vs ${m.fmt(m.reported)} (${pct(m.error)})`).join("; ")}`);
 }
 console.log(`median ${(median * 100).toFixed(1)}%, mean ${(mean * 100).toFixed(1)}%, max ${(max * 100).toFixed(1)}% over ${counted.length} rows`);
+console.log(`time ratio P10 ${spread.time.p10}, P50 ${spread.time.p50}, P90 ${spread.time.p90} (n ${spread.time.n}); memory ratio ${spread.memory.low}-${spread.memory.high} (n ${spread.memory.n})`);
+if (check && stale) {
+  console.error(`data/validation.json differs from this validation run (${staleBy.slice(0, 5).join("; ")}${staleBy.length > 5 ? "; …" : ""}): ` +
+    "run `node scripts/validate.mjs` (it rewrites the file and docs/validation.md) and rebuild, the core embeds it");
+  failures++;
+}
 if (check && failures) {
-  console.error(`${failures} row(s) beyond tolerance`);
+  console.error(`${failures} failure(s): row(s) beyond tolerance or a stale data/validation.json`);
   process.exit(1);
 }

@@ -13,6 +13,7 @@ import { renderAnswer, renderExplore, renderHeadline } from "./render.js";
 import { FIELD_BY_PATH, baseOf, exactAmount, setPath } from "./schema.js";
 import { cliCommand, exportName, hashFor, parseScenarioText, prettyJson, scenarioFromHash, MAX_SCENARIO_CHARS } from "./share.js";
 import { shapeForParams } from "./shape.js";
+import { adaptToModel, modelLabel, populateJob, wireJob } from "./jobtype.js";
 
 const root = document.documentElement;
 const EMBED = root.hasAttribute("data-embed");
@@ -338,7 +339,7 @@ function clearErrors() {
 
 // The field for a path in the Quick form: exact, else the closest one above it.
 function quickFieldFor(path) {
-  const fields = [...$("quick").querySelectorAll(".field[data-path]")];
+  const fields = [...$("quick").querySelectorAll(".field[data-path]")].filter((f) => !f.closest("[hidden]"));
   let best = null;
   for (const f of fields) {
     const p = f.dataset.path;
@@ -375,8 +376,10 @@ function showError({ path = "", message = "" }, client) {
   }
   const field = quickFieldFor(path);
   // A quick field shows the error only when the path is that field's own value.
-  if (field && (field.dataset.path === path || ["/model", "/gpu"].includes(field.dataset.path))) {
-    put(field.querySelector(".field-error"), field, field.dataset.path !== path);
+  if (field && (field.dataset.path === path || field.hasAttribute("data-below") || ["/model", "/gpu"].includes(field.dataset.path))) {
+    put(field.querySelector(":scope > .field-error") ?? field.querySelector(".field-error"), field, field.dataset.path !== path);
+    const folded = field.closest("details");
+    if (folded) folded.open = true;
     return;
   }
   const box = $("quick-error");
@@ -409,7 +412,7 @@ function fillQuickSelects() {
   const m = Q.model;
   const families = [...new Set(MODELS.map((x) => x.family))];
   m.replaceChildren(
-    ...families.map((f) => el("optgroup", { label: f }, MODELS.filter((x) => x.family === f).map((x) => el("option", { value: x.id, text: x.label })))),
+    ...families.map((f) => el("optgroup", { label: f }, MODELS.filter((x) => x.family === f).map((x) => el("option", { value: x.id, text: modelLabel(x) })))),
     el(
       "optgroup",
       { label: t("other") },
@@ -462,6 +465,7 @@ function populateQuick(force = false) {
     const v = mode === "days" ? s.target?.days : s.parallel?.gpus;
     Q.goal.value = v === undefined ? "" : String(v);
   }
+  populateJob(s, state.answer, force);
   populateQuickHints();
 }
 
@@ -523,6 +527,7 @@ function populateQuickHints() {
     stage: t(`opt_${tr.stage ?? "pretrain"}`),
     framework: t(`opt_${tr.framework ?? plan.framework ?? "megatron"}`),
   });
+  populateJob(s, a);
 }
 
 function setClientError(path, message) {
@@ -542,6 +547,7 @@ function onQuickParams() {
   setClientError("/model", null);
   edit((s) => {
     s.model = { name: `~${F.big("en", n)} (${t("shape_name")})`, ...shape };
+    adaptToModel(s);
   });
 }
 
@@ -568,6 +574,7 @@ function wireQuick() {
     } else {
       edit((s) => {
         s.model = v;
+        adaptToModel(s);
       });
     }
   });
@@ -597,24 +604,8 @@ function wireQuick() {
     setClientError("/training/tokens", null);
     edit((s) => setPath(s, "/training/tokens", v));
   });
-  const dataset = () => {
-    const a = F.parseAmount(Q.dsSamples.value);
-    const b = F.parseAmount(Q.dsLen.value);
-    const c = F.parseAmount(Q.dsEpochs.value || "1");
-    if (![a, b, c].every((x) => Number.isFinite(x) && x > 0)) {
-      $("q-ds-hint").textContent = t("q_ds_hint");
-      return;
-    }
-    const tokens = Math.round(a * b * c);
-    $("q-ds-hint").textContent = t("q_ds_result", { tokens: F.big(lang(), tokens) });
-    Q.tokens.value = exactAmount(tokens, lang());
-    setClientError("/training/tokens", null);
-    edit((s) => {
-      setPath(s, "/training/tokens", tokens);
-      setPath(s, "/training/stage", "full_finetune");
-    });
-  };
-  for (const input of [Q.dsSamples, Q.dsLen, Q.dsEpochs]) input.addEventListener("input", dataset);
+  // The job (stage, LoRA, optimizer, offload), tokens or a dataset, and EP: jobtype.js.
+  wireJob({ edit, setClientError, evaluateNow, scenario: () => state.scenario, answer: () => state.answer });
 
   const goalPath = () => (Q.goalDays.checked ? "/target/days" : "/parallel/gpus");
   Q.goal.addEventListener("input", () => {

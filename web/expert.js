@@ -6,18 +6,19 @@ import { parseAmount } from "./format.js";
 import { lang, t } from "./i18n.js";
 import { GPUS, MODELS, gpuById, modelById } from "./presets.js";
 import { GROUPS, baseOf, getPath, overridesOf, textOf } from "./schema.js";
+import { defaultTargets, modelInfo, modelLabel, relevance } from "./jobtype.js";
 
 const OPEN_GROUPS = new Set(["model", "gpu", "training", "target"]);
 const idFor = (path) => `f${path.replace(/[^a-z0-9]+/gi, "-")}`;
 const keyOf = (path) => path.slice(1);
 
-function presetOptions(select, items, groupKey) {
+function presetOptions(select, items, groupKey, labelOf = (x) => x.label) {
   select.replaceChildren();
   select.append(el("option", { value: "", text: t("custom_option") }));
   const groups = [...new Set(items.map((x) => x[groupKey] || "—"))];
   for (const name of groups) {
     const group = el("optgroup", { label: name });
-    for (const x of items.filter((y) => (y[groupKey] || "—") === name)) group.append(el("option", { value: x.id, text: x.label }));
+    for (const x of items.filter((y) => (y[groupKey] || "—") === name)) group.append(el("option", { value: x.id, text: labelOf(x) }));
     select.append(group);
   }
 }
@@ -38,7 +39,7 @@ export class ExpertForm {
       const details = el(
         "details",
         { class: "group", dataset: { group: group.id }, open: OPEN_GROUPS.has(group.id) },
-        el("summary", {}, el("span", { class: "group-title", dataset: { i18n: `g_${group.id}` }, text: t(`g_${group.id}`) }), el("code", { class: "group-key", text: group.id === "about" ? "name, description" : group.id })),
+        el("summary", {}, el("span", { class: "group-title", dataset: { i18n: `g_${group.id}` }, text: t(`g_${group.id}`) }), el("code", { class: "group-key", text: group.key ?? (group.id === "about" ? "name, description" : group.id) })),
         el("p", { class: "hint group-help", dataset: { i18n: `gh_${group.id}` }, text: t(`gh_${group.id}`) }),
         body,
       );
@@ -53,6 +54,7 @@ export class ExpertForm {
     const errId = `${id}-err`;
     let input;
     const common = { id, "aria-describedby": `${hintId} ${errId}`, dataset: { path: field.path } };
+    if (field.kind === "multi") return this.multiRow(field, id, hintId, errId);
     if (field.kind === "model-preset" || field.kind === "gpu-preset") {
       input = el("select", common);
     } else if (field.kind === "enum" || field.kind === "bool") {
@@ -76,8 +78,29 @@ export class ExpertForm {
     return wrap;
   }
 
+  // An array of some of field.options, as checkboxes (training.lora.targets).
+  multiRow(field, id, hintId, errId) {
+    const boxes = field.options.map((o) =>
+      el("label", { class: "check" }, el("input", { type: "checkbox", value: o, dataset: { path: field.path } }), ` ${o}`),
+    );
+    const label = el("legend", {}, el("span", { class: "label-text" }), " ", el("code", { class: "key", text: keyOf(field.path).split("/").pop() }));
+    const input = el("div", { class: "checks", id, role: "group", "aria-describedby": `${hintId} ${errId}` }, boxes);
+    const hint = el("p", { class: "hint", id: hintId });
+    const error = el("p", { class: "field-error", id: errId, hidden: true });
+    const wrap = el("fieldset", { class: "field wide", dataset: { path: field.path } }, label, input, hint, error);
+    input.addEventListener("change", () => this.onEdit(field, this.read(field, input)));
+    this.controls.set(field.path, { field, input, hint, error, wrap, label });
+    return wrap;
+  }
+
   // {value} or {error}; undefined value = absent.
   read(field, input) {
+    if (field.kind === "multi") {
+      const picked = [...input.querySelectorAll("input[type=checkbox]")].filter((b) => b.checked && !b.closest("label").hidden).map((b) => b.value);
+      const all = [...input.querySelectorAll("input[type=checkbox]")].filter((b) => !b.closest("label").hidden).map((b) => b.value);
+      // Every one ticked is the default (absent); none ticked goes to the core, which says why not.
+      return { value: picked.length === all.length ? undefined : picked };
+    }
     const text = input.value;
     switch (field.kind) {
       case "model-preset":
@@ -102,7 +125,7 @@ export class ExpertForm {
   relabel(scenario, answer) {
     for (const { field, input, label } of this.controls.values()) {
       label.querySelector(".label-text").textContent = t(`f_${keyOf(field.path)}`);
-      if (field.kind === "model-preset") presetOptions(input, MODELS, "family");
+      if (field.kind === "model-preset") presetOptions(input, MODELS, "family", modelLabel);
       if (field.kind === "gpu-preset") presetOptions(input, GPUS, "vendor");
     }
     for (const node of this.container.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
@@ -114,7 +137,22 @@ export class ExpertForm {
     const gpuBase = baseOf(scenario.gpu);
     const preset = modelById(modelBase);
     const gpu = gpuById(gpuBase);
-    for (const { field, input, hint } of this.controls.values()) {
+    const applies = relevance(scenario);
+    for (const { field, input, hint, wrap } of this.controls.values()) {
+      // Fields that do not apply (EP on a dense model, LoRA's without LoRA) stay out of
+      // the way unless the scenario sets them.
+      if (field.show) wrap.hidden = !applies[field.show] && getPath(scenario, field.path) === undefined;
+      if (field.kind === "multi") {
+        const set = getPath(scenario, field.path);
+        const info = modelInfo(scenario);
+        const on = Array.isArray(set) ? set : defaultTargets(info);
+        for (const box of input.querySelectorAll("input[type=checkbox]")) {
+          box.checked = on.includes(box.value);
+          box.closest("label").hidden = box.value === "gate" && !info.gated && !on.includes("gate");
+        }
+        hint.textContent = [this.defaultText(field, preset, gpu, answer), t(`h_${keyOf(field.path)}`)].filter(Boolean).join(" · ");
+        continue;
+      }
       const focused = document.activeElement === input;
       if (field.kind === "enum" || field.kind === "bool") {
         if (focused && !force) continue; // never rebuild an open list under the user
@@ -158,8 +196,9 @@ export class ExpertForm {
     const key = field.path.split("/").pop();
     if (field.required) return t("def_required");
     const show = (v) => (t(`opt_${String(v)}`) === `opt_${String(v)}` ? String(v) : t(`opt_${String(v)}`));
-    if (def.preset !== undefined && preset && preset.shape[def.preset] !== undefined) {
-      return t("def_preset", { v: field.kind === "enum" || field.kind === "bool" ? show(preset.shape[def.preset]) : String(preset.shape[def.preset]) });
+    const fromPreset = def.preset === undefined || !preset ? undefined : def.preset.split(".").reduce((o, k) => (o && typeof o === "object" ? o[k] : undefined), preset.shape);
+    if (fromPreset !== undefined && fromPreset !== null && typeof fromPreset !== "object") {
+      return t("def_preset", { v: field.kind === "enum" || field.kind === "bool" ? show(fromPreset) : String(fromPreset) });
     }
     if (def.spec !== undefined) {
       const v = gpu?.specs?.[def.spec];

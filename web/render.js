@@ -6,15 +6,18 @@ import { $, el, fill } from "./dom.js";
 import * as F from "./format.js";
 import { coreMessage, lang, raw, t } from "./i18n.js";
 import { SPEC_SOURCES, gpuById } from "./presets.js";
+import { hostMemoryNote, jobHeadlineFacts, jobSubline, modelJobFacts } from "./render-job.js";
 
 const MEMORY_PARTS = ["weights", "gradients", "optimizer", "activations", "other"];
 const BREAKDOWN_PARTS = [
   "compute_s",
   "tp_comm_s",
   "cp_comm_s",
+  "ep_comm_s",
   "pp_comm_s",
   "dp_comm_exposed_s",
   "zero3_comm_exposed_s",
+  "offload_s",
   "bubble_s",
   "optimizer_s",
 ];
@@ -87,10 +90,13 @@ export function renderHeadline(v, ctx) {
   const model = v.model?.name ?? v.model?.id ?? "";
   $("subline").textContent = [
     model,
+    jobSubline(v, ctx.scenario),
     t("n_tokens", { v: big(tr.tokens ?? ctx.scenario?.training?.tokens) }),
     v.gpu?.name ?? gpu,
     `${planText(plan)} · ZeRO-${plan.zero_stage} · ${t("recompute")} ${t(`recompute_${plan.recompute}`)}`,
-  ].join(" · ");
+  ]
+    .filter(Boolean)
+    .join(" · ");
 
   const note = $("target-note");
   const s = v.search ?? {};
@@ -199,6 +205,7 @@ export function renderHeadline(v, ctx) {
       }),
     );
   }
+  facts.push(...jobHeadlineFacts(v, fact));
   $("facts").replaceChildren(...facts);
 
   // The article's rule of thumb (core output `quick_estimate`), beside the full answer;
@@ -325,7 +332,7 @@ function renderMemory(v) {
     ),
   );
   const role = mem.stage_role && mem.stage_role !== "only" ? el("p", { class: "hint", text: t("mem_role", { role: t(`role_${mem.stage_role}`), stage: mem.stage, layers: mem.layers_on_gpu }) }) : null;
-  $("mem-chart").replaceChildren(bar, legend, el("p", { class: "hint", text: t("headroom_note") }), role ?? "");
+  $("mem-chart").replaceChildren(bar, legend, el("p", { class: "hint", text: t("headroom_note") }), role ?? "", hostMemoryNote(mem) ?? "");
 
   const items = Array.isArray(mem.items) ? mem.items : [];
   $("mem-items").replaceChildren(
@@ -460,9 +467,7 @@ function renderModel(v) {
       source: "docs/model.md §Parameters",
     }),
   ];
-  if (model.active_params != null && model.active_params !== model.params) {
-    facts.push(fact({ key: "active", label: t("f_active"), value: big(model.active_params), formula: n0(model.active_params) }));
-  }
+  facts.push(...modelJobFacts(v, fact));
   facts.push(
     fact({
       key: "flops",

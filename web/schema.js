@@ -2,10 +2,14 @@
 // form shows it, and the helpers that read and write a scenario by JSON pointer.
 // A blank field is an absent field: the core applies its default or chooses.
 //
-// kind: "amount" (number, accepts 15T / 1.5万亿), "int", "num", "enum", "bool", "text".
+// kind: "amount" (number, accepts 15T / 1.5万亿), "int", "num", "enum", "bool", "text",
+//       "multi" (an array of some of `options`, as checkboxes).
 // def:  how the default is shown — {value} a documented constant, {chosen: key}
 //       chosen by the calculator (the last answer's plan[key] is shown), {preset: key}
-//       the preset's value, {none: true} no default (absent means "not set").
+//       the preset's value ("moe.experts": a nested one), {none: true} no default
+//       (absent means "not set").
+// show: a flag of jobtype.js relevance() ("moe", "mla", "lora", "qlora", "finetune"):
+//       the field shows only when it applies (or is set).
 
 export const GROUPS = [
   {
@@ -31,6 +35,28 @@ export const GROUPS = [
     ],
   },
   {
+    id: "moe",
+    key: "model.moe · model.attention",
+    fields: [
+      { path: "/model/moe/experts", kind: "int", def: { preset: "moe.experts", none: true } },
+      { path: "/model/moe/top_k", kind: "int", def: { preset: "moe.top_k", none: true }, show: "moe" },
+      { path: "/model/moe/expert_ffn_hidden", kind: "int", def: { preset: "moe.expert_ffn_hidden", none: true }, show: "moe" },
+      { path: "/model/moe/shared_experts", kind: "int", def: { preset: "moe.shared_experts", value: 0 }, show: "moe" },
+      { path: "/model/moe/shared_expert_ffn_hidden", kind: "int", def: { preset: "moe.shared_expert_ffn_hidden", value: 0 }, show: "moe" },
+      { path: "/model/moe/shared_expert_gate", kind: "bool", def: { preset: "moe.shared_expert_gate", value: false }, show: "moe" },
+      { path: "/model/moe/first_dense_layers", kind: "int", def: { preset: "moe.first_dense_layers", value: 0 }, show: "moe" },
+      { path: "/model/moe/router_bias", kind: "bool", def: { preset: "moe.router_bias", value: false }, show: "moe" },
+      { path: "/model/moe/load_imbalance", kind: "num", def: { preset: "moe.load_imbalance", value: 1 }, show: "moe" },
+      { path: "/model/moe/capacity_factor", kind: "num", def: { preset: "moe.capacity_factor", none: true }, show: "moe" },
+      { path: "/model/attention/type", kind: "enum", options: ["mha", "mla"], def: { preset: "attention.type", value: "mha" } },
+      { path: "/model/attention/q_lora_rank", kind: "int", def: { preset: "attention.q_lora_rank", value: 0 }, show: "mla" },
+      { path: "/model/attention/kv_lora_rank", kind: "int", def: { preset: "attention.kv_lora_rank", none: true }, show: "mla" },
+      { path: "/model/attention/qk_nope_head_dim", kind: "int", def: { preset: "attention.qk_nope_head_dim", none: true }, show: "mla" },
+      { path: "/model/attention/qk_rope_head_dim", kind: "int", def: { preset: "attention.qk_rope_head_dim", none: true }, show: "mla" },
+      { path: "/model/attention/v_head_dim", kind: "int", def: { preset: "attention.v_head_dim", none: true }, show: "mla" },
+    ],
+  },
+  {
     id: "gpu",
     fields: [
       { path: "/gpu", kind: "gpu-preset" },
@@ -49,28 +75,57 @@ export const GROUPS = [
   {
     id: "training",
     fields: [
-      { path: "/training/tokens", kind: "amount", required: true },
+      { path: "/training/tokens", kind: "amount", def: { none: true } },
       { path: "/training/seq_len", kind: "int", required: true },
       { path: "/training/global_batch", kind: "int", def: { chosen: "global_batch" } },
       { path: "/training/global_batch_tokens", kind: "amount", def: { chosen: "global_batch_tokens" } },
       { path: "/training/micro_batch", kind: "int", def: { chosen: "micro_batch" } },
       { path: "/training/precision", kind: "enum", options: ["bf16", "fp16", "fp8"], def: { value: "bf16" } },
-      { path: "/training/optimizer", kind: "enum", options: ["adamw"], def: { value: "adamw" } },
       { path: "/training/recompute", kind: "enum", options: ["none", "selective", "full"], def: { chosen: "recompute" } },
       { path: "/training/zero_stage", kind: "enum", options: [0, 1, 2, 3], def: { chosen: "zero_stage" } },
-      { path: "/training/stage", kind: "enum", options: ["pretrain", "full_finetune"], def: { value: "pretrain" } },
       { path: "/training/flash_attention", kind: "bool", def: { value: true } },
       { path: "/training/sequence_parallel", kind: "bool", def: { value: true } },
       { path: "/training/framework", kind: "enum", options: ["megatron", "torchtitan"], def: { value: "megatron" } },
     ],
   },
   {
+    id: "job",
+    key: "training.stage · lora · dataset",
+    fields: [
+      { path: "/training/stage", kind: "enum", options: ["pretrain", "full_finetune", "lora", "qlora"], def: { value: "pretrain" } },
+      { path: "/training/dataset/samples", kind: "amount", def: { none: true }, show: "finetune" },
+      { path: "/training/dataset/avg_tokens", kind: "num", def: { none: true }, show: "finetune" },
+      { path: "/training/dataset/epochs", kind: "num", def: { value: 1 }, show: "finetune" },
+      { path: "/training/lora/rank", kind: "int", def: { value: 16 }, show: "lora" },
+      { path: "/training/lora/alpha", kind: "num", def: { value: 32 }, show: "lora" },
+      { path: "/training/lora/targets", kind: "multi", options: ["q", "k", "v", "o", "gate", "up", "down"], def: { value: "all" }, show: "lora" },
+      { path: "/training/lora/double_quant", kind: "bool", def: { value: true }, show: "qlora" },
+      { path: "/training/lora/paged_optimizer", kind: "bool", def: { value: false }, show: "qlora" },
+    ],
+  },
+  {
+    id: "memory",
+    key: "training.optimizer · master_weights · offload",
+    fields: [
+      { path: "/training/optimizer", kind: "enum", options: ["adamw", "adam8bit", "sgd", "lion", "adafactor"], def: { value: "adamw" } },
+      { path: "/training/master_weights", kind: "bool", def: { value: true } },
+      { path: "/training/offload/optimizer", kind: "bool", def: { value: false } },
+      { path: "/training/offload/params", kind: "bool", def: { value: false } },
+      { path: "/training/offload/pcie_gbs", kind: "num", def: { none: true } },
+      { path: "/training/offload/host_memory_bw_gbs", kind: "num", def: { none: true } },
+    ],
+  },
+  {
     id: "parallel",
-    fields: ["gpus", "tp", "pp", "dp", "cp", "ep", "vpp"].map((k) => ({
-      path: `/parallel/${k}`,
-      kind: "int",
-      def: { chosen: k },
-    })),
+    fields: [
+      ...["gpus", "tp", "pp", "dp", "cp", "ep", "vpp"].map((k) => ({
+        path: `/parallel/${k}`,
+        kind: "int",
+        def: { chosen: k },
+        show: k === "ep" ? "moe" : undefined,
+      })),
+      { path: "/training/overlap_moe_comm", kind: "bool", def: { value: false }, show: "moe" },
+    ],
   },
   {
     id: "target",
@@ -132,6 +187,10 @@ export function setPath(scenario, path, value) {
     scenario[root] = left.length === 1 && left[0] === "base" && typeof node.base === "string" ? node.base : node;
     return;
   }
+  if ((root === "model" || root === "gpu") && typeof scenario[root] === "string") {
+    if (value === undefined) return;
+    scenario[root] = { base: scenario[root] }; // "/model/moe/experts" on a preset: {base, moe: {experts}}
+  }
   let cur = scenario;
   const parents = [];
   for (const key of keys.slice(0, -1)) {
@@ -145,11 +204,17 @@ export function setPath(scenario, path, value) {
   const last = keys[keys.length - 1];
   if (value === undefined) delete cur[last];
   else cur[last] = value;
-  // Drop optional sections that became empty.
-  for (const [parent, key] of parents.reverse()) {
-    if (["parallel", "target", "assume"].includes(key) && isObject(parent[key]) && Object.keys(parent[key]).length === 0) {
+  // Drop optional sections that became empty (and any emptied object below a section:
+  // training.lora, training.offload, model.moe, …).
+  for (const [i, [parent, key]] of [...parents.entries()].reverse()) {
+    if ((i > 0 || ["parallel", "target", "assume"].includes(key)) && isObject(parent[key]) && Object.keys(parent[key]).length === 0) {
       delete parent[key];
     }
+  }
+  if (root === "model" || root === "gpu") {
+    const node = scenario[root];
+    const left = isObject(node) ? Object.keys(node) : [];
+    if (left.length === 1 && left[0] === "base" && typeof node.base === "string") scenario[root] = node.base;
   }
 }
 

@@ -4,6 +4,8 @@
 
 #include "gpucalc/report.hpp"
 #include "gpucalc/scenario.hpp"
+#include "json_writer.hpp"
+#include "report_text.hpp"
 
 namespace gpucalc {
 
@@ -11,43 +13,49 @@ std::string version() { return GPUCALC_VERSION; }
 
 namespace {
 
-std::string wrap(Expected<nlohmann::ordered_json> result) {
-  nlohmann::ordered_json env;
-  if (!result) {
-    env["ok"] = false;
-    env["error"] = {{"path", result.error().path}, {"message", result.error().message}};
-  } else {
-    env["ok"] = true;
-    env["value"] = std::move(*result);
-  }
-  return env.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+// The envelope, {"ok":true,"value":...} around the answer's JSON text or
+// {"ok":false,"error":{"path":...,"message":...}}.
+std::string ok_envelope(std::string_view value) {
+  constexpr std::string_view head = R"({"ok":true,"value":)";
+  std::string out;
+  out.reserve(head.size() + value.size() + 1);
+  out += head;
+  out += value;
+  out += '}';
+  return out;
+}
+
+std::string error_envelope(const Error& e) {
+  JsonWriter w;
+  w.begin_object();
+  w.field("ok", false);
+  w.key("error").begin_object().field("path", e.path).field("message", e.message).end_object();
+  w.end_object();
+  return w.take();
+}
+
+std::string wrap(const Expected<nlohmann::ordered_json>& result) {
+  if (!result) return error_envelope(result.error());
+  return ok_envelope(result->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 template <class Run>
 std::string envelope(std::string_view scenario_json, Run run) {
-  nlohmann::ordered_json env;
-  auto fail = [&](const Error& e) {
-    env["ok"] = false;
-    env["error"] = {{"path", e.path}, {"message", e.message}};
-    return env.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  };
   auto scenario = parse_scenario(scenario_json);
-  if (!scenario) return fail(scenario.error());
-  auto result = run(*scenario);
-  if (!result) return fail(result.error());
-  env["ok"] = true;
-  env["value"] = std::move(*result);
-  return env.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (!scenario) return error_envelope(scenario.error());
+  Expected<std::string> text = run(*scenario);
+  if (!text) return error_envelope(text.error());
+  return ok_envelope(*text);
 }
 
 }  // namespace
 
 std::string search_json(std::string_view scenario_json, int top_k) {
-  return envelope(scenario_json, [&](const Scenario& s) { return search_report(s, top_k); });
+  return envelope(scenario_json, [&](const Scenario& s) { return search_report_text(s, top_k); });
 }
 
 std::string evaluate_json(std::string_view scenario_json) {
-  return envelope(scenario_json, [](const Scenario& s) { return evaluate(s); });
+  return envelope(scenario_json, [](const Scenario& s) { return evaluate_text(s); });
 }
 
 std::string compare_json(std::string_view scenario, std::string_view ids) {

@@ -172,6 +172,29 @@ const std::vector<ModelShape>& model_presets() {
       m.position = position_from(str_or(e, "position_embedding", "rope"));
       m.dropout = bool_or(e, "dropout", false);
       m.max_position_embeddings = int_or(e, "max_position_embeddings", 0);
+      if (auto it = e.find("moe"); it != e.end() && it->is_object()) {
+        const json& x = *it;
+        m.moe.experts = int_or(x, "experts", 0);
+        m.moe.top_k = int_or(x, "top_k", 0);
+        m.moe.expert_ffn_hidden = int_or(x, "expert_ffn_hidden", 0);
+        m.moe.shared_experts = int_or(x, "shared_experts", 0);
+        m.moe.shared_expert_ffn_hidden = int_or(x, "shared_expert_ffn_hidden", 0);
+        m.moe.shared_expert_gate = bool_or(x, "shared_expert_gate", false);
+        m.moe.first_dense_layers = int_or(x, "first_dense_layers", 0);
+        m.moe.router_bias = bool_or(x, "router_bias", false);
+      }
+      if (auto it = e.find("attention"); it != e.end() && it->is_object() && str_or(*it, "type", "") == "mla") {
+        const json& x = *it;
+        m.attention = AttentionType::mla;
+        m.mla.q_lora_rank = int_or(x, "q_lora_rank", 0);
+        m.mla.kv_lora_rank = int_or(x, "kv_lora_rank", 0);
+        m.mla.qk_nope_head_dim = int_or(x, "qk_nope_head_dim", 0);
+        m.mla.qk_rope_head_dim = int_or(x, "qk_rope_head_dim", 0);
+        m.mla.v_head_dim = int_or(x, "v_head_dim", 0);
+      }
+      m.published_active_params = int_or(e, "published_active_params", 0);
+      m.published_active_tolerance = int_or(e, "published_active_params_tolerance", 0);
+      m.active_params_include_input_embedding = bool_or(e, "active_params_include_input_embedding", true);
       m.published_params = int_or(e, "published_params", 0);
       m.published_params_tolerance = int_or(e, "published_params_tolerance", 0);
       m.source = str_or(e, "source", "");

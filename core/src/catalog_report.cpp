@@ -48,6 +48,7 @@ Expected<ordered_json> catalog_report(std::string_view kind) {
       auto id = e.find("id");
       const ModelShape* m = (id != e.end() && id->is_string()) ? find_model(id->get<std::string>()) : nullptr;
       e["params"] = m ? ordered_json(count_params(*m).total) : ordered_json(nullptr);
+      e["active_params"] = m ? ordered_json(count_params(*m).active) : ordered_json(nullptr);
     }
     return doc;
   }

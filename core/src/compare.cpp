@@ -76,6 +76,13 @@ Expected<ordered_json> compare_report(std::string_view scenario_json, std::strin
   for (const std::string& id : *ids) {
     input::json d = *doc;
     d["gpu"] = id;
+    // A calibration was measured on the scenario's own accelerator: the other rows are the
+    // model's predictions.
+    std::vector<std::string> notes;
+    if (id != owner && d.is_object() && d.contains("calibration")) {
+      d.erase("calibration");
+      notes.push_back("calibration was measured on " + owner + "; this row is the model's uncalibrated prediction");
+    }
     auto s = parse_scenario(d.dump());
     if (!s) {
       rows.push_back(row_error(id, s.error()));
@@ -83,7 +90,6 @@ Expected<ordered_json> compare_report(std::string_view scenario_json, std::strin
     }
     // The scenario's explicit prices are its own accelerator's: the other rows take their
     // catalog default (rented) or go unpriced (owned: purchase prices differ per accelerator).
-    std::vector<std::string> notes;
     CostModel& cm = s->problem.cost;
     if (id != owner) {
       if (cm.mode == CostMode::rented && base_cost.rental && base_cost.rental->from_scenario) {

@@ -11,25 +11,52 @@ constexpr double kAct = 2.0;  // bytes per saved activation element (bf16/fp16)
 
 // Parameters of one layer held by one TP rank: weight matrices and column-parallel
 // biases are split t ways (Megatron-LM, Shoeybi et al. 2019 §3); norms are replicated.
-double layer_params_local(const ParamCounts& pc, int64_t tp) {
-  return static_cast<double>(pc.attention + pc.mlp) / static_cast<double>(tp) +
-         static_cast<double>(pc.layer_norms);
+// A MoE layer's routed experts are split over ep ranks (whole experts) and, inside an
+// expert, over etp ranks (Megatron-Core expert tensor parallel); the router is
+// replicated (Megatron-Core TopKRouter).
+struct LayerLocal {
+  double dense = 0;       // a dense layer's local parameters
+  double moe_shared = 0;  // a MoE layer's parameters every EP rank keeps
+  double moe_expert = 0;  // a MoE layer's routed-expert parameters on one GPU
+  double dense_linear = 0, moe_shared_linear = 0;  // the linear (quantisable) part of the above
+};
+LayerLocal layer_local(const ParamCounts& pc, const Layout& l) {
+  const double tp = static_cast<double>(l.tp), ep = static_cast<double>(l.ep);
+  LayerLocal r;
+  r.dense_linear = static_cast<double>(pc.attention + pc.mlp) / tp;
+  r.dense = r.dense_linear + static_cast<double>(pc.layer_norms);
+  r.moe_shared_linear = static_cast<double>(pc.attention + pc.shared_mlp) / tp + static_cast<double>(pc.router);
+  r.moe_shared = r.moe_shared_linear + static_cast<double>(pc.layer_norms);
+  r.moe_expert = static_cast<double>(pc.routed_experts) / (static_cast<double>(l.etp) * ep);
+  return r;
 }
 
 struct StageParams {
-  double params = 0;          // parameters held by one GPU of this stage (before ZeRO)
-  double layer_local = 0;     // one layer's local parameters
+  double params = 0;          // parameters held by one GPU of this stage (before ZeRO), experts excluded
+  double expert_params = 0;   // routed-expert parameters on one GPU (sharded over dp·cp/ep by ZeRO)
+  double linear = 0;          // the layers' linear weights among params + expert_params (QLoRA quantises these)
+  double layer_local = 0;     // the largest layer's local parameters (ZeRO-3 gathers one at a time)
   double head_local = 0;      // the output projection's local parameters (last stage)
   double embedding_local = 0; // the token embedding's local parameters (first stage)
-  int64_t layers = 0;
+  double adapters = 0;        // LoRA: trainable adapter parameters on one GPU
+  StageLayers layers;
 };
 
-StageParams stage_params(const ModelShape& m, const Layout& l, int stage) {
+StageParams stage_params(const ModelShape& m, const Training& t, const Layout& l, int stage) {
   const ParamCounts pc = count_params(m);
   StageParams sp;
-  sp.layers = layers_per_stage_max(m, l);
-  sp.layer_local = layer_params_local(pc, l.tp);
-  sp.params = static_cast<double>(sp.layers) * sp.layer_local;
+  sp.layers = stage_layers(m, l, stage);
+  const LayerLocal ll = layer_local(pc, l);
+  const double dense = static_cast<double>(sp.layers.dense), moe = static_cast<double>(sp.layers.moe());
+  sp.params = dense * ll.dense + moe * ll.moe_shared;
+  sp.expert_params = moe * ll.moe_expert;
+  sp.linear = dense * ll.dense_linear + moe * (ll.moe_shared_linear + ll.moe_expert);
+  sp.layer_local = std::max(sp.layers.dense > 0 ? ll.dense : 0.0,
+                            sp.layers.moe() > 0 ? ll.moe_shared + ll.moe_expert : 0.0);
+  if (is_adapter_stage(t)) {
+    sp.adapters = (dense * lora_params_per_layer(m, t.lora, false) + moe * lora_params_per_layer(m, t.lora, true)) /
+                  static_cast<double>(l.tp);
+  }
   const bool first = stage == 0;
   const bool last = stage == l.pp - 1;
   const double vocab_local = static_cast<double>(pc.embedding) / static_cast<double>(l.tp);  // vocab-parallel
@@ -51,7 +78,51 @@ StageParams stage_params(const ModelShape& m, const Layout& l, int stage) {
 
 }  // namespace
 
-double activation_bytes_per_layer(const ModelShape& m, const Training& t, const Layout& l) {
+double lora_params_per_layer(const ModelShape& m, const LoraConfig& c, bool moe_layer, bool active_only) {
+  // r·(d_in + d_out) per adapted W: A is r×d_in, B is d_out×r (Hu et al. 2021 §4.1).
+  const double r = static_cast<double>(c.rank);
+  const double h = static_cast<double>(m.hidden), a = static_cast<double>(m.heads),
+               g = static_cast<double>(m.kv_heads), d = static_cast<double>(head_dim(m));
+  const auto ad = [&](double in, double out) { return r * (in + out); };
+  double n = 0;
+  if (is_mla(m)) {
+    const MlaShape& x = m.mla;
+    const double dqk = static_cast<double>(qk_head_dim(m)), dv = static_cast<double>(x.v_head_dim);
+    const double qr = static_cast<double>(x.q_lora_rank), kr = static_cast<double>(x.kv_lora_rank),
+                 dr = static_cast<double>(x.qk_rope_head_dim), dn = static_cast<double>(x.qk_nope_head_dim);
+    if (has_target(c, LoraTarget::q)) n += qr > 0 ? ad(h, qr) + ad(qr, a * dqk) : ad(h, a * dqk);
+    if (has_target(c, LoraTarget::k) || has_target(c, LoraTarget::v)) n += ad(h, kr + dr) + ad(kr, a * (dn + dv));
+    if (has_target(c, LoraTarget::o)) n += ad(a * dv, h);
+  } else {
+    if (has_target(c, LoraTarget::q)) n += ad(h, a * d);
+    if (has_target(c, LoraTarget::k)) n += ad(h, g * d);
+    if (has_target(c, LoraTarget::v)) n += ad(h, g * d);
+    if (has_target(c, LoraTarget::o)) n += ad(a * d, h);
+  }
+  const bool gated = gated_ffn(m.ffn_act);
+  const auto mlp = [&](double f) {
+    double x = 0;
+    if (gated && has_target(c, LoraTarget::gate)) x += ad(h, f);
+    if (has_target(c, LoraTarget::up)) x += ad(h, f);
+    if (has_target(c, LoraTarget::down)) x += ad(f, h);
+    return x;
+  };
+  if (!moe_layer) return n + mlp(static_cast<double>(m.ffn_hidden));
+  // Every routed and shared expert carries its own adapters (PEFT matches module names).
+  const ParamCounts pc = count_params(m);
+  const double fs = pc.shared_mlp > 0 ? static_cast<double>(pc.shared_mlp - (m.moe.shared_expert_gate ? m.hidden : 0)) /
+                                            ((gated ? 3.0 : 2.0) * h)
+                                      : 0.0;
+  const double experts = static_cast<double>(active_only ? m.moe.top_k : m.moe.experts);
+  return n + experts * mlp(static_cast<double>(m.moe.expert_ffn_hidden)) +
+         (fs > 0 ? mlp(fs) : 0.0);
+}
+
+double nf4_bytes_per_param(bool double_quant) {
+  return (4.0 + (double_quant ? 8.0 / 64.0 + 32.0 / (64.0 * 256.0) : 32.0 / 64.0)) / 8.0;
+}
+
+double activation_bytes_per_layer(const ModelShape& m, const Training& t, const Layout& l, bool moe_layer) {
   // Tensors a layer saves for its backward pass, per micro-batch, per GPU
   // (docs/memory-model.md §2). s is the local sequence s/cp (context parallelism
   // splits the sequence, Megatron-Core CP); TP splits heads and FFN columns; sequence
@@ -63,8 +134,20 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
   const double a = static_cast<double>(m.heads);
   const double g = static_cast<double>(m.kv_heads);
   const double d = static_cast<double>(head_dim(m));
-  const double f = static_cast<double>(m.ffn_hidden);
   const double tp = static_cast<double>(l.tp);
+  // Per-token widths of Q, K, V and the attention output: a·d, g·d, g·d, a·d; MLA
+  // materialises per-head keys and values from its latent: a·(d_n+d_r), a·(d_n+d_r), a·d_v.
+  const double dqk = static_cast<double>(qk_head_dim(m)), dv = static_cast<double>(v_head_dim(m));
+  const double qd = a * dqk, kd = is_mla(m) ? a * dqk : g * d, vd = is_mla(m) ? a * dv : g * d, od = a * dv;
+  // The MLP: a dense layer's width f; a MoE layer's routed experts see load·k copies of
+  // each token (the busiest rank, docs/memory-model.md §2b) plus the shared experts.
+  const double load = moe_layer ? expert_load(m) : 0.0;
+  const double k_top = static_cast<double>(m.moe.top_k), fe = static_cast<double>(m.moe.expert_ffn_hidden);
+  const ParamCounts pc_moe = moe_layer ? count_params(m) : ParamCounts{};
+  const double fs = moe_layer ? static_cast<double>(pc_moe.shared_mlp - (m.moe.shared_expert_gate ? m.hidden : 0)) /
+                                    ((gated_ffn(m.ffn_act) ? 3.0 : 2.0) * h)
+                              : 0.0;
+  const double f = moe_layer ? load * k_top * fe + fs : static_cast<double>(m.ffn_hidden);
   const double seq_shard = (t.sequence_parallel && l.tp > 1) ? tp : 1.0;
   const double sb = s * b;
   const bool titan = t.framework == Framework::torchtitan;
@@ -81,14 +164,14 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
     // Row-parallel matmuls (wo, w2) produce full-width partial sums before their
     // reduce-scatter.
     const double full_h = h;  // wo / w2 output per token on one rank
-    const double mm_out[] = {a * d / tp, g * d / tp, g * d / tp, full_h, f / tp, f / tp, full_h};
+    const double mm_out[] = {qd / tp, kd / tp, vd / tp, full_h, f / tp, f / tp, full_h};
     const int n_mm = swiglu ? 7 : 6;
     double saved = h / seq_shard;  // block input
     for (int i = 0; i < n_mm; ++i) {
       const int idx = swiglu ? i : (i < 5 ? i : 6);  // GELU: fc1 (f/t) then fc2 (h)
       if (i % 2 == 0) saved += mm_out[idx];
     }
-    saved += a * d / tp;                 // attention output (lse added below)
+    saved += od / tp;                    // attention output (lse added below)
     if (l.tp > 1) saved += 2.0 * h / tp;  // reduce-scatter outputs after wo and w2
     return kAct * sb * saved + lse;
   }
@@ -106,10 +189,31 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
   if (m.qk_norm) bytes += kAct * sb * (a + g) * d / tp;
   // Attention: Q, K, V (after RoPE) and the attention output O feeding the output
   // projection: s·b·(2·a·d + 2·g·d); split by TP over heads.
-  bytes += kAct * sb * (2.0 * a * d + 2.0 * g * d) / tp;
+  bytes += kAct * sb * (qd + kd + vd + od) / tp;
+  if (is_mla(m)) {
+    // MLA's latents, computed on every TP rank (Megatron-Core MLA down-projections are
+    // not split): the q_a and kv_a outputs feeding their RMSNorms and the normalised
+    // latents feeding the up-projections, plus the shared RoPE key.
+    const double qr = static_cast<double>(m.mla.q_lora_rank), kr = static_cast<double>(m.mla.kv_lora_rank);
+    bytes += kAct * sb * (2.0 * qr + 2.0 * kr + static_cast<double>(m.mla.qk_rope_head_dim));
+  }
   // SwiGLU: gate and up projections (2f) feed silu(gate)·up, whose output (f) feeds
   // down. GELU: fc1 output (f, the GELU input) and GELU output (f, the fc2 input).
-  bytes += kAct * sb * (swiglu ? 3.0 : 2.0) * f / tp;
+  const double mats = swiglu ? 3.0 : 2.0;
+  if (!moe_layer) {
+    bytes += kAct * sb * mats * f / tp;
+  } else {
+    // MoE block (Megatron-Core MoE, alltoall token dispatcher): per routed copy of a
+    // token the permuted input (h, gathered over the TP group for expert-TP) and the
+    // expert's output before the probability-weighted combine (h), plus the expert's
+    // MLP tensors (mats·f_e, split by TP); the shared experts as a dense MLP of their
+    // width; the router's fp32 logits and probabilities (E each) on the local tokens.
+    // With expert-TP etp < tp each rank routes only its sequence shard (SP): etp/tp of
+    // the micro-batch's tokens, at full expert width / etp.
+    const double etp = static_cast<double>(l.etp);
+    bytes += kAct * sb * (load * k_top * (etp / seq_shard) * (2.0 * h + mats * fe / etp) + mats * fs / tp);
+    bytes += 8.0 * sb * static_cast<double>(m.moe.experts) / seq_shard;
+  }
   // Dropout: 1-byte masks after attention and after the MLP (Korthikanti Table 2's 2sbh).
   if (m.dropout) bytes += 2.0 * sb * h / seq_shard;
   bytes += lse;
@@ -122,6 +226,21 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
     bytes += (m.dropout ? 5.0 : 2.0) * a * s * s_full * b / tp;
   }
   return bytes;
+}
+
+StageLayers stage_layers(const ModelShape& m, const Layout& l, int stage) {
+  StageLayers r;
+  r.total = layers_per_stage_max(m, l);
+  if (!is_moe(m)) {
+    r.dense = r.total;
+    return r;
+  }
+  const int64_t c = (m.layers + l.pp * l.vpp - 1) / (l.pp * l.vpp);
+  for (int64_t k = 0; k < l.vpp; ++k) {
+    const int64_t idx = k * l.pp + stage;
+    r.dense += dense_layers_in(m, idx * c, (idx + 1) * c);
+  }
+  return r;
 }
 
 ModelStates model_state_bytes(double params, int zero_stage, double shard, StateBytes b) {
@@ -139,23 +258,43 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
   StageMemory r;
   r.stage = stage;
   const bool last = stage == l.pp - 1;
-  const StageParams sp = stage_params(m, l, stage);
-  r.layers = sp.layers;
+  const StageParams sp = stage_params(m, t, l, stage);
+  r.layers = sp.layers.total;
 
   // Model states, mixed-precision Adam (Rajbhandari et al. 2020 §3.1): 2 bytes of
   // 16-bit weights, 2 of 16-bit gradients and K = 12 of optimizer state (fp32 master
-  // weights, momentum, variance) per parameter. ZeRO shards them over the data-parallel
-  // group, which spans dp × cp (Megatron-Core's distributed optimizer and FSDP with CP
-  // shard over the combined DP-CP group): stage 1 the optimizer, 2 also gradients,
-  // 3 also weights.
+  // weights, momentum, variance) per parameter (other optimizers: plan.hpp). ZeRO shards
+  // them over the data-parallel group, which spans dp × cp (Megatron-Core's distributed
+  // optimizer and FSDP with CP shard over the combined DP-CP group): stage 1 the
+  // optimizer, 2 also gradients, 3 also weights. Routed-expert parameters are already
+  // split over the ep ranks of that group, so ZeRO shards them over the rest of it, the
+  // expert-data-parallel group of dp·cp/ep ranks (Megatron-Core expert DP).
   const double shard = static_cast<double>(l.dp * l.cp);
-  const double P = sp.params;
-  const ModelStates ms = model_state_bytes(P, l.zero_stage, shard, state_bytes(t));
-  r.weights = ms.weights;
-  r.gradients = ms.gradients;
-  r.optimizer = ms.optimizer;
+  const double eshard = static_cast<double>(expert_dp(l));
+  const StateBytes sb = state_bytes(t, &m);
   const bool titan = t.framework == Framework::torchtitan;
-  if (l.zero_stage >= 3 && shard > 1.0) {
+  const bool z3 = l.zero_stage >= 3;
+  if (!is_adapter_stage(t)) {
+    const ModelStates a = model_state_bytes(sp.params, l.zero_stage, shard, sb);
+    const ModelStates e = model_state_bytes(sp.expert_params, l.zero_stage, eshard, sb);
+    r.weights = a.weights + e.weights;
+    r.gradients = a.gradients + e.gradients;
+    r.optimizer = a.optimizer + e.optimizer;
+  } else {
+    // LoRA / QLoRA: the base model is frozen, held as 16-bit weights (QLoRA: its layers'
+    // linear weights in NF4) with no gradient and no optimizer state; FSDP / ZeRO-3 still
+    // shards it. Only the adapters carry gradients and optimizer states.
+    const bool q = t.stage == Stage::qlora;
+    const double nf4 = nf4_bytes_per_param(t.lora.double_quant);
+    const double shared_linear = sp.linear - sp.expert_params;
+    const double base = q ? (sp.params - shared_linear) * 2.0 + shared_linear * nf4 : sp.params * 2.0;
+    const double experts = sp.expert_params * (q ? nf4 : 2.0);
+    const ModelStates ad = model_state_bytes(sp.adapters, l.zero_stage, shard, sb);
+    r.weights = base / (z3 ? shard : 1.0) + experts / (z3 ? eshard : 1.0) + ad.weights;
+    r.gradients = ad.gradients;
+    r.optimizer = ad.optimizer;
+  }
+  if (z3 && shard > 1.0) {
     // Gathered working set: the layer in use and the one being prefetched (2 B/param
     // each) plus the in-use layer's unsharded gradient before its reduce-scatter
     // (2 B/param): PyTorch FSDP forward/backward prefetch; DeepSpeed's ZeRO-3 estimator
@@ -173,13 +312,35 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     }
     r.weights_gathered = std::max(3.0 * 2.0 * sp.layer_local, unit);
   }
+  if (t.stage == Stage::qlora) {
+    // bitsandbytes dequantises each NF4 weight to bf16 for its matmul, one at a time:
+    // the largest local linear weight, 2 B per parameter.
+    const double h = static_cast<double>(m.hidden);
+    const double widest = std::max({static_cast<double>(m.heads) * static_cast<double>(qk_head_dim(m)),
+                                    static_cast<double>(is_moe(m) && sp.layers.dense == 0 ? m.moe.expert_ffn_hidden
+                                                                                          : m.ffn_hidden)});
+    r.weights_gathered = std::max(r.weights_gathered, 2.0 * h * widest / static_cast<double>(l.tp));
+  }
   if (t.precision == Precision::fp8 && !titan) {
     // Transformer Engine keeps an FP8 (1 byte) copy of each local weight between
     // micro-batches of a step (fp8 weight caching); torchao's dynamic float8 casts on
     // the fly and keeps none.
-    r.fp8_weight_cache = 1.0 * P / (l.zero_stage >= 3 ? shard : 1.0);
+    r.fp8_weight_cache = sp.params / (z3 ? shard : 1.0) + sp.expert_params / (z3 ? eshard : 1.0);
   }
-
+  // Offload (ZeRO-Offload, Ren et al. 2021 §4): the fp32 master weights and optimizer
+  // moments live in host memory, with an fp32 copy of the gradient partition the CPU
+  // optimizer reads; QLoRA's paged optimizer keeps its states in unified memory that
+  // pages to the host under pressure (Dettmers et al. 2023 §3), counted here on the host.
+  // offload.params (ZeRO-Infinity, ZeRO-3 only) also moves the 16-bit weight shards.
+  if (t.offload.optimizer || (t.stage == Stage::qlora && t.lora.paged_optimizer)) {
+    const double trainable = r.optimizer / std::max(sb.optimizer, 1e-9);  // parameters this GPU updates
+    r.host_bytes += r.optimizer + (t.offload.optimizer ? 4.0 * trainable : 0.0);
+    r.optimizer = 0;
+  }
+  if (t.offload.params) {
+    r.host_bytes += r.weights;
+    r.weights = 0;
+  }
   // Activations. Micro-batch-chunks in flight under 1F1B (Narayanan et al. 2021 §2.2):
   // stage i holds min(m, p - i) micro-batches; interleaved with v chunks, Megatron's
   // schedule warms up (p - i - 1)·2 + (v - 1)·p chunks, so stage 0 holds
@@ -195,8 +356,12 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
   }
   in_flight = std::max<int64_t>(in_flight, 1);
   r.in_flight = in_flight;
-  const double chunk_layers = static_cast<double>(sp.layers) / static_cast<double>(v);
-  const double per_layer = activation_bytes_per_layer(m, t, l);
+  const double chunk_layers = static_cast<double>(sp.layers.total) / static_cast<double>(v);
+  // A stage's layers mix dense and MoE ones (the dense ones sit on stage 0); the saved
+  // bytes per layer are their weighted mean.
+  const double dense_share = static_cast<double>(sp.layers.dense) / static_cast<double>(std::max<int64_t>(1, sp.layers.total));
+  const double per_layer = dense_share * activation_bytes_per_layer(m, t, l, false) +
+                           (dense_share < 1.0 ? (1.0 - dense_share) * activation_bytes_per_layer(m, t, l, true) : 0.0);
   const double seq_shard = (t.sequence_parallel && l.tp > 1) ? static_cast<double>(l.tp) : 1.0;
   const double s_local = static_cast<double>(t.seq_len) / static_cast<double>(l.cp);
   const double sbh = s_local * static_cast<double>(l.micro_batch) * static_cast<double>(m.hidden);
@@ -206,7 +371,8 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     r.layer_activations = static_cast<double>(in_flight) * chunk_layers * kAct * sbh / seq_shard;
     Layout rebuilt = l;
     rebuilt.recompute = Recompute::none;  // the rebuilt layer holds every tensor, scores included
-    r.recompute_working = activation_bytes_per_layer(m, t, rebuilt);
+    r.recompute_working = std::max(sp.layers.dense > 0 ? activation_bytes_per_layer(m, t, rebuilt, false) : 0.0,
+                                   sp.layers.moe() > 0 ? activation_bytes_per_layer(m, t, rebuilt, true) : 0.0);
   } else {
     r.layer_activations = static_cast<double>(in_flight) * chunk_layers * per_layer;
   }
@@ -232,6 +398,8 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
   if (l.pp > 1) ++communicators;
   if (l.dp > 1) ++communicators;
   if (l.cp > 1) ++communicators;
+  if (l.ep > 1) ++communicators;                  // EP all-to-all group
+  if (l.ep > 1 && eshard > 1.0) ++communicators;  // expert-data-parallel group
   r.comm_buffers = o.nccl_bytes_per_communicator * communicators;
   r.fragmentation = o.fragmentation * (r.activations() + r.weights_gathered);
   return r;
@@ -241,7 +409,14 @@ StageMemory worst_stage_memory(const ModelShape& m, const Training& t, const Lay
   StageMemory a = stage_memory(m, t, l, o, 0);
   if (l.pp == 1) return a;
   StageMemory z = stage_memory(m, t, l, o, static_cast<int>(l.pp - 1));
-  return z.total() > a.total() ? z : a;
+  StageMemory worst = z.total() > a.total() ? z : a;
+  if (is_moe(m) && m.moe.first_dense_layers > 0 && l.pp > 2) {
+    // Stage 0's dense layers are lighter than MoE ones: the next stage (all MoE, almost
+    // as many micro-batches in flight) can be the fullest.
+    StageMemory b = stage_memory(m, t, l, o, 1);
+    if (b.total() > worst.total()) worst = b;
+  }
+  return worst;
 }
 
 }  // namespace gpucalc

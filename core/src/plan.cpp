@@ -24,12 +24,18 @@ const char* to_string(Stage s) {
   switch (s) {
     case Stage::pretrain: return "pretrain";
     case Stage::full_finetune: return "full_finetune";
+    case Stage::lora: return "lora";
+    case Stage::qlora: return "qlora";
   }
   return "?";
 }
 const char* to_string(Optimizer o) {
   switch (o) {
     case Optimizer::adamw: return "adamw";
+    case Optimizer::adam8bit: return "adam8bit";
+    case Optimizer::sgd: return "sgd";
+    case Optimizer::lion: return "lion";
+    case Optimizer::adafactor: return "adafactor";
   }
   return "?";
 }
@@ -42,12 +48,33 @@ const char* to_string(Framework f) {
   return "?";
 }
 
-StateBytes state_bytes(const Training& t) {
+double optimizer_state_bytes(Optimizer o, double rows, double cols) {
+  switch (o) {
+    case Optimizer::adamw: return 8.0;                    // fp32 m and v
+    case Optimizer::adam8bit: return 2.0 + 2.0 * 4.0 / 2048.0;  // 8-bit m, v + fp32 absmax per 2048 block each
+    case Optimizer::sgd: return 4.0;                      // fp32 momentum buffer
+    case Optimizer::lion: return 4.0;                     // fp32 momentum (Lion keeps one moment)
+    case Optimizer::adafactor:
+      // Row and column second-moment vectors per matrix: 4·(r + c) bytes for r·c
+      // parameters; a vector parameter (r or c = 0) keeps its full second moment.
+      return (rows > 0 && cols > 0) ? 4.0 * (rows + cols) / (rows * cols) : 4.0;
+  }
+  return 8.0;
+}
+
+StateBytes state_bytes(const Training& t, const ModelShape* m) {
+  // Adafactor's rate for the model's typical matrix (h × ffn); exact per matrix would
+  // differ by well under a byte per thousand parameters.
+  const double rows = m ? static_cast<double>(m->hidden) : 0.0;
+  const double cols = m ? static_cast<double>(is_moe(*m) ? m->moe.expert_ffn_hidden : m->ffn_hidden) : 0.0;
+  const double state = optimizer_state_bytes(t.optimizer, rows, cols);
   StateBytes b;
   if (t.framework == Framework::torchtitan) {
-    b = {4, 4, 8};
+    // FSDP2 mixed precision: the sharded fp32 parameter is the master copy.
+    b = {t.master_weights ? 4.0 : 2.0, t.master_weights ? 4.0 : 2.0, state};
   } else {
-    b = {2, t.precision == Precision::fp16 ? 2.0 : 4.0, 12};
+    b = {2, t.precision == Precision::fp16 ? 2.0 : 4.0, (t.master_weights ? 4.0 : 0.0) + state};
+    if (!t.master_weights) b.gradients = 2;  // pure bf16 training reduces bf16 gradients
   }
   if (t.grad_dtype_bytes) b.gradients = *t.grad_dtype_bytes;
   return b;
@@ -77,7 +104,7 @@ LayoutRule broken_rule(const ModelShape& m, const Training& t, const Layout& l) 
   // Megatron splits heads, KV heads and the FFN columns across TP ranks.
   if (m.heads % l.tp != 0) return R::tp_heads;
   if (m.kv_heads % l.tp != 0) return R::tp_kv_heads;
-  if (m.ffn_hidden % l.tp != 0) return R::tp_ffn;
+  if (m.ffn_hidden % l.tp != 0 && (!is_moe(m) || m.moe.first_dense_layers > 0)) return R::tp_ffn;
   if (l.pp > m.layers) return R::pp_layers;
   // Every chunk needs at least one layer; chunks hold ceil(L / (pp·vpp)) layers, the
   // uneven split Llama 3 used (126 layers, fewer on the first and last stages).
@@ -86,7 +113,16 @@ LayoutRule broken_rule(const ModelShape& m, const Training& t, const Layout& l) 
   // Context parallelism with load-balanced causal masking splits each sequence into
   // 2·cp chunks (Megatron-Core context parallel).
   if (l.cp > 1 && t.seq_len % (2 * l.cp) != 0) return R::cp_seq_len;
-  if (l.ep != 1) return R::ep_dense;
+  if (l.ep < 1) return R::ep_positive;
+  if (!is_moe(m) && l.ep != 1) return R::ep_dense;
+  if (is_moe(m)) {
+    // Each EP rank holds E/ep whole experts; the EP group is carved out of DP × CP
+    // (Megatron-Core expert parallel with expert-TP = TP).
+    if (m.moe.experts % l.ep != 0) return R::ep_experts;
+    if (l.etp < 1 || l.tp % l.etp != 0) return R::etp_tp;
+    if ((l.tp * l.dp * l.cp) % (l.ep * l.etp) != 0) return R::ep_dp_cp;
+    if (m.moe.expert_ffn_hidden % l.etp != 0) return R::tp_expert_ffn;
+  }
   if (l.micro_batch < 1) return R::mb_positive;
   if (t.global_batch % l.dp != 0) return R::dp_batch;
   if ((t.global_batch / l.dp) % l.micro_batch != 0) return R::mb_batch;
@@ -120,6 +156,16 @@ std::optional<Error> check_layout(const ModelShape& m, const Training& t, const 
     case R::cp_seq_len:
       return Error{"/parallel/cp", "2 × cp (" + s(2 * l.cp) + ") must divide seq_len (" + s(t.seq_len) + ")"};
     case R::ep_dense: return Error{"/parallel/ep", "the model has no experts (dense); ep must be 1, got " + s(l.ep)};
+    case R::ep_positive: return Error{"/parallel/ep", "must be a positive integer, got " + s(l.ep)};
+    case R::ep_experts:
+      return Error{"/parallel/ep", "must divide the model's routed experts (" + s(m.moe.experts) + "), got " + s(l.ep)};
+    case R::ep_dp_cp:
+      return Error{"/parallel/ep", "ep × etp (" + s(l.ep * l.etp) + ") must divide tp × cp × dp (" +
+                                       s(l.tp * l.cp * l.dp) + "): expert groups fold into a stage's ranks, got ep " + s(l.ep)};
+    case R::tp_expert_ffn:
+      return Error{"/parallel/etp", "must divide the experts' expert_ffn_hidden (" + s(m.moe.expert_ffn_hidden) +
+                                        "), got " + s(l.etp)};
+    case R::etp_tp: return Error{"/parallel/etp", "must be a positive divisor of tp (" + s(l.tp) + "), got " + s(l.etp)};
     case R::mb_positive: return Error{"/training/micro_batch", "must be a positive integer, got " + s(l.micro_batch)};
     case R::dp_batch:
       return Error{"/parallel/dp", "must divide the global batch (" + s(t.global_batch) + " sequences), got " + s(l.dp)};

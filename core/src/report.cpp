@@ -1,12 +1,20 @@
 // Renders `gpucalc evaluate` output. Decides nothing: every number comes from the
 // core's model functions; this file names them and their sources.
+//
+// Each block of the answer is one function writing one JSON value, in the answer's key
+// order, straight into a JsonWriter (json_writer.hpp): the page calls this on every
+// change, and building an nlohmann tree first cost more than the search itself in wasm.
 #include "gpucalc/report.hpp"
 
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "gpucalc/quick_estimate.hpp"
+#include "json_writer.hpp"
+#include "report_text.hpp"
+#include "uncertainty_json.hpp"
 
 namespace gpucalc {
 namespace {
@@ -21,238 +29,309 @@ std::string fmt(const char* f, double v) {
 
 double round_bytes(double b) { return std::round(b); }
 
-ordered_json spec_json(const Spec& s) {
-  ordered_json j;
-  j["value"] = s.value ? ordered_json(*s.value) : ordered_json(nullptr);
-  j["source"] = s.source;
-  j["confidence"] = s.confidence;
-  return j;
+void spec_json(JsonWriter& w, const Spec& s) {
+  w.begin_object();
+  w.field("value", s.value);
+  w.field("source", s.source);
+  w.field("confidence", s.confidence);
+  w.end_object();
 }
 
-ordered_json item(const char* name, const char* category, double bytes, std::string formula, const char* source) {
-  ordered_json j;
-  j["name"] = name;
-  j["category"] = category;
-  j["bytes"] = round_bytes(bytes);
-  j["formula"] = std::move(formula);
-  j["source"] = source;
-  return j;
+void item(JsonWriter& w, const char* name, const char* category, double bytes, const std::string& formula,
+          const char* source) {
+  w.begin_object();
+  w.field("name", name);
+  w.field("category", category);
+  w.field("bytes", round_bytes(bytes));
+  w.field("formula", formula);
+  w.field("source", source);
+  w.end_object();
 }
 
-ordered_json memory_json(const Scenario& s, const Candidate& c, bool with_items) {
+void memory_json(JsonWriter& w, const Scenario& s, const Candidate& c, bool with_items) {
   const Problem& p = s.problem;
   const Layout& l = c.layout;
   const StageMemory& m = c.memory;
   const double cap = capacity_bytes(p.gpu);
-  ordered_json j;
-  j["weights_bytes"] = round_bytes(m.weights + m.weights_gathered + m.fp8_weight_cache);
-  j["gradients_bytes"] = round_bytes(m.gradients);
-  j["optimizer_bytes"] = round_bytes(m.optimizer);
-  j["activations_bytes"] = round_bytes(m.activations());
-  j["other_bytes"] = round_bytes(m.other());
-  j["total_bytes"] = round_bytes(m.total());
-  j["capacity_bytes"] = round_bytes(cap);
-  j["fits"] = m.total() <= cap;
-  j["within_limit"] = c.fits;
-  j["limit_fraction"] = p.memory_limit_fraction;
-  j["used_fraction"] = cap > 0 ? m.total() / cap : 0.0;
-  j["headroom_bytes"] = round_bytes(cap - m.total());
-  j["stage"] = m.stage;
-  j["stage_role"] = l.pp == 1 ? "only" : (m.stage == 0 ? "first" : "last");
-  j["layers_on_gpu"] = m.layers;
-  j["micro_batches_in_flight"] = m.in_flight;
-  if (!with_items) return j;
+  w.begin_object();
+  w.field("weights_bytes", round_bytes(m.weights + m.weights_gathered + m.fp8_weight_cache));
+  w.field("gradients_bytes", round_bytes(m.gradients));
+  w.field("optimizer_bytes", round_bytes(m.optimizer));
+  w.field("activations_bytes", round_bytes(m.activations()));
+  w.field("other_bytes", round_bytes(m.other()));
+  w.field("total_bytes", round_bytes(m.total()));
+  w.field("capacity_bytes", round_bytes(cap));
+  w.field("fits", m.total() <= cap);
+  w.field("within_limit", c.fits);
+  w.field("limit_fraction", p.memory_limit_fraction);
+  w.field("used_fraction", cap > 0 ? m.total() / cap : 0.0);
+  w.field("headroom_bytes", round_bytes(cap - m.total()));
+  w.field("stage", m.stage);
+  w.field("stage_role", l.pp == 1 ? "only" : (m.stage == 0 ? "first" : "last"));
+  w.field("layers_on_gpu", m.layers);
+  w.field("micro_batches_in_flight", m.in_flight);
+  w.field("host_bytes", round_bytes(m.host_bytes));
+  if (!with_items) {
+    w.end_object();
+    return;
+  }
   const std::string shard = std::to_string(l.dp * l.cp);
-  ordered_json items = ordered_json::array();
-  const StateBytes sb = state_bytes(p.training);
+  w.key("items").begin_array();
+  const StateBytes sb = state_bytes(p.training, &p.model);
+  const Training& tr = p.training;
+  const bool adapters = is_adapter_stage(tr);
+  const std::string eshard = std::to_string(expert_dp(l));
   const auto bytes_of = [](double b) { return fmt("%.0f B", b); };
-  items.push_back(item("weights", "weights", m.weights,
-                       bytes_of(sb.weights) + " × stage params" +
-                           std::string(l.zero_stage >= 3 ? " / (dp·cp = " + shard + ")" : ""),
-                       "Rajbhandari et al. 2020 (ZeRO) §3.1, §5"));
+  {
+    std::string f;
+    if (tr.stage == Stage::qlora)
+      f = fmt("frozen base: NF4 linear weights %.4f B", nf4_bytes_per_param(tr.lora.double_quant)) +
+          " + 2 B norms/embeddings; adapters " + bytes_of(sb.weights);
+    else if (adapters)
+      f = "frozen base 2 B × stage params; adapters " + bytes_of(sb.weights);
+    else
+      f = bytes_of(sb.weights) + " × stage params";
+    if (l.zero_stage >= 3) f += " / (dp·cp = " + shard + ")";
+    if (is_moe(p.model)) f += "; routed experts / (etp·ep = " + std::to_string(l.etp * l.ep) + ")" +
+                               (l.zero_stage >= 3 ? " / (expert-DP = " + eshard + ")" : "");
+    if (tr.offload.params) f += "; offloaded to host (ZeRO-Infinity)";
+    item(w, "weights", "weights", m.weights, f,
+         tr.stage == Stage::qlora ? "Dettmers et al. 2023 (QLoRA) §3: NF4 + double quantisation"
+                                  : "Rajbhandari et al. 2020 (ZeRO) §3.1, §5");
+  }
   if (m.weights_gathered > 0)
-    items.push_back(item("zero3_gathered_weights", "weights", m.weights_gathered,
-                         "max(3 × 2 B × one layer's params, 4 B × output layer params)",
-                         "PyTorch FSDP prefetch; DeepSpeed estimate_zero3 (4 × largest layer)"));
+    item(w, "zero3_gathered_weights", "weights", m.weights_gathered,
+         "max(3 × 2 B × one layer's params, 4 B × output layer params)",
+         "PyTorch FSDP prefetch; DeepSpeed estimate_zero3 (4 × largest layer)");
   if (m.fp8_weight_cache > 0)
-    items.push_back(item("fp8_weight_cache", "weights", m.fp8_weight_cache, "1 B × local params",
-                         "NVIDIA Transformer Engine FP8 weight caching"));
-  items.push_back(item("gradients", "gradients", m.gradients,
-                       bytes_of(sb.gradients) + " × stage params" +
-                           std::string(l.zero_stage >= 2 ? " / (dp·cp = " + shard + ")" : ""),
-                       "ZeRO §3.1/§5; Megatron keeps fp32 gradients with bf16 (docs/memory-model.md §1)"));
-  items.push_back(item("optimizer_states", "optimizer", m.optimizer,
-                       bytes_of(sb.optimizer) + (sb.optimizer == 12 ? " × stage params (fp32 master, m, v)" : " × stage params (m, v)") +
-                           std::string(l.zero_stage >= 1 ? " / (dp·cp = " + shard + ")" : ""),
-                       "ZeRO §3.1 (K = 12); torchtitan keeps fp32 parameters as the master copy"));
+    item(w, "fp8_weight_cache", "weights", m.fp8_weight_cache, "1 B × local params",
+         "NVIDIA Transformer Engine FP8 weight caching");
+  item(w, "gradients", "gradients", m.gradients,
+       bytes_of(sb.gradients) + (adapters ? " × adapter params" : " × stage params") +
+           std::string(l.zero_stage >= 2 ? " / (dp·cp = " + shard + ")" : ""),
+       "ZeRO §3.1/§5; Megatron keeps fp32 gradients with bf16 (docs/memory-model.md §1)");
+  item(w, "optimizer_states", "optimizer", m.optimizer,
+       fmt("%.4g B", sb.optimizer) + (adapters ? " × adapter params (" : " × stage params (") +
+           (sb.optimizer > optimizer_state_bytes(tr.optimizer, p.model.hidden, p.model.ffn_hidden) + 1e-9 ? "fp32 master + " : "") +
+           to_string(tr.optimizer) + " state)" + std::string(l.zero_stage >= 1 ? " / (dp·cp = " + shard + ")" : ""),
+       "ZeRO §3.1 (K = 12 for AdamW); 8-bit Adam: Dettmers et al. 2022; Lion: Chen et al. 2023; Adafactor: Shazeer & Stern "
+       "2018; torchtitan keeps fp32 parameters as the master copy");
   const char* rc = to_string(l.recompute);
-  items.push_back(item("layer_activations", "activations", m.layer_activations,
-                       std::to_string(m.in_flight) + " micro-batch-chunks in flight × " +
-                           fmt("%.4g", static_cast<double>(m.layers) / static_cast<double>(l.vpp)) + " layers × " +
-                           (l.recompute == Recompute::full ? std::string("2·s·b·h (layer input)")
-                                                           : std::string("per-layer saved tensors")) +
-                           " (recompute " + rc + ")",
-                       "docs/memory-model.md; Korthikanti et al. 2022 Table 2, §4.2.3"));
+  item(w, "layer_activations", "activations", m.layer_activations,
+       std::to_string(m.in_flight) + " micro-batch-chunks in flight × " +
+           fmt("%.4g", static_cast<double>(m.layers) / static_cast<double>(l.vpp)) + " layers × " +
+           (l.recompute == Recompute::full ? std::string("2·s·b·h (layer input)") : std::string("per-layer saved tensors")) +
+           " (recompute " + rc + ")",
+       "docs/memory-model.md; Korthikanti et al. 2022 Table 2, §4.2.3");
   if (m.recompute_working > 0)
-    items.push_back(item("recompute_working_layer", "activations", m.recompute_working,
-                         "one layer's saved tensors, rebuilt during backward", "Korthikanti et al. 2022 §5"));
+    item(w, "recompute_working_layer", "activations", m.recompute_working,
+         "one layer's saved tensors, rebuilt during backward", "Korthikanti et al. 2022 §5");
   if (m.logits > 0)
-    items.push_back(item("output_layer_and_loss", "activations", m.logits,
-                         p.training.framework == Framework::torchtitan
-                             ? "2·s·b·h (norm input) + 2·s·b·h (gathered head input) + 12 B × s·b·V/t (fp32 log-softmax and gradients)"
-                             : "2 × 2·s·b·h (norm, head inputs) + (2 + 4) B × s·b·V/t (bf16 logits, fp32 softmax)",
-                         "Korthikanti et al. 2022 §4.3; Megatron vocab-parallel cross-entropy"));
-  items.push_back(item("cuda_context", "other", m.cuda_context, "per process (assume.cuda_context_gib)",
-                       "sizing-model.md §3: 0.3-2 GB measured"));
+    item(w, "output_layer_and_loss", "activations", m.logits,
+         p.training.framework == Framework::torchtitan
+             ? "2·s·b·h (norm input) + 2·s·b·h (gathered head input) + 12 B × s·b·V/t (fp32 log-softmax and gradients)"
+             : "2 × 2·s·b·h (norm, head inputs) + (2 + 4) B × s·b·V/t (bf16 logits, fp32 softmax)",
+         "Korthikanti et al. 2022 §4.3; Megatron vocab-parallel cross-entropy");
+  if (m.host_bytes > 0)
+    item(w, "host_offloaded_states", "host", m.host_bytes,
+         tr.offload.optimizer ? "fp32 master + optimizer state + fp32 gradient copy, in host memory (not on the GPU)"
+                              : "paged optimizer states in CUDA unified memory, counted on the host",
+         "Ren et al. 2021 (ZeRO-Offload) §4; Dettmers et al. 2023 (QLoRA) paged optimizers");
+  item(w, "cuda_context", "other", m.cuda_context, "per process (assume.cuda_context_gib)",
+       "sizing-model.md §3: 0.3-2 GB measured");
   if (m.comm_buffers > 0)
-    items.push_back(item("nccl_buffers", "other", m.comm_buffers,
-                         "communicators × NCCL_BUFFSIZE 4 MiB × 2 × 16 channels", "NCCL environment docs"));
-  items.push_back(item("allocator_fragmentation", "other", m.fragmentation,
-                       fmt("%.0f%%", p.overheads.fragmentation * 100) + " of activations and gathered weights",
-                       "docs/memory-model.md §Runtime"));
-  j["items"] = std::move(items);
-  return j;
+    item(w, "nccl_buffers", "other", m.comm_buffers, "communicators × NCCL_BUFFSIZE 4 MiB × 2 × 16 channels",
+         "NCCL environment docs");
+  item(w, "allocator_fragmentation", "other", m.fragmentation,
+       fmt("%.0f%%", p.overheads.fragmentation * 100) + " of activations and gathered weights",
+       "docs/memory-model.md §Runtime");
+  w.end_array();
+  w.end_object();
 }
 
 
-ordered_json plan_json(const Scenario& s, const Layout& l) {
+void plan_json(JsonWriter& w, const Scenario& s, const Layout& l) {
   const Problem& p = s.problem;
   const Constraints& c = s.constraints;
-  ordered_json plan;
-  plan["gpus"] = l.gpus();
-  plan["tp"] = l.tp;
-  plan["pp"] = l.pp;
-  plan["dp"] = l.dp;
-  plan["cp"] = l.cp;
-  plan["ep"] = l.ep;
-  plan["vpp"] = l.vpp;
-  plan["micro_batch"] = l.micro_batch;
-  plan["micro_batches"] = micro_batches(p.training, l);
-  plan["global_batch"] = p.training.global_batch;
-  plan["global_batch_tokens"] = p.training.global_batch * p.training.seq_len;
-  plan["zero_stage"] = l.zero_stage;
-  plan["recompute"] = to_string(l.recompute);
-  plan["sequence_parallel"] = p.training.sequence_parallel && l.tp > 1;
-  plan["framework"] = to_string(p.training.framework);
-  plan["flash_attention"] = p.training.flash_attention;
-  ordered_json chosen = ordered_json::array();
-  if (!c.gpus) chosen.push_back("gpus");
-  if (!c.tp) chosen.push_back("tp");
-  if (!c.pp) chosen.push_back("pp");
-  if (!c.dp) chosen.push_back("dp");
-  if (!c.cp) chosen.push_back("cp");
-  if (!c.vpp) chosen.push_back("vpp");
-  if (!c.micro_batch) chosen.push_back("micro_batch");
-  if (!c.zero_stage) chosen.push_back("zero_stage");
-  if (!c.recompute) chosen.push_back("recompute");
-  plan["chosen_by_calculator"] = std::move(chosen);
-  return plan;
+  w.begin_object();
+  w.field("gpus", l.gpus());
+  w.field("tp", l.tp);
+  w.field("pp", l.pp);
+  w.field("dp", l.dp);
+  w.field("cp", l.cp);
+  w.field("ep", l.ep);
+  w.field("etp", is_moe(p.model) ? l.etp : l.tp);
+  w.field("vpp", l.vpp);
+  w.field("micro_batch", l.micro_batch);
+  w.field("micro_batches", micro_batches(p.training, l));
+  w.field("global_batch", p.training.global_batch);
+  w.field("global_batch_tokens", p.training.global_batch * p.training.seq_len);
+  w.field("zero_stage", l.zero_stage);
+  w.field("recompute", to_string(l.recompute));
+  w.field("sequence_parallel", p.training.sequence_parallel && l.tp > 1);
+  w.field("framework", to_string(p.training.framework));
+  w.field("flash_attention", p.training.flash_attention);
+  w.key("chosen_by_calculator").begin_array();
+  if (!c.gpus) w.value("gpus");
+  if (!c.tp) w.value("tp");
+  if (!c.pp) w.value("pp");
+  if (!c.dp) w.value("dp");
+  if (!c.cp) w.value("cp");
+  if (is_moe(p.model) && !c.ep) w.value("ep");
+  if (is_moe(p.model) && !c.etp) w.value("etp");
+  if (!c.vpp) w.value("vpp");
+  if (!c.micro_batch) w.value("micro_batch");
+  if (!c.zero_stage) w.value("zero_stage");
+  if (!c.recompute) w.value("recompute");
+  w.end_array();
+  w.end_object();
 }
 
-ordered_json performance_json(const Scenario& s, const StepTime& st) {
+void performance_json(JsonWriter& w, const Scenario& s, const StepTime& st) {
   const Problem& p = s.problem;
-  ordered_json perf;
-  perf["step_time_s"] = st.step_time_s;
-  perf["tokens_per_s_per_gpu"] = st.tokens_per_s_per_gpu;
-  perf["mfu"] = st.mfu;
-  perf["hfu"] = st.hfu;
-  perf["tflops_per_gpu"] = st.tflops_per_gpu;
-  perf["bubble_fraction"] = st.bubble_fraction;
-  perf["breakdown"] = {{"compute_s", st.compute_s},
-                       {"tp_comm_s", st.tp_comm_s},
-                       {"cp_comm_s", st.cp_comm_s},
-                       {"pp_comm_s", st.pp_comm_s},
-                       {"dp_comm_exposed_s", st.dp_comm_exposed_s},
-                       {"zero3_comm_exposed_s", st.zero3_comm_exposed_s},
-                       {"bubble_s", st.bubble_s},
-                       {"optimizer_s", st.optimizer_s},
-                       {"dp_comm_total_s", st.dp_comm_total_s}};
-  perf["efficiency"] = st.efficiency;
-  perf["time_model"] = p.efficiency.mfu ? "assume.mfu" : p.efficiency.hfu ? "assume.hfu" : "predicted";
-  perf["perf_profile"] = p.perf.profile_id;
-  return perf;
+  w.begin_object();
+  w.field("step_time_s", st.step_time_s);
+  w.field("tokens_per_s_per_gpu", st.tokens_per_s_per_gpu);
+  w.field("mfu", st.mfu);
+  w.field("hfu", st.hfu);
+  w.field("tflops_per_gpu", st.tflops_per_gpu);
+  w.field("bubble_fraction", st.bubble_fraction);
+  w.key("breakdown").begin_object();
+  w.field("compute_s", st.compute_s);
+  w.field("tp_comm_s", st.tp_comm_s);
+  w.field("cp_comm_s", st.cp_comm_s);
+  w.field("ep_comm_s", st.ep_comm_s);
+  w.field("offload_s", st.offload_s);
+  w.field("pp_comm_s", st.pp_comm_s);
+  w.field("dp_comm_exposed_s", st.dp_comm_exposed_s);
+  w.field("zero3_comm_exposed_s", st.zero3_comm_exposed_s);
+  w.field("bubble_s", st.bubble_s);
+  w.field("optimizer_s", st.optimizer_s);
+  w.field("dp_comm_total_s", st.dp_comm_total_s);
+  w.end_object();
+  w.field("efficiency", st.efficiency);
+  w.field("time_model", p.efficiency.mfu ? "assume.mfu" : p.efficiency.hfu ? "assume.hfu" : "predicted");
+  w.field("perf_profile", p.perf.profile_id);
+  w.end_object();
 }
 
-ordered_json training_json(const Scenario& s, const RunTime& run) {
-  ordered_json tr;
-  tr["tokens"] = s.problem.training.tokens;
-  tr["steps"] = run.steps;
-  tr["days"] = run.days;
-  tr["gpu_hours"] = run.gpu_hours;
-  return tr;
+void training_json(JsonWriter& w, const Scenario& s, const RunTime& run) {
+  w.begin_object();
+  w.field("tokens", s.problem.training.tokens);
+  w.field("steps", run.steps);
+  w.field("days", run.days);
+  w.field("gpu_hours", run.gpu_hours);
+  w.end_object();
 }
 
-// plan, memory, performance and training of one evaluated layout; `items` adds the
-// memory line items with their formulas (the answer's own layout shows them, the
-// top-k list keeps to the totals).
-ordered_json candidate_json(const Scenario& s, const Candidate& c, bool items = true) {
-  ordered_json j;
-  j["plan"] = plan_json(s, c.layout);
-  j["memory"] = memory_json(s, c, items);
-  j["performance"] = performance_json(s, c.time);
-  j["training"] = training_json(s, c.run);
-  return j;
+// plan, memory, performance and training of one evaluated layout, as members of the
+// object being written; `items` adds the memory line items with their formulas (the
+// answer's own layout shows them, the top-k list keeps to the totals).
+void candidate_fields(JsonWriter& w, const Scenario& s, const Candidate& c, bool items = true) {
+  w.key("plan");
+  plan_json(w, s, c.layout);
+  w.key("memory");
+  memory_json(w, s, c, items);
+  w.key("performance");
+  performance_json(w, s, c.time);
+  w.key("training");
+  training_json(w, s, c.run);
 }
 
-ordered_json model_json(const Scenario& s, Recompute rc) {
+void model_json(JsonWriter& w, const Scenario& s, Recompute rc) {
   const Problem& p = s.problem;
   const ParamCounts pc = count_params(p.model);
-  const FlopsPerToken fl = flops_per_token(p.model, p.training.seq_len, rc);
-  ordered_json model;
-  model["id"] = p.model.id;
-  model["name"] = p.model.name;
-  model["params"] = pc.total;
-  model["active_params"] = pc.total;  // dense: every parameter is active
-  model["params_breakdown"] = {{"per_layer", pc.per_layer},       {"layers", pc.layers_total},
-                               {"embedding", pc.embedding},       {"position_embedding", pc.position},
-                               {"final_norm", pc.final_norm},     {"output_head", pc.head},
-                               {"matmul", pc.matmul}};
-  model["flops_per_token"] = {{"model", fl.model}, {"hardware", fl.hardware}};
-  return model;
+  const FlopsPerToken fl = flops_per_token(p.model, p.training.seq_len, rc, &p.training);
+  w.begin_object();
+  w.field("id", p.model.id);
+  w.field("name", p.model.name);
+  w.field("params", pc.total);
+  w.field("active_params", pc.active);  // MoE: top_k of the routed experts; dense: every parameter
+  // What trains: every parameter, or LoRA's adapters (the frozen base has no gradients).
+  const double lora = is_adapter_stage(p.training)
+                          ? static_cast<double>(pc.dense_layers) * lora_params_per_layer(p.model, p.training.lora, false) +
+                                static_cast<double>(pc.moe_layers) * lora_params_per_layer(p.model, p.training.lora, true)
+                          : static_cast<double>(pc.total);
+  w.field("trainable_params", static_cast<int64_t>(lora));
+  w.key("params_breakdown").begin_object();
+  w.field("per_layer", pc.per_layer);
+  w.field("layers", pc.layers_total);
+  w.field("embedding", pc.embedding);
+  w.field("position_embedding", pc.position);
+  w.field("final_norm", pc.final_norm);
+  w.field("output_head", pc.head);
+  w.field("matmul", pc.matmul);
+  w.field("active_matmul", pc.active_matmul);
+  if (is_moe(p.model)) {
+    w.field("moe_layers", pc.moe_layers);
+    w.field("dense_layers", pc.dense_layers);
+    w.field("expert", pc.expert);
+    w.field("routed_experts_per_layer", pc.routed_experts);
+    w.field("shared_experts_per_layer", pc.shared_mlp);
+    w.field("router_per_layer", pc.router);
+  }
+  w.end_object();
+  w.key("flops_per_token").begin_object();
+  w.field("model", fl.model);
+  w.field("hardware", fl.hardware);
+  w.end_object();
+  w.end_object();
 }
 
-ordered_json gpu_json(const Scenario& s) {
+void gpu_json(JsonWriter& w, const Scenario& s) {
   const Problem& p = s.problem;
-  ordered_json gpu;
-  gpu["id"] = p.gpu.id;
-  gpu["name"] = p.gpu.name;
-  gpu["peak_tflops"] = peak_flops(p.gpu, p.training.precision) / 1e12;
-  gpu["precision"] = to_string(p.training.precision);
-  gpu["specs"] = {{"memory_gib", spec_json(p.gpu.memory_gib)},       {"bf16_tflops", spec_json(p.gpu.bf16_tflops)},
-                  {"fp8_tflops", spec_json(p.gpu.fp8_tflops)},       {"memory_bw_tbs", spec_json(p.gpu.memory_bw_tbs)},
-                  {"scaleup_gbs", spec_json(p.gpu.scaleup_gbs)},     {"scaleup_domain", spec_json(p.gpu.scaleup_domain)},
-                  {"scaleout_gbps", spec_json(p.gpu.scaleout_gbps)}, {"tdp_w", spec_json(p.gpu.tdp_w)},
-                  {"power_limit_w", spec_json(p.gpu.power_limit_w)}};
-  gpu["perf_profile"] = {{"id", p.perf.profile_id},
-                         {"matmul", spec_json(p.perf.matmul)},
-                         {"fp8_matmul", spec_json(p.perf.fp8_matmul)},
-                         {"sustained_clock", spec_json(p.perf.sustained_clock)},
-                         {"attention_fwd", spec_json(p.perf.attention_fwd)},
-                         {"attention_bwd", spec_json(p.perf.attention_bwd)},
-                         {"memory", spec_json(p.perf.memory)},
-                         {"scaleup", spec_json(p.perf.scaleup)},
-                         {"scaleout", spec_json(p.perf.scaleout)}};
-  return gpu;
+  const auto spec = [&](const char* name, const Spec& v) {
+    w.key(name);
+    spec_json(w, v);
+  };
+  w.begin_object();
+  w.field("id", p.gpu.id);
+  w.field("name", p.gpu.name);
+  w.field("peak_tflops", peak_flops(p.gpu, p.training.precision) / 1e12);
+  w.field("precision", to_string(p.training.precision));
+  w.key("specs").begin_object();
+  spec("memory_gib", p.gpu.memory_gib);
+  spec("bf16_tflops", p.gpu.bf16_tflops);
+  spec("fp8_tflops", p.gpu.fp8_tflops);
+  spec("memory_bw_tbs", p.gpu.memory_bw_tbs);
+  spec("scaleup_gbs", p.gpu.scaleup_gbs);
+  spec("scaleup_domain", p.gpu.scaleup_domain);
+  spec("scaleout_gbps", p.gpu.scaleout_gbps);
+  spec("tdp_w", p.gpu.tdp_w);
+  spec("power_limit_w", p.gpu.power_limit_w);
+  w.end_object();
+  w.key("perf_profile").begin_object();
+  w.field("id", p.perf.profile_id);
+  spec("matmul", p.perf.matmul);
+  spec("fp8_matmul", p.perf.fp8_matmul);
+  spec("sustained_clock", p.perf.sustained_clock);
+  spec("attention_fwd", p.perf.attention_fwd);
+  spec("attention_bwd", p.perf.attention_bwd);
+  spec("memory", p.perf.memory);
+  spec("scaleup", p.perf.scaleup);
+  spec("scaleout", p.perf.scaleout);
+  w.end_object();
+  w.end_object();
 }
 
-ordered_json search_json(const Scenario& s, const SearchResult& sr) {
-  ordered_json se;
-  se["layouts_evaluated"] = sr.layouts_evaluated;
-  se["layouts_fitting"] = sr.layouts_fitting;
-  se["min_gpus_fit"] = sr.min_gpus_fit ? ordered_json(*sr.min_gpus_fit) : ordered_json(nullptr);
-  se["target_days"] = s.target_days ? ordered_json(*s.target_days) : ordered_json(nullptr);
-  se["target_met"] = s.target_days ? ordered_json(sr.target_met) : ordered_json(nullptr);
-  se["objective"] = to_string(s.objective);
-  se["max_cost"] = s.max_cost ? ordered_json(*s.max_cost) : ordered_json(nullptr);
-  se["max_cost_met"] = s.max_cost ? ordered_json(sr.budget_met) : ordered_json(nullptr);
-  return se;
+void search_json(JsonWriter& w, const Scenario& s, const SearchResult& sr) {
+  w.begin_object();
+  w.field("layouts_evaluated", sr.layouts_evaluated);
+  w.field("layouts_fitting", sr.layouts_fitting);
+  w.field("min_gpus_fit", sr.min_gpus_fit);
+  w.field("target_days", s.target_days);
+  w.field("target_met", s.target_days ? std::optional<bool>(sr.target_met) : std::nullopt);
+  w.field("objective", to_string(s.objective));
+  w.field("max_cost", s.max_cost);
+  w.field("max_cost_met", s.max_cost ? std::optional<bool>(sr.budget_met) : std::nullopt);
+  w.end_object();
 }
 
-ordered_json warnings_json(const Scenario& s, const SearchResult& sr, const Candidate& best) {
+std::vector<std::string> warnings_json(const Scenario& s, const SearchResult& sr, const Candidate& best) {
   const Problem& p = s.problem;
   const Constraints& c = s.constraints;
   const Layout& l = best.layout;
-  ordered_json w = ordered_json::array();
+  std::vector<std::string> w;
   const double cap = capacity_bytes(p.gpu);
   const double used = best.memory.total() / cap;
   if (used > 1.0) {
@@ -303,7 +382,7 @@ ordered_json warnings_json(const Scenario& s, const SearchResult& sr, const Cand
 }
 
 // A finite number, or null (JSON has no infinity).
-ordered_json num_or_null(double v) { return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr); }
+std::optional<double> num_or_null(double v) { return std::isfinite(v) ? std::optional<double>(v) : std::nullopt; }
 
 std::string thousands(double v) {
   std::string s = fmt("%.0f", v);
@@ -312,119 +391,135 @@ std::string thousands(double v) {
   return s;
 }
 
-ordered_json goodput_json(const Scenario& s, const Goodput& g) {
+void goodput_json(JsonWriter& w, const Scenario& s, const Goodput& g) {
   const GoodputInputs& in = s.problem.goodput;
-  ordered_json j;
-  j["enabled"] = g.enabled;
-  j["fraction"] = g.fraction;
-  j["days"] = num_or_null(g.wall_days);
-  j["gpu_hours"] = num_or_null(g.gpu_hours);
-  j["failures_expected"] = num_or_null(g.failures_expected);
+  w.begin_object();
+  w.field("enabled", g.enabled);
+  w.field("fraction", g.fraction);
+  w.field("days", num_or_null(g.wall_days));
+  w.field("gpu_hours", num_or_null(g.gpu_hours));
+  w.field("failures_expected", num_or_null(g.failures_expected));
   if (!g.enabled) {
-    j["formula"] = "goodput.enabled = false: failures, checkpoints and restarts are not counted";
-    return j;
+    w.field("formula", "goodput.enabled = false: failures, checkpoints and restarts are not counted");
+    w.end_object();
+    return;
   }
-  j["job_mtbf_hours"] = g.job_mtbf_hours;
-  j["mtbf_hours_per_gpu"] = in.interruptions_per_day ? ordered_json(nullptr) : ordered_json(in.mtbf_hours);
-  j["interruptions_per_day"] = 24.0 / g.job_mtbf_hours;
-  j["checkpoint_interval_minutes"] = g.interval_minutes;
-  j["checkpoint_interval_rule"] = g.interval_is_young_optimum ? "Young's optimum sqrt(2 · write time · job MTBF)" : "scenario";
-  j["checkpoint_write_seconds"] = g.write_minutes * 60;
-  j["restart_minutes"] = g.restart_minutes;
-  j["lost_per_failure_minutes"] = g.lost_per_failure_minutes;
-  j["checkpoint_overhead"] = g.checkpoint_overhead;
-  j["failure_loss"] = g.failure_loss;
-  j["formula"] = "fraction = (1 − (τ/2 + R)/M) / (1 + δ/τ): each failure loses half a checkpoint interval τ plus the restart R, "
-                 "one failure per job MTBF M = mtbf_hours / GPUs; each checkpoint stalls training for δ";
-  j["source"] = "Young 1974 (CACM 17(9)); Daly 2006 (FGCS 22(3)) §2, first order; default MTBF from Llama 3 §3.3.4 "
-                "(466 interruptions in 54 days on 16,384 GPUs); docs/cost.md";
-  return j;
+  w.field("job_mtbf_hours", g.job_mtbf_hours);
+  w.field("mtbf_hours_per_gpu", in.interruptions_per_day ? std::nullopt : std::optional<double>(in.mtbf_hours));
+  w.field("interruptions_per_day", 24.0 / g.job_mtbf_hours);
+  w.field("checkpoint_interval_minutes", g.interval_minutes);
+  w.field("checkpoint_interval_rule", g.interval_is_young_optimum ? "Young's optimum sqrt(2 · write time · job MTBF)" : "scenario");
+  w.field("checkpoint_write_seconds", g.write_minutes * 60);
+  w.field("restart_minutes", g.restart_minutes);
+  w.field("lost_per_failure_minutes", g.lost_per_failure_minutes);
+  w.field("checkpoint_overhead", g.checkpoint_overhead);
+  w.field("failure_loss", g.failure_loss);
+  w.field("formula", "fraction = (1 − (τ/2 + R)/M) / (1 + δ/τ): each failure loses half a checkpoint interval τ plus the restart R, "
+                     "one failure per job MTBF M = mtbf_hours / GPUs; each checkpoint stalls training for δ");
+  w.field("source", "Young 1974 (CACM 17(9)); Daly 2006 (FGCS 22(3)) §2, first order; default MTBF from Llama 3 §3.3.4 "
+                    "(466 interruptions in 54 days on 16,384 GPUs); docs/cost.md");
+  w.end_object();
 }
 
-ordered_json price_source_json(const Scenario& s) {
+void price_source_json(JsonWriter& w, const Scenario& s) {
   const CostModel& cm = s.problem.cost;
-  ordered_json j;
   if (cm.mode == CostMode::owned) {
-    j["kind"] = "scenario";
-    j["purchase_price_per_gpu"] = cm.owned ? ordered_json(cm.owned->purchase_price_per_gpu) : ordered_json(nullptr);
-    j["amortization_years"] = cm.owned ? ordered_json(cm.owned->amortization_years) : ordered_json(nullptr);
-    j["electricity_price_per_kwh"] = cm.owned ? ordered_json(cm.owned->electricity_price_per_kwh) : ordered_json(nullptr);
-    return j;
+    const OwnedCluster* own = cm.owned ? &*cm.owned : nullptr;
+    w.begin_object();
+    w.field("kind", "scenario");
+    w.field("purchase_price_per_gpu", own ? std::optional(own->purchase_price_per_gpu) : std::nullopt);
+    w.field("amortization_years", own ? std::optional(own->amortization_years) : std::nullopt);
+    w.field("electricity_price_per_kwh", own ? std::optional(own->electricity_price_per_kwh) : std::nullopt);
+    w.end_object();
+    return;
   }
-  if (!cm.rental) return ordered_json(nullptr);
+  if (!cm.rental) {
+    w.value(nullptr);
+    return;
+  }
   const RentalPrice& rp = *cm.rental;
+  w.begin_object();
   if (rp.from_scenario) {
-    j["kind"] = "scenario";
-    j["value"] = rp.value;
-    j["currency"] = to_string(rp.currency);
-    return j;
+    w.field("kind", "scenario");
+    w.field("value", rp.value);
+    w.field("currency", to_string(rp.currency));
+    w.end_object();
+    return;
   }
   const Price& p = rp.catalog;
-  j["kind"] = "catalog";
-  j["rule"] = std::string(rp.on_demand ? "the most recent on-demand " : "no on-demand price: the most recent other rental ") +
-              to_string(rp.currency) + " price per GPU-hour of " + s.problem.gpu.id + " in data/gpus.json" +
-              (rp.range_midpoint ? ", a range taken at its midpoint" : "") + " (docs/cost.md)";
-  j["value"] = rp.value;
-  if (rp.range_midpoint) j["range"] = {*p.value, *p.value_max};
-  j["currency"] = p.currency;
-  j["unit"] = p.unit;
-  j["type"] = p.type;
-  if (!p.region.empty()) j["region"] = p.region;
-  j["date"] = p.date;
-  j["source"] = p.source;
-  j["citation"] = gpu_source_citation(p.source);
-  j["confidence"] = p.confidence;
-  if (!p.note.empty()) j["note"] = p.note;
-  return j;
+  w.field("kind", "catalog");
+  w.field("rule", std::string(rp.on_demand ? "the most recent on-demand " : "no on-demand price: the most recent other rental ") +
+                      to_string(rp.currency) + " price per GPU-hour of " + s.problem.gpu.id + " in data/gpus.json" +
+                      (rp.range_midpoint ? ", a range taken at its midpoint" : "") + " (docs/cost.md)");
+  w.field("value", rp.value);
+  if (rp.range_midpoint) w.key("range").begin_array().value(*p.value).value(*p.value_max).end_array();
+  w.field("currency", p.currency);
+  w.field("unit", p.unit);
+  w.field("type", p.type);
+  if (!p.region.empty()) w.field("region", p.region);
+  w.field("date", p.date);
+  w.field("source", p.source);
+  w.field("citation", gpu_source_citation(p.source));
+  w.field("confidence", p.confidence);
+  if (!p.note.empty()) w.field("note", p.note);
+  w.end_object();
 }
 
-ordered_json cost_json(const Scenario& s, const Outcome& o) {
-  if (!o.cost) return ordered_json(nullptr);
-  const RunCost& c = *o.cost;
-  ordered_json j;
-  j["currency"] = to_string(c.currency);
-  j["total"] = c.total;
-  j["per_gpu_hour"] = c.per_gpu_hour;
-  j["gpu_hours"] = c.gpu_hours;
-  j["mode"] = c.mode == CostMode::owned ? "owned" : "rented";
-  if (c.mode == CostMode::owned) {
-    j["parts"] = {{"purchase_amortized", c.purchase_amortized}, {"electricity", c.electricity}};
-    j["formula"] = "GPUs × purchase price × hours / (amortization_years × 8766 h) + energy MWh × 1000 × electricity price per kWh";
-  } else {
-    j["parts"] = {{"gpu_rental", c.rental}};
-    j["formula"] = "price per GPU-hour × GPUs × wall-clock hours (goodput.gpu_hours)";
+void cost_json(JsonWriter& w, const Scenario& s, const Outcome& o) {
+  if (!o.cost) {
+    w.value(nullptr);
+    return;
   }
-  j["price_source"] = price_source_json(s);
-  return j;
+  const RunCost& c = *o.cost;
+  w.begin_object();
+  w.field("currency", to_string(c.currency));
+  w.field("total", c.total);
+  w.field("per_gpu_hour", c.per_gpu_hour);
+  w.field("gpu_hours", c.gpu_hours);
+  w.field("mode", c.mode == CostMode::owned ? "owned" : "rented");
+  if (c.mode == CostMode::owned) {
+    w.key("parts").begin_object().field("purchase_amortized", c.purchase_amortized).field("electricity", c.electricity).end_object();
+    w.field("formula", "GPUs × purchase price × hours / (amortization_years × 8766 h) + energy MWh × 1000 × electricity price per kWh");
+  } else {
+    w.key("parts").begin_object().field("gpu_rental", c.rental).end_object();
+    w.field("formula", "price per GPU-hour × GPUs × wall-clock hours (goodput.gpu_hours)");
+  }
+  w.key("price_source");
+  price_source_json(w, s);
+  w.end_object();
 }
 
-ordered_json energy_json(const Scenario& s, const Energy& e) {
-  if (!e.known) return ordered_json(nullptr);
+void energy_json(JsonWriter& w, const Scenario& s, const Energy& e) {
+  if (!e.known) {
+    w.value(nullptr);
+    return;
+  }
   const EnergyInputs& in = s.problem.cost.energy;
   const Gpu& g = s.problem.gpu;
-  ordered_json j;
-  j["mwh"] = e.mwh;
-  j["co2_tonnes"] = e.co2_tonnes;
-  j["facility_kw"] = e.facility_kw;
-  j["hours"] = e.hours;
-  j["power_w_per_gpu"] = e.watts_per_gpu;
-  j["power_from"] = e.from_power_limit ? "gpu.power_limit_w" : "gpu.tdp_w";
-  j["power_confidence"] = e.from_power_limit ? g.power_limit_w.confidence : g.tdp_w.confidence;
-  j["host_overhead"] = in.host_overhead;
-  j["pue"] = in.pue;
-  j["grid_kg_co2_per_kwh"] = in.grid_kg_co2_per_kwh;
-  j["formula"] = "GPUs × W × (1 + host_overhead) × PUE × wall-clock hours; CO2 = MWh × grid kg CO2 per kWh";
-  j["sources"] = {
-      {"host_overhead", in.host_overhead_default ? "default: an 8×H100 node under training draws 76% of its 10.2 kW rating "
-                                                   "(arXiv:2506.14551, 2025) against 5.6 kW of GPU TDP"
-                                                 : "scenario"},
-      {"pue", in.pue_default ? "default: industry average, Uptime Institute Global Data Center Survey 2024" : "scenario"},
-      {"grid_kg_co2_per_kwh", in.grid_default ? "default: world average 2023, 480 g/kWh (Ember, Global Electricity Review 2024)"
-                                              : "scenario"}};
-  return j;
+  w.begin_object();
+  w.field("mwh", e.mwh);
+  w.field("co2_tonnes", e.co2_tonnes);
+  w.field("facility_kw", e.facility_kw);
+  w.field("hours", e.hours);
+  w.field("power_w_per_gpu", e.watts_per_gpu);
+  w.field("power_from", e.from_power_limit ? "gpu.power_limit_w" : "gpu.tdp_w");
+  w.field("power_confidence", e.from_power_limit ? g.power_limit_w.confidence : g.tdp_w.confidence);
+  w.field("host_overhead", in.host_overhead);
+  w.field("pue", in.pue);
+  w.field("grid_kg_co2_per_kwh", in.grid_kg_co2_per_kwh);
+  w.field("formula", "GPUs × W × (1 + host_overhead) × PUE × wall-clock hours; CO2 = MWh × grid kg CO2 per kWh");
+  w.key("sources").begin_object();
+  w.field("host_overhead", in.host_overhead_default ? "default: an 8×H100 node under training draws 76% of its 10.2 kW rating "
+                                                      "(arXiv:2506.14551, 2025) against 5.6 kW of GPU TDP"
+                                                    : "scenario");
+  w.field("pue", in.pue_default ? "default: industry average, Uptime Institute Global Data Center Survey 2024" : "scenario");
+  w.field("grid_kg_co2_per_kwh", in.grid_default ? "default: world average 2023, 480 g/kWh (Ember, Global Electricity Review 2024)"
+                                                 : "scenario");
+  w.end_object();
+  w.end_object();
 }
 
-ordered_json quick_estimate_json(const Scenario& s, const Candidate& best, const Outcome& o) {
+void quick_estimate_json(JsonWriter& w, const Scenario& s, const Candidate& best, const Outcome& o) {
   const Problem& p = s.problem;
   const double params = static_cast<double>(count_params(p.model).total);
   const QuickEstimate q = quick_estimate(params, p.gpu.memory_gib.value.value_or(0), s.cluster_efficiency);
@@ -449,26 +544,27 @@ ordered_json quick_estimate_json(const Scenario& s, const Candidate& best, const
   } else {
     why = "the full answer happens to agree: " + thousands(static_cast<double>(n)) + " GPUs.";
   }
-  ordered_json j;
-  j["gpus_raw"] = q.gpus_raw;
-  j["gpus"] = q.gpus;
-  j["params_billion"] = q.params_billion;
-  j["memory_gb"] = q.memory_gb;
-  j["cluster_efficiency"] = q.efficiency;
-  j["bytes_per_param"] = kRuleOfThumbBytesPerParam;
-  j["formula"] = "params[B] × 20 / (GPU memory[GB] × cluster efficiency)";
-  j["explanation"] = "Rule of thumb: " + fmt("%.1fB", q.params_billion) + " parameters × 20 bytes / (" +
-                     fmt("%.0f GB", q.memory_gb) + " × " + fmt("%.2g", q.efficiency) + ") = " + fmt("%.1f", q.gpus_raw) +
-                     " → " + thousands(static_cast<double>(q.gpus)) +
-                     " GPUs (the article's own 70B / 80 GB / 80% example is 21.9, not the 175 it printed). Its 20 bytes are "
-                     "mixed-precision Adam's 16 bytes of states per parameter plus about 4 of headroom: a memory floor for "
-                     "holding the training states, blind to the token budget and the time; " + why;
-  j["source"] = "../shared/reference/sizing-model.md §6; Rajbhandari et al. 2020 (ZeRO) §3.1 for the 16 B";
-  return j;
+  w.begin_object();
+  w.field("gpus_raw", q.gpus_raw);
+  w.field("gpus", q.gpus);
+  w.field("params_billion", q.params_billion);
+  w.field("memory_gb", q.memory_gb);
+  w.field("cluster_efficiency", q.efficiency);
+  w.field("bytes_per_param", kRuleOfThumbBytesPerParam);
+  w.field("formula", "params[B] × 20 / (GPU memory[GB] × cluster efficiency)");
+  w.field("explanation", "Rule of thumb: " + fmt("%.1fB", q.params_billion) + " parameters × 20 bytes / (" +
+                             fmt("%.0f GB", q.memory_gb) + " × " + fmt("%.2g", q.efficiency) + ") = " + fmt("%.1f", q.gpus_raw) +
+                             " → " + thousands(static_cast<double>(q.gpus)) +
+                             " GPUs (the article's own 70B / 80 GB / 80% example is 21.9, not the 175 it printed). Its 20 bytes are "
+                             "mixed-precision Adam's 16 bytes of states per parameter plus about 4 of headroom: a memory floor for "
+                             "holding the training states, blind to the token budget and the time; " + why);
+  w.field("source", "../shared/reference/sizing-model.md §6; Rajbhandari et al. 2020 (ZeRO) §3.1 for the 16 B");
+  w.end_object();
 }
 
 // Warnings and defaults of the cost, energy and goodput lines.
-void money_notes(const Scenario& s, const SearchResult& sr, const Outcome& o, ordered_json& warnings, ordered_json& defaults) {
+void money_notes(const Scenario& s, const SearchResult& sr, const Outcome& o, std::vector<std::string>& warnings,
+                 std::vector<std::string>& defaults) {
   const Problem& p = s.problem;
   const CostModel& cm = p.cost;
   if (!o.cost) {
@@ -530,75 +626,128 @@ void money_notes(const Scenario& s, const SearchResult& sr, const Outcome& o, or
     defaults.push_back("assume.cluster_efficiency = 0.8 (default: the article's rule of thumb)");
 }
 
+// One point of the GPU-count curve: the fastest fitting layout at that count.
+void curve_point_json(JsonWriter& w, const Scenario& s, const CurvePoint& pt) {
+  const Layout& l = pt.best.layout;
+  w.begin_object();
+  w.field("gpus", l.gpus());
+  w.field("days", pt.best.run.days);
+  w.field("gpu_hours", pt.best.run.gpu_hours);
+  w.field("step_time_s", pt.best.time.step_time_s);
+  w.field("mfu", pt.best.time.mfu);
+  w.field("tokens_per_s_per_gpu", pt.best.time.tokens_per_s_per_gpu);
+  w.field("memory_used_fraction", pt.best.memory.total() / capacity_bytes(s.problem.gpu));
+  w.key("plan").begin_object();
+  w.field("tp", l.tp);
+  w.field("pp", l.pp);
+  w.field("dp", l.dp);
+  w.field("cp", l.cp);
+  w.field("vpp", l.vpp);
+  w.field("micro_batch", l.micro_batch);
+  w.field("zero_stage", l.zero_stage);
+  w.field("recompute", to_string(l.recompute));
+  w.end_object();
+  w.field("goodput_days", num_or_null(pt.outcome.goodput.wall_days));
+  w.field("cost", pt.outcome.cost ? std::optional(pt.outcome.cost->total) : std::nullopt);
+  w.field("pareto", pt.pareto);
+  w.end_object();
+}
+
+// The warnings and defaults_applied arrays, last in both answers.
+void notes_json(JsonWriter& w, const Scenario& s, const SearchResult& sr, const Candidate& best, const Outcome& o) {
+  std::vector<std::string> warnings = warnings_json(s, sr, best);
+  std::vector<std::string> defaults = s.defaults_applied;
+  money_notes(s, sr, o, warnings, defaults);
+  w.field("warnings", warnings);
+  w.field("defaults_applied", defaults);
+}
+
+// Parses text this file wrote, for callers that inspect the answer (compare, the tests).
+Expected<ordered_json> parsed(Expected<std::string> text) {
+  if (!text) return text.error();
+  return ordered_json::parse(*text, nullptr, /*allow_exceptions=*/false);
+}
+
 }  // namespace
 
-Expected<ordered_json> evaluate(const Scenario& s) {
+Expected<std::string> evaluate_text(const Scenario& s) {
   const Problem& p = s.problem;
   const Constraints& c = s.constraints;
   SearchResult sr = search(p, c, s.target());
   if (sr.truncated) return too_many_layouts();
   if (!sr.chosen) return explain_no_layout(p, c);
-  const Candidate& best = *sr.chosen;
-  ordered_json out;
-  out["gpucalc_version"] = GPUCALC_VERSION;
-  out["model"] = model_json(s, best.layout.recompute);
-  out["gpu"] = gpu_json(s);
-  ordered_json cand = candidate_json(s, best);
-  for (auto& [k, v] : cand.items()) out[k] = std::move(v);
-  const Outcome o = outcome(p, best);
-  out["goodput"] = goodput_json(s, o.goodput);
-  out["cost"] = cost_json(s, o);
-  out["energy"] = energy_json(s, o.energy);
-  out["quick_estimate"] = quick_estimate_json(s, best, o);
-  out["search"] = search_json(s, sr);
-  out["warnings"] = warnings_json(s, sr, best);
-  out["defaults_applied"] = s.defaults_applied;
-  money_notes(s, sr, o, out["warnings"], out["defaults_applied"]);
-  return out;
+  // The scenario's calibration, if any, scales the chosen layout (uncertainty.cpp).
+  const Expected<Calibrated> cal = calibrate(s, *sr.chosen, sr);
+  if (!cal) return cal.error();
+  const Candidate& best = cal->best;
+  const Outcome& o = cal->outcome;
+  JsonWriter w;
+  w.begin_object();
+  w.field("gpucalc_version", GPUCALC_VERSION);
+  w.key("model");
+  model_json(w, s, best.layout.recompute);
+  w.key("gpu");
+  gpu_json(w, s);
+  candidate_fields(w, s, best);
+  w.key("goodput");
+  goodput_json(w, s, o.goodput);
+  w.key("cost");
+  cost_json(w, s, o);
+  w.key("energy");
+  energy_json(w, s, o.energy);
+  w.key("quick_estimate");
+  quick_estimate_json(w, s, best, o);
+  w.key("search");
+  search_json(w, s, sr);
+  uncertainty_fields(w, s, *cal);  // calibration, uncertainty, oom_risk
+  notes_json(w, s, sr, best, o);
+  w.end_object();
+  return w.take();
 }
 
-Expected<ordered_json> search_report(const Scenario& s, int top_k) {
+Expected<std::string> search_report_text(const Scenario& s, int top_k) {
   const Problem& p = s.problem;
   const Constraints& c = s.constraints;
   FullSearch fs = search_full(p, c, s.target(), top_k);
   if (fs.result.truncated) return too_many_layouts();
   if (!fs.result.chosen) return explain_no_layout(p, c);
   const Candidate& best = *fs.result.chosen;
-  ordered_json out;
-  out["gpucalc_version"] = GPUCALC_VERSION;
-  out["model"] = model_json(s, best.layout.recompute);
-  out["gpu"] = gpu_json(s);
   const Outcome o = outcome(p, best);
-  out["best"] = candidate_json(s, best);
-  out["best"]["goodput"] = goodput_json(s, o.goodput);
-  out["best"]["cost"] = cost_json(s, o);
-  out["best"]["energy"] = energy_json(s, o.energy);
-  ordered_json top = ordered_json::array();
-  for (const auto& cand : fs.top) top.push_back(candidate_json(s, cand, false));
-  out["top"] = std::move(top);
-  ordered_json curve = ordered_json::array();
-  for (const auto& pt : fs.curve) {
-    const Layout& l = pt.best.layout;
-    curve.push_back({{"gpus", l.gpus()},
-                     {"days", pt.best.run.days},
-                     {"gpu_hours", pt.best.run.gpu_hours},
-                     {"step_time_s", pt.best.time.step_time_s},
-                     {"mfu", pt.best.time.mfu},
-                     {"tokens_per_s_per_gpu", pt.best.time.tokens_per_s_per_gpu},
-                     {"memory_used_fraction", pt.best.memory.total() / capacity_bytes(p.gpu)},
-                     {"plan", {{"tp", l.tp}, {"pp", l.pp}, {"dp", l.dp}, {"cp", l.cp}, {"vpp", l.vpp},
-                               {"micro_batch", l.micro_batch}, {"zero_stage", l.zero_stage},
-                               {"recompute", to_string(l.recompute)}}},
-                     {"goodput_days", num_or_null(pt.outcome.goodput.wall_days)},
-                     {"cost", pt.outcome.cost ? ordered_json(pt.outcome.cost->total) : ordered_json(nullptr)},
-                     {"pareto", pt.pareto}});
+  JsonWriter w;
+  w.begin_object();
+  w.field("gpucalc_version", GPUCALC_VERSION);
+  w.key("model");
+  model_json(w, s, best.layout.recompute);
+  w.key("gpu");
+  gpu_json(w, s);
+  w.key("best").begin_object();
+  candidate_fields(w, s, best);
+  w.key("goodput");
+  goodput_json(w, s, o.goodput);
+  w.key("cost");
+  cost_json(w, s, o);
+  w.key("energy");
+  energy_json(w, s, o.energy);
+  w.end_object();
+  w.key("top").begin_array();
+  for (const auto& cand : fs.top) {
+    w.begin_object();
+    candidate_fields(w, s, cand, false);
+    w.end_object();
   }
-  out["curve"] = std::move(curve);
-  out["search"] = search_json(s, fs.result);
-  out["warnings"] = warnings_json(s, fs.result, best);
-  out["defaults_applied"] = s.defaults_applied;
-  money_notes(s, fs.result, o, out["warnings"], out["defaults_applied"]);
-  return out;
+  w.end_array();
+  w.key("curve").begin_array();
+  for (const auto& pt : fs.curve) curve_point_json(w, s, pt);
+  w.end_array();
+  w.key("search");
+  search_json(w, s, fs.result);
+  notes_json(w, s, fs.result, best, o);
+  w.end_object();
+  return w.take();
 }
+
+Expected<ordered_json> evaluate(const Scenario& s) { return parsed(evaluate_text(s)); }
+
+Expected<ordered_json> search_report(const Scenario& s, int top_k) { return parsed(search_report_text(s, top_k)); }
 
 }  // namespace gpucalc

@@ -27,6 +27,79 @@ std::string gpu_ids() {
   return s;
 }
 
+// model.moe: routed and shared experts (docs/scenario-format.md "MoE").
+void read_moe(Reader& r, const json& o, const std::string& P0, ModelShape& m) {
+  auto it = o.find("moe");
+  if (it == o.end()) return;
+  const std::string P = P0 + "/moe";
+  if (it->is_null()) {  // a base preset's experts removed: a dense variant
+    m.moe = MoeShape{};
+    return;
+  }
+  if (!r.expect_object(&*it, P)) return;
+  const json& x = *it;
+  r.only_keys(x, P, {"experts", "top_k", "expert_ffn_hidden", "shared_experts", "shared_expert_ffn_hidden",
+                     "shared_expert_gate", "first_dense_layers", "router_bias", "load_imbalance", "capacity_factor"});
+  MoeShape e = m.moe;  // a base preset's MoE, overridden field by field
+  const bool req = e.experts == 0;
+  if (auto v = r.integer(x, P, "experts", req, 2, 100'000)) e.experts = *v;
+  if (auto v = r.integer(x, P, "top_k", req, 1, 100'000)) e.top_k = *v;
+  if (auto v = r.integer(x, P, "expert_ffn_hidden", req, 1, 10'000'000)) e.expert_ffn_hidden = *v;
+  if (auto v = r.integer(x, P, "shared_experts", false, 0, 1'000)) e.shared_experts = *v;
+  if (auto v = r.integer(x, P, "shared_expert_ffn_hidden", false, 1, 10'000'000)) e.shared_expert_ffn_hidden = *v;
+  if (auto v = r.boolean(x, P, "shared_expert_gate")) e.shared_expert_gate = *v;
+  if (auto v = r.integer(x, P, "first_dense_layers", false, 0, 10'000)) e.first_dense_layers = *v;
+  if (auto v = r.boolean(x, P, "router_bias")) e.router_bias = *v;
+  if (auto v = r.number(x, P, "load_imbalance", false, 1, 64, false)) e.load_imbalance = *v;
+  if (auto v = r.number(x, P, "capacity_factor", false, 0, 64, true)) e.capacity_factor = *v;
+  if (r.failed()) return;
+  const auto str = [](int64_t v) { return std::to_string(v); };
+  if (e.top_k > e.experts)
+    return r.fail(P + "/top_k", "cannot exceed experts (" + str(e.experts) + "), got " + str(e.top_k));
+  if (e.first_dense_layers >= m.layers)
+    return r.fail(P + "/first_dense_layers", "must leave at least one MoE layer: the model has " + str(m.layers) +
+                                                  " layers, got " + str(e.first_dense_layers));
+  if (e.shared_expert_ffn_hidden > 0 && e.shared_experts == 0)
+    return r.fail(P + "/shared_expert_ffn_hidden", "needs shared_experts ≥ 1");
+  if (e.shared_expert_gate && e.shared_experts == 0) return r.fail(P + "/shared_expert_gate", "needs shared_experts ≥ 1");
+  if (e.capacity_factor > 0 && e.capacity_factor < 1)
+    return r.fail(P + "/capacity_factor", "below 1 drops tokens even when perfectly balanced; give at least 1, got " +
+                                              input::show(x["capacity_factor"]));
+  m.moe = e;
+}
+
+// model.attention: {"type": "mha"} (standard, with heads / kv_heads / head_dim) or MLA.
+void read_attention(Reader& r, const json& o, const std::string& P0, ModelShape& m) {
+  auto it = o.find("attention");
+  if (it == o.end()) return;
+  const std::string P = P0 + "/attention";
+  if (!r.expect_object(&*it, P)) return;
+  const json& x = *it;
+  r.only_keys(x, P, {"type", "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"});
+  auto type = r.choice(x, P, "type", {"mha", "mla"}, true);
+  if (r.failed()) return;
+  if (*type == "mha") {
+    for (const char* k : {"q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"})
+      if (x.contains(k)) return r.fail(P + "/" + k, "applies to type \"mla\" only");
+    m.attention = AttentionType::standard;
+    m.mla = MlaShape{};
+    return;
+  }
+  MlaShape a = m.attention == AttentionType::mla ? m.mla : MlaShape{};
+  const bool req = m.attention != AttentionType::mla;
+  if (auto v = r.integer(x, P, "q_lora_rank", false, 0, 1'000'000)) a.q_lora_rank = *v;
+  if (auto v = r.integer(x, P, "kv_lora_rank", req, 1, 1'000'000)) a.kv_lora_rank = *v;
+  if (auto v = r.integer(x, P, "qk_nope_head_dim", req, 1, 100'000)) a.qk_nope_head_dim = *v;
+  if (auto v = r.integer(x, P, "qk_rope_head_dim", req, 1, 100'000)) a.qk_rope_head_dim = *v;
+  if (auto v = r.integer(x, P, "v_head_dim", req, 1, 100'000)) a.v_head_dim = *v;
+  if (r.failed()) return;
+  if (m.kv_heads != m.heads)
+    return r.fail(P0 + "/kv_heads", "MLA has one latent for all heads: leave kv_heads out or equal to heads (" +
+                                         std::to_string(m.heads) + ")");
+  m.attention = AttentionType::mla;
+  m.mla = a;
+}
+
 void read_model(Reader& r, const json& root, ModelShape& m) {
   auto it = root.find("model");
   if (it == root.end()) return r.fail("/model", "is required (a preset id such as \"llama-3.1-70b\", or an object)");
@@ -41,7 +114,7 @@ void read_model(Reader& r, const json& root, ModelShape& m) {
   const std::string P = "/model";
   r.only_keys(o, P, {"base", "name", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn_hidden", "vocab",
                      "ffn_act", "tied_embeddings", "norm", "qkv_bias", "linear_bias", "position_embedding",
-                     "max_position_embeddings", "dropout", "norms_per_layer", "qk_norm"});
+                     "max_position_embeddings", "dropout", "norms_per_layer", "qk_norm", "moe", "attention"});
   const bool has_base = o.contains("base");
   if (auto base = r.text(o, P, "base", 64)) {
     const ModelShape* p = find_model(*base);
@@ -81,6 +154,9 @@ void read_model(Reader& r, const json& root, ModelShape& m) {
   if (auto v = r.integer(o, P, "max_position_embeddings", false, 1, 100'000'000)) m.max_position_embeddings = *v;
   if (auto v = r.boolean(o, P, "dropout")) m.dropout = *v;
   if (r.failed()) return;
+  read_moe(r, o, P, m);
+  read_attention(r, o, P, m);
+  if (r.failed()) return;
   if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0)
     return r.fail(P + "/kv_heads", "must divide heads (" + std::to_string(m.heads) + "), got " + std::to_string(m.kv_heads));
   if (m.head_dim == 0 && m.hidden % m.heads != 0)
@@ -91,8 +167,15 @@ void read_model(Reader& r, const json& root, ModelShape& m) {
   // Parameter counts are int64 (model.cpp) and every dimension alone is in range, but
   // L · (h·a·d + h·f) can pass 2^63: bound the total, estimated here in double.
   const double h = static_cast<double>(m.hidden), d = static_cast<double>(m.head_dim ? m.head_dim : m.hidden / m.heads);
-  const double params = static_cast<double>(m.layers) * (h * d * static_cast<double>(2 * m.heads + 2 * m.kv_heads) +
-                                                          3.0 * h * static_cast<double>(m.ffn_hidden)) +
+  const double mla_w = static_cast<double>(m.mla.q_lora_rank + m.mla.kv_lora_rank + m.mla.qk_nope_head_dim +
+                                           m.mla.qk_rope_head_dim + m.mla.v_head_dim);
+  const double attn = is_mla(m) ? 3.0 * (h + static_cast<double>(m.heads) * mla_w) * mla_w
+                                : h * d * static_cast<double>(2 * m.heads + 2 * m.kv_heads);
+  const double mlp = 3.0 * h * (static_cast<double>(m.ffn_hidden) +
+                                static_cast<double>(m.moe.experts + m.moe.shared_experts) *
+                                    static_cast<double>(m.moe.expert_ffn_hidden) +
+                                static_cast<double>(m.moe.shared_expert_ffn_hidden));
+  const double params = static_cast<double>(m.layers) * (attn + mlp) +
                         h * static_cast<double>(2 * m.vocab + m.max_position_embeddings);
   if (params > kMaxParams) {
     char n[32];
@@ -151,6 +234,72 @@ void read_gpu(Reader& r, const json& root, Gpu& g) {
     return r.fail("/gpu/bf16_tflops", "is unknown for " + g.name + "; set it in a gpu object");
 }
 
+// training.lora: rank, alpha, targets; QLoRA's double quantisation and paged optimizer.
+void read_lora(Reader& r, const json& o, const std::string& P0, Scenario& s) {
+  Training& t = s.problem.training;
+  auto it = o.find("lora");
+  const std::string P = P0 + "/lora";
+  if (it == o.end()) {
+    if (is_adapter_stage(t))
+      s.defaults_applied.push_back("training.lora = rank 16, alpha 32, every linear of the block (q k v o gate up down)");
+    return;
+  }
+  if (!is_adapter_stage(t)) return r.fail(P, "applies to stage \"lora\" or \"qlora\" only");
+  if (!r.expect_object(&*it, P)) return;
+  const json& x = *it;
+  r.only_keys(x, P, {"rank", "alpha", "targets", "double_quant", "paged_optimizer"});
+  LoraConfig& c = t.lora;
+  if (auto v = r.integer(x, P, "rank", false, 1, 65'536)) c.rank = *v;
+  if (auto v = r.number(x, P, "alpha", false, 0, 1e6, true)) c.alpha = *v;
+  if (auto v = r.boolean(x, P, "double_quant")) c.double_quant = *v;
+  if (auto v = r.boolean(x, P, "paged_optimizer")) c.paged_optimizer = *v;
+  if (r.failed()) return;
+  if (t.stage != Stage::qlora) {
+    for (const char* k : {"double_quant", "paged_optimizer"})
+      if (x.contains(k)) return r.fail(P + "/" + k, "applies to stage \"qlora\" only");
+  }
+  if (auto tg = x.find("targets"); tg != x.end()) {
+    const std::string T = P + "/targets";
+    if (!tg->is_array() || tg->empty())
+      return r.fail(T, "must be a non-empty array of projections (q, k, v, o, gate, up, down), got " + input::show(*tg));
+    static const std::pair<const char*, LoraTarget> names[] = {
+        {"q", LoraTarget::q},       {"k", LoraTarget::k},   {"v", LoraTarget::v},    {"o", LoraTarget::o},
+        {"gate", LoraTarget::gate}, {"up", LoraTarget::up}, {"down", LoraTarget::down}};
+    unsigned bits = 0;
+    for (size_t i = 0; i < tg->size(); ++i) {
+      const json& e = (*tg)[i];
+      const std::string E = T + "/" + std::to_string(i);
+      if (!e.is_string()) return r.fail(E, "must be a projection name (q, k, v, o, gate, up, down), got " + input::show(e));
+      const std::string name = e.get<std::string>();
+      bool found = false;
+      for (const auto& [n, bit] : names)
+        if (name == n) {
+          if (bits & static_cast<unsigned>(bit)) return r.fail(E, "lists \"" + name + "\" twice");
+          bits |= static_cast<unsigned>(bit);
+          found = true;
+        }
+      if (!found) return r.fail(E, "unknown projection " + input::show(e) + " (known: q, k, v, o, gate, up, down)");
+      if (name == "gate" && !gated_ffn(s.problem.model.ffn_act))
+        return r.fail(E, "the model's MLP has no gate projection (ffn_act gelu: fc1 = up, fc2 = down)");
+    }
+    c.targets = bits;
+  }
+}
+
+// training.offload: ZeRO-Offload / ZeRO-Infinity.
+void read_offload(Reader& r, const json& o, const std::string& P0, Scenario& s) {
+  auto it = o.find("offload");
+  if (it == o.end()) return;
+  const std::string P = P0 + "/offload";
+  if (!r.expect_object(&*it, P)) return;
+  r.only_keys(*it, P, {"optimizer", "params", "pcie_gbs", "host_memory_bw_gbs"});
+  Offload& f = s.problem.training.offload;
+  if (auto v = r.boolean(*it, P, "optimizer")) f.optimizer = *v;
+  if (auto v = r.boolean(*it, P, "params")) f.params = *v;
+  if (auto v = r.number(*it, P, "pcie_gbs", false, 0, 10'000, true)) f.pcie_gbs = *v;
+  if (auto v = r.number(*it, P, "host_memory_bw_gbs", false, 0, 100'000, true)) f.host_memory_bw_gbs = *v;
+}
+
 void read_training(Reader& r, const json& root, Scenario& s) {
   auto it = root.find("training");
   if (!r.expect_object(it == root.end() ? nullptr : &*it, "/training")) return;
@@ -159,8 +308,29 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   Training& t = s.problem.training;
   r.only_keys(o, P, {"tokens", "seq_len", "global_batch", "global_batch_tokens", "micro_batch", "precision",
                      "optimizer", "recompute", "zero_stage", "stage", "flash_attention", "sequence_parallel",
-                     "framework", "grad_dtype", "overlap_grad_reduce", "overlap_param_gather"});
-  if (auto v = r.number(o, P, "tokens", true, 0, 1e16, true)) t.tokens = *v;
+                     "framework", "grad_dtype", "overlap_grad_reduce", "overlap_param_gather", "master_weights",
+                     "lora", "offload", "overlap_moe_comm", "dataset"});
+  // Fine-tuning jobs are sized in samples × average length × epochs (training.dataset);
+  // give that or tokens.
+  const bool has_dataset = o.contains("dataset");
+  if (has_dataset && o.contains("tokens"))
+    return r.fail(P + "/dataset", "give tokens or dataset (samples × avg_tokens × epochs), not both");
+  if (!has_dataset) {
+    if (auto v = r.number(o, P, "tokens", true, 0, 1e16, true)) t.tokens = *v;
+  } else {
+    const std::string D = P + "/dataset";
+    auto it = o.find("dataset");
+    if (!r.expect_object(&*it, D)) return;
+    r.only_keys(*it, D, {"samples", "avg_tokens", "epochs"});
+    auto n = r.number(*it, D, "samples", true, 0, 1e13, true);
+    auto len = r.number(*it, D, "avg_tokens", true, 0, 1e8, true);
+    auto ep = r.number(*it, D, "epochs", false, 0, 1e4, true);
+    if (r.failed()) return;
+    t.tokens = *n * *len * ep.value_or(1.0);
+    if (t.tokens > 1e16) return r.fail(D, "samples × avg_tokens × epochs exceeds 1e16 tokens");
+    s.defaults_applied.push_back("training.tokens = " + std::to_string(static_cast<long long>(t.tokens)) +
+                                 " (dataset: samples × avg_tokens × epochs)");
+  }
   if (auto v = r.integer(o, P, "seq_len", true, 1, 100'000'000)) t.seq_len = *v;
   auto gb = r.integer(o, P, "global_batch", false, 1, 100'000'000);
   auto gbt = r.integer(o, P, "global_batch_tokens", false, 1, 1'000'000'000'000);
@@ -187,12 +357,24 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (auto v = r.integer(o, P, "micro_batch", false, 1, 1'000'000)) s.constraints.micro_batch = *v;
   if (auto v = r.choice(o, P, "precision", {"bf16", "fp16", "fp8"}, false))
     t.precision = *v == "fp16" ? Precision::fp16 : *v == "fp8" ? Precision::fp8 : Precision::bf16;
-  if (auto v = r.choice(o, P, "optimizer", {"adamw"}, false)) t.optimizer = Optimizer::adamw;
+  if (auto v = r.choice(o, P, "optimizer", {"adamw", "adam8bit", "sgd", "lion", "adafactor"}, false))
+    t.optimizer = *v == "adam8bit" ? Optimizer::adam8bit
+                  : *v == "sgd"    ? Optimizer::sgd
+                  : *v == "lion"   ? Optimizer::lion
+                  : *v == "adafactor" ? Optimizer::adafactor
+                                      : Optimizer::adamw;
   if (auto v = r.choice(o, P, "recompute", {"none", "selective", "full"}, false))
     s.constraints.recompute = *v == "full" ? Recompute::full : *v == "selective" ? Recompute::selective : Recompute::none;
   if (auto v = r.integer(o, P, "zero_stage", false, 0, 3)) s.constraints.zero_stage = static_cast<int>(*v);
-  if (auto v = r.choice(o, P, "stage", {"pretrain", "full_finetune"}, false))
-    t.stage = *v == "full_finetune" ? Stage::full_finetune : Stage::pretrain;
+  if (auto v = r.choice(o, P, "stage", {"pretrain", "full_finetune", "lora", "qlora"}, false))
+    t.stage = *v == "full_finetune" ? Stage::full_finetune
+              : *v == "lora"        ? Stage::lora
+              : *v == "qlora"       ? Stage::qlora
+                                    : Stage::pretrain;
+  if (auto v = r.boolean(o, P, "master_weights")) t.master_weights = *v;
+  if (auto v = r.boolean(o, P, "overlap_moe_comm")) t.overlap_moe_comm = *v;
+  read_lora(r, o, P, s);
+  read_offload(r, o, P, s);
   if (auto v = r.boolean(o, P, "flash_attention")) t.flash_attention = *v;
   if (auto v = r.boolean(o, P, "sequence_parallel")) t.sequence_parallel = *v;
   if (auto v = r.choice(o, P, "framework", {"megatron", "torchtitan"}, false))
@@ -200,6 +382,16 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (auto v = r.choice(o, P, "grad_dtype", {"bf16", "fp32"}, false)) t.grad_dtype_bytes = *v == "fp32" ? 4 : 2;
   if (auto v = r.boolean(o, P, "overlap_grad_reduce")) t.overlap_grad_reduce = *v;
   if (auto v = r.boolean(o, P, "overlap_param_gather")) t.overlap_param_gather = *v;
+  if (r.failed()) return;
+  if (t.stage == Stage::qlora && t.precision == Precision::fp8)
+    return r.fail(P + "/precision", "QLoRA computes in bf16 or fp16 on dequantised NF4 weights; fp8 does not apply");
+  if (is_adapter_stage(t) && t.framework == Framework::torchtitan)
+    return r.fail(P + "/framework", "torchtitan has no LoRA recipe; use the megatron profile (NeMo/Megatron-Bridge LoRA)");
+  if (t.offload.params && s.constraints.zero_stage && *s.constraints.zero_stage < 3)
+    return r.fail(P + "/offload/params", "offloading parameters needs zero_stage 3 (ZeRO-Infinity), got " +
+                                             std::to_string(*s.constraints.zero_stage));
+  if (t.offload.optimizer && s.constraints.zero_stage && *s.constraints.zero_stage < 1)
+    return r.fail(P + "/offload/optimizer", "offloading the optimizer needs zero_stage ≥ 1 (ZeRO-Offload), got 0");
   if (t.precision == Precision::fp8 && !s.problem.gpu.fp8_tflops.value)
     r.fail(P + "/precision", "fp8 needs an FP8 peak, which " + s.problem.gpu.name + " does not have; set gpu.fp8_tflops or use bf16");
   if (t.precision == Precision::bf16 && !s.problem.gpu.bf16_tflops.value)
@@ -213,7 +405,7 @@ void read_parallel(Reader& r, const json& root, Scenario& s) {
   if (!r.expect_object(&*it, "/parallel")) return;
   const json& o = *it;
   const std::string P = "/parallel";
-  r.only_keys(o, P, {"gpus", "tp", "pp", "dp", "cp", "ep", "vpp"});
+  r.only_keys(o, P, {"gpus", "tp", "pp", "dp", "cp", "ep", "etp", "vpp"});
   Constraints& c = s.constraints;
   c.gpus = r.integer(o, P, "gpus", false, 1, kMaxGpus);
   c.tp = r.integer(o, P, "tp", false, 1, 1'000'000);
@@ -221,6 +413,7 @@ void read_parallel(Reader& r, const json& root, Scenario& s) {
   c.dp = r.integer(o, P, "dp", false, 1, kMaxGpus);
   c.cp = r.integer(o, P, "cp", false, 1, 1'000'000);
   c.ep = r.integer(o, P, "ep", false, 1, 1'000'000);
+  c.etp = r.integer(o, P, "etp", false, 1, 1'000'000);
   c.vpp = r.integer(o, P, "vpp", false, 1, 1'000);
   if (r.failed()) return;
   const ModelShape& m = s.problem.model;
@@ -232,7 +425,16 @@ void read_parallel(Reader& r, const json& root, Scenario& s) {
   if (c.pp && *c.pp > m.layers) return r.fail(P + "/pp", "cannot exceed the model's layers (" + str(m.layers) + "), got " + str(*c.pp));
   if (c.cp && *c.cp > 1 && t.seq_len % (2 * *c.cp) != 0)
     return r.fail(P + "/cp", "2 × cp (" + str(2 * *c.cp) + ") must divide seq_len (" + str(t.seq_len) + ")");
-  if (c.ep && *c.ep != 1) return r.fail(P + "/ep", "the model has no experts (dense); ep must be 1, got " + str(*c.ep));
+  if (c.ep && *c.ep != 1 && !is_moe(m))
+    return r.fail(P + "/ep", "the model has no experts (dense); ep must be 1, got " + str(*c.ep));
+  if (c.ep && is_moe(m) && m.moe.experts % *c.ep != 0)
+    return r.fail(P + "/ep", "must divide the model's routed experts (" + str(m.moe.experts) + "), got " + str(*c.ep));
+  if (c.etp && !is_moe(m)) return r.fail(P + "/etp", "applies to MoE models only (expert tensor parallelism)");
+  if (c.etp && c.tp && *c.tp % *c.etp != 0)
+    return r.fail(P + "/etp", "must divide tp (" + str(*c.tp) + "), got " + str(*c.etp));
+  if (c.etp && is_moe(m) && m.moe.expert_ffn_hidden % *c.etp != 0)
+    return r.fail(P + "/etp", "must divide the experts' expert_ffn_hidden (" + str(m.moe.expert_ffn_hidden) + "), got " +
+                                  str(*c.etp));
   if (c.dp && t.global_batch % *c.dp != 0)
     return r.fail(P + "/dp", "must divide the global batch (" + str(t.global_batch) + " sequences), got " + str(*c.dp));
   // Each factor is at most kMaxGpus, so stopping once the product passes kMaxGpus keeps
@@ -377,6 +579,35 @@ void read_cost_energy_goodput(Reader& r, const json& root, Scenario& s) {
   }
 }
 
+// calibration (docs/scenario-format.md): a step time or peak memory measured on the
+// scenario's own layout, which must be fixed; evaluate() scales by measured / predicted
+// (core/src/uncertainty.cpp). Read after parallel and training.
+void read_calibration(Reader& r, const json& root, Scenario& s) {
+  auto it = root.find("calibration");
+  if (it == root.end()) return;
+  const std::string P = "/calibration";
+  if (!r.expect_object(&*it, P)) return;
+  r.only_keys(*it, P, {"measured_step_time_s", "measured_peak_memory_gib"});
+  Calibration cal;
+  cal.step_time_s = r.number(*it, P, "measured_step_time_s", false, 0, 1e6, true);
+  cal.peak_memory_gib = r.number(*it, P, "measured_peak_memory_gib", false, 0, 1e6, true);
+  if (r.failed()) return;
+  if (!cal.step_time_s && !cal.peak_memory_gib) return r.fail(P, "give measured_step_time_s, measured_peak_memory_gib or both");
+  const double cap = capacity_bytes(s.problem.gpu);
+  if (cal.peak_memory_gib && *cal.peak_memory_gib * 1073741824.0 > cap) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%.4g GiB exceeds the %.4g GiB of ", *cal.peak_memory_gib, cap / 1073741824.0);
+    return r.fail(P + "/measured_peak_memory_gib", buf + s.problem.gpu.name + "; a measured peak fits in device memory");
+  }
+  const auto tr = root.find("training");
+  const bool batch = tr != root.end() && (tr->contains("global_batch") || tr->contains("global_batch_tokens"));
+  if (auto gap = calibration_layout_gap(s, batch))
+    return r.fail(P, "applies to the one layout it was measured on, so the scenario must fix it: set " + *gap +
+                         " (calibration needs parallel.tp, pp, dp, cp, vpp when pp > 1, and training.global_batch, "
+                         "micro_batch, zero_stage, recompute)");
+  s.calibration = cal;
+}
+
 }  // namespace
 
 Expected<Scenario> parse_scenario(std::string_view text) {
@@ -386,7 +617,7 @@ Expected<Scenario> parse_scenario(std::string_view text) {
   Reader r;
   if (!root.is_object()) return Error{"", "the scenario must be a JSON object, got " + input::show(root)};
   r.only_keys(root, "", {"version", "name", "description", "model", "gpu", "training", "parallel", "target", "assume",
-                         "cost", "energy", "goodput"});
+                         "cost", "energy", "goodput", "calibration"});
   if (auto v = r.integer(root, "", "version", false, 1, 1'000'000); v && *v != 1)
     r.fail("/version", "this gpucalc reads scenario format version 1, got " + std::to_string(*v));
   r.text(root, "", "name", 200);
@@ -399,6 +630,7 @@ Expected<Scenario> parse_scenario(std::string_view text) {
   if (!r.failed()) read_parallel(r, root, s);
   if (!r.failed()) read_target_assume(r, root, s);
   if (!r.failed()) read_cost_energy_goodput(r, root, s);
+  if (!r.failed()) read_calibration(r, root, s);
   if (r.failed()) return r.error();
   if (auto e = check_cost_target(s)) return *e;
   return s;

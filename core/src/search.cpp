@@ -58,7 +58,10 @@ bool enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
 
   // TP: divisors of gcd(heads, kv_heads, ffn_hidden) inside the scale-up domain
   // (TP's per-layer all-reduces collapse across nodes; sizing-model.md §4).
-  const int64_t tp_gcd = std::gcd(std::gcd(m.heads, m.kv_heads), m.ffn_hidden);
+  // MoE: expert-TP = TP also splits each expert's width (and the dense layers', if any).
+  int64_t tp_gcd = std::gcd(m.heads, m.kv_heads);
+  if (!is_moe(m) || m.moe.first_dense_layers > 0) tp_gcd = std::gcd(tp_gcd, m.ffn_hidden);
+  if (is_moe(m)) tp_gcd = std::gcd(tp_gcd, m.moe.expert_ffn_hidden);
   const auto tps = one_or(c.tp, divisors(tp_gcd, std::max<int64_t>(domain, 1)));
   // PP: every stage count up to L whose split is even or off by one layer at most per
   // stage (ceil(L/p)·p - L < p holds for all p ≤ L; we keep divisors of L and powers
@@ -77,9 +80,29 @@ bool enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
   // Interleaving: 1-8 virtual stages when pipelining (Narayanan et al. 2021 §2.2.2);
   // check_layout drops what the layers or micro-batches cannot carry.
   const auto vpps = one_or(c.vpp, std::vector<int64_t>{1, 2, 3, 4, 6, 8});
-  const auto zeros = one_or(c.zero_stage, std::vector<int>{0, 1, 2, 3});
+  // Offloading the optimizer needs a sharded optimizer (ZeRO-Offload, stage ≥ 1); the
+  // parameters, ZeRO-3 (ZeRO-Infinity).
+  const std::vector<int> zero_open = t.offload.params      ? std::vector<int>{3}
+                                     : t.offload.optimizer ? std::vector<int>{1, 2, 3}
+                                                           : std::vector<int>{0, 1, 2, 3};
+  const auto zeros = one_or(c.zero_stage, zero_open);
   const auto rcs = one_or(c.recompute, std::vector<Recompute>{Recompute::none, Recompute::selective, Recompute::full});
-  const int64_t ep = c.ep.value_or(1);
+  // EP, open for MoE models: divisors of the expert count that divide dp × cp (the EP
+  // group is carved out of the data-parallel ranks), up to 256 ranks (DeepSeek-V3 ran 64).
+  // Expert-TP: 1 or tp (Megatron-Core's default is tp; MoE recipes often set 1).
+  const auto eps_for = [&](int64_t ranks) {
+    if (c.ep) return std::vector<int64_t>{*c.ep};
+    if (!is_moe(m)) return std::vector<int64_t>{1};
+    std::vector<int64_t> out;
+    for (int64_t e : divisors(m.moe.experts, 256))
+      if (ranks % e == 0) out.push_back(e);
+    return out;
+  };
+  const auto etps_for = [&](int64_t tp) {
+    if (c.etp) return std::vector<int64_t>{*c.etp};
+    if (!is_moe(m) || tp == 1) return std::vector<int64_t>{1};
+    return std::vector<int64_t>{1, tp};
+  };
 
   for (int64_t tp : tps) {
     for (int64_t pp : pps) {
@@ -100,6 +123,8 @@ bool enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
           if (c.gpus && tp * pp * cp * dp != *c.gpus) continue;
           if (dp < 1 || t.global_batch % dp != 0) continue;
           const auto mbs = one_or(c.micro_batch, divisors(t.global_batch / dp, 64));
+          for (int64_t etp : etps_for(tp))
+          for (int64_t ep : eps_for(tp * dp * cp / etp))
           for (int64_t vpp : vpps) {
             if (vpp > 1 && pp == 1) continue;
             for (int zero : zeros) {
@@ -110,7 +135,7 @@ bool enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
                 for (int64_t mb : mbs) {
                   if (++considered > kMaxLayoutsConsidered) return false;
                   Layout l;
-                  l.tp = tp; l.pp = pp; l.cp = cp; l.dp = dp; l.ep = ep; l.vpp = vpp;
+                  l.tp = tp; l.pp = pp; l.cp = cp; l.dp = dp; l.ep = ep; l.etp = etp; l.vpp = vpp;
                   l.micro_batch = mb; l.zero_stage = zero; l.recompute = rc;
                   if (broken_rule(m, t, l) != LayoutRule::none) continue;
                   if (++visited > kMaxLayoutsVisited) return false;
@@ -137,6 +162,7 @@ Error explain_no_layout(const Problem& p, const Constraints& c) {
   if (c.tp && c.pp && c.dp) {
     Layout l;
     l.tp = *c.tp; l.pp = *c.pp; l.dp = *c.dp; l.cp = c.cp.value_or(1); l.ep = c.ep.value_or(1);
+    l.etp = c.etp.value_or(1);
     l.vpp = c.vpp.value_or(1); l.micro_batch = c.micro_batch.value_or(1);
     l.zero_stage = c.zero_stage.value_or(0); l.recompute = c.recompute.value_or(Recompute::none);
     if (auto e = check_layout(p.model, p.training, l)) return *e;
@@ -155,6 +181,7 @@ Error explain_no_layout(const Problem& p, const Constraints& c) {
   const Knob knobs[] = {
       {&Constraints::micro_batch, "/training/micro_batch", "must divide the per-DP-rank batch for some layout"},
       {&Constraints::vpp, "/parallel/vpp", "admits no layout: pp × vpp cannot exceed the layers and the micro-batch count must be a multiple of pp"},
+      {&Constraints::ep, "/parallel/ep", "admits no layout: ep must divide the experts and dp × cp"},
       {&Constraints::cp, "/parallel/cp", "admits no layout with the other fixed fields"},
       {&Constraints::pp, "/parallel/pp", "admits no layout with the other fixed fields"},
       {&Constraints::tp, "/parallel/tp", "admits no layout with the other fixed fields"},

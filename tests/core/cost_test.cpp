@@ -354,8 +354,11 @@ TEST_CASE("catalogs print as JSON with what the core derives", "[catalog]") {
     if (e["id"] == "h20-96gb") CHECK(e["default_price"].is_null());
   }
   const json m = value_of(catalog_json("models"));
-  REQUIRE(m["models"].size() == 33);
-  for (const auto& e : m["models"])
+  REQUIRE(m["models"].size() == 40);  // 33 dense + 7 MoE
+  for (const auto& e : m["models"]) {
     if (e["id"] == "llama-3.1-70b") CHECK(e["params"] == 70553706496);
+    if (e["id"] == "llama-3.1-70b") CHECK(e["active_params"] == 70553706496);
+    if (e["id"] == "mixtral-8x7b") CHECK(e["active_params"] == 12879925248);
+  }
   CHECK(json::parse(catalog_json("tpus"))["ok"] == false);
 }

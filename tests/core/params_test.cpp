@@ -52,6 +52,10 @@ TEST_CASE("only the presets without an exact published total carry a tolerance",
       CHECK(m.published_params == 67'000'000'000);
       CHECK(m.published_params_tolerance == 500'000'000);
       CHECK(count_params(m).total == 67'425'001'472);
+    } else if (m.id == "deepseek-v3") {
+      // The report's "671B total parameters" (nearest billion); the count is exact below.
+      CHECK(m.published_params == 671'000'000'000);
+      CHECK(m.published_params_tolerance == 500'000'000);
     } else if (m.id == "baichuan2-7b" || m.id == "baichuan2-13b") {
       const double gib = m.id == "baichuan2-7b" ? 14.0 : 25.9;
       CHECK(static_cast<double>(m.published_params) == Approx(gib * 1024 * 1024 * 1024 / 2).margin(1));
@@ -135,4 +139,51 @@ TEST_CASE("GQA shrinks K and V projections by heads/kv_heads", "[params]") {
   const auto mha = count_params(m);
   // K and V: 2·h·g·d → 2·h·a·d; difference 2·h·d·(a - g) per layer.
   CHECK(mha.attention - gqa.attention == 2 * 8192 * 128 * (64 - 8));
+}
+
+// ---- Mixture of Experts and MLA (issue 4) ------------------------------------------
+// Totals and activated counts from the models' own cards and reports (data/models.json
+// names each source); DeepSeek counts activated parameters without the input embedding.
+TEST_CASE("MoE presets reproduce their published total and active counts", "[params][moe]") {
+  int moe = 0;
+  for (const auto& m : model_presets()) {
+    if (!is_moe(m)) continue;
+    ++moe;
+    INFO(m.id);
+    const ParamCounts pc = count_params(m);
+    const int64_t total_diff = pc.total - m.published_params;
+    CHECK((total_diff < 0 ? -total_diff : total_diff) <= m.published_params_tolerance);
+    REQUIRE(m.published_active_params > 0);
+    const int64_t active = pc.active - (m.active_params_include_input_embedding ? 0 : pc.embedding);
+    const int64_t active_diff = active - m.published_active_params;
+    CHECK((active_diff < 0 ? -active_diff : active_diff) <= m.published_active_tolerance);
+  }
+  CHECK(moe >= 7);
+}
+
+TEST_CASE("DeepSeek-V3 counted module by module", "[params][moe]") {
+  const ModelShape* m = find_model("deepseek-v3");
+  REQUIRE(m);
+  const ParamCounts pc = count_params(*m);
+  // MLA attention (HF DeepseekV3Attention): q_a 7168·1536 + q_a_norm 1536 + q_b 1536·128·192
+  // + kv_a 7168·576 + kv_a_norm 512 + kv_b 512·128·256 + o 128·128·7168.
+  CHECK(pc.attention == 7168LL * 1536 + 1536 + 1536LL * 128 * 192 + 7168LL * 576 + 512 + 512LL * 128 * 256 +
+                            128LL * 128 * 7168);
+  CHECK(pc.expert == 3LL * 7168 * 2048);
+  CHECK(pc.router == 256LL * 7168 + 256);  // gate + e_score_correction_bias
+  CHECK(pc.dense_layers == 3);
+  CHECK(pc.moe_layers == 58);
+  CHECK(pc.total == 671'026'419'200);  // main model without the MTP module
+  // 36.6B activated "including 0.9B for the output head" (DeepSeek README_WEIGHTS.md).
+  CHECK(pc.active - pc.embedding == 36'625'618'432);
+}
+
+TEST_CASE("Mixtral 8x7B: 46.7B total, 12.9B per token", "[params][moe]") {
+  const ModelShape* m = find_model("mixtral-8x7b");
+  REQUIRE(m);
+  const ParamCounts pc = count_params(*m);
+  CHECK(pc.total == 46'702'792'704);
+  CHECK(pc.active == 12'879'925'248);
+  // Two of eight experts: 6·active-matmul FLOPs per token, not 6·total.
+  CHECK(pc.active_matmul < pc.matmul / 3);
 }

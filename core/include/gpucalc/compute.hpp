@@ -16,7 +16,8 @@ struct FlopsPerToken {
   double hardware = 0;  // model + recomputation (Korthikanti et al. 2022 §5)
 };
 
-FlopsPerToken flops_per_token(const ModelShape& m, int64_t seq_len, Recompute r);
+// t: the training job, for LoRA/QLoRA (frozen weights skip their weight gradients).
+FlopsPerToken flops_per_token(const ModelShape& m, int64_t seq_len, Recompute r, const Training* t = nullptr);
 
 // How fast the GPU turns hardware FLOPs into progress.
 struct Efficiency {
@@ -32,6 +33,8 @@ struct StepTime {
   double compute_s = 0;           // m micro-batches: matmuls, attention, memory-bound ops, recompute
   double tp_comm_s = 0;           // TP all-reduces / SP all-gathers and reduce-scatters (exposed)
   double cp_comm_s = 0;           // CP K/V ring exchange left exposed after overlap with attention
+  double ep_comm_s = 0;           // MoE expert-parallel all-to-all (dispatch, combine) left exposed
+  double offload_s = 0;           // ZeRO-Infinity parameter fetches over PCIe not hidden by compute
   double pp_comm_s = 0;           // pipeline point-to-point sends on the critical path
   double dp_comm_exposed_s = 0;   // DP gradient reduction and parameter gather not hidden by compute
   double zero3_comm_exposed_s = 0;// ZeRO-3 parameter all-gathers not hidden by compute
@@ -65,6 +68,11 @@ struct Link {
   bool scaleout = false;
 };
 Link link_for(const Gpu& g, const PerfProfile& perf, int64_t stride, int64_t size);
+
+// GPU-host link (PCIe, per direction) and the host DRAM bandwidth a CPU optimizer step
+// gets per GPU, bytes/s (training.offload overrides both).
+double host_link_bytes_per_s(const Gpu& g, const Training& t);
+double host_memory_bytes_per_s(const Training& t);
 
 struct RunTime {
   double steps = 0;      // T / (B·s)

@@ -45,6 +45,8 @@ struct StageMemory {
   double cuda_context = 0;
   double comm_buffers = 0;
   double fragmentation = 0;
+  // Not on the GPU: host memory this GPU's process needs for offloaded (or paged) states.
+  double host_bytes = 0;
 
   double model_states() const { return weights + weights_gathered + fp8_weight_cache + gradients + optimizer; }
   double activations() const { return layer_activations + recompute_working + logits; }
@@ -64,7 +66,25 @@ ModelStates model_state_bytes(double params, int zero_stage, double shard, State
 
 // Bytes saved for backward per transformer layer per micro-batch, on one GPU
 // (derived tensor by tensor in docs/memory-model.md; Korthikanti et al. 2022 for GPT).
-double activation_bytes_per_layer(const ModelShape& m, const Training& t, const Layout& l);
+// moe_layer: the layer's MLP is the MoE block (routed and shared experts, router).
+double activation_bytes_per_layer(const ModelShape& m, const Training& t, const Layout& l, bool moe_layer = false);
+
+// Layers a pipeline stage holds (all its virtual chunks) and how many of them have a
+// dense MLP: layer j sits in chunk j / c, c = ceil(L / (pp·vpp)), chunk i on stage i mod pp.
+struct StageLayers {
+  int64_t total = 0, dense = 0;
+  int64_t moe() const { return total - dense; }
+};
+StageLayers stage_layers(const ModelShape& m, const Layout& l, int stage);
+
+// Trainable LoRA adapter parameters of one layer (dense or MoE), before TP: r·(in + out)
+// per targeted projection (Hu et al. 2021 §4.1).
+// active_only: count top_k routed experts' adapters (those a token passes through), not all E.
+double lora_params_per_layer(const ModelShape& m, const LoraConfig& c, bool moe_layer, bool active_only = false);
+// Frozen base-weight bytes per parameter: 2 (bf16), QLoRA's NF4 linear weights 4 bits +
+// block constants: 32 bits per 64 (0.5 bit), or with double quantisation 8 bits per 64
+// plus 32 per 64·256 (0.127 bit) (Dettmers et al. 2023 §3).
+double nf4_bytes_per_param(bool double_quant);
 
 // Memory of pipeline stage `stage` (0..pp-1).
 StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l,

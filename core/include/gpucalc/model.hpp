@@ -13,6 +13,35 @@ enum class Norm { rmsnorm, layernorm };
 // alibi (Baichuan 2 13B) has no parameters, like rope; learned adds an s_max·h table.
 enum class PositionEmbedding { rope, learned, alibi };
 
+// Mixture of Experts (Shazeer et al. 2017; Fedus et al. 2021 Switch; DeepSeekMoE, Dai et
+// al. 2024): the MLP of every layer after `first_dense_layers` is `experts` routed
+// experts of width expert_ffn_hidden (top_k per token) plus shared experts (always
+// active) of total width shared_expert_ffn_hidden, and a router (an E×h gate matrix).
+struct MoeShape {
+  int64_t experts = 0;                 // routed experts E (0: dense model)
+  int64_t top_k = 0;                   // k, routed experts per token
+  int64_t expert_ffn_hidden = 0;       // f_e, one routed expert's intermediate width
+  int64_t shared_experts = 0;          // always-on experts (DeepSeekMoE, Qwen2-MoE)
+  int64_t shared_expert_ffn_hidden = 0;// total intermediate width of the shared block
+  bool shared_expert_gate = false;     // Qwen2-MoE: a sigmoid h→1 gate on the shared expert
+  int64_t first_dense_layers = 0;      // DeepSeek-V3: the first 3 layers keep a dense MLP (ffn_hidden)
+  bool router_bias = false;            // DeepSeek-V3: e_score_correction_bias, E per layer
+  // Worst expert's load over the mean (1 = perfectly balanced). The busiest EP rank sets
+  // the layer's time and its activation memory. capacity_factor (Fedus et al. 2021 §2.1)
+  // caps it: tokens beyond capacity are dropped.
+  double load_imbalance = 1.0;
+  double capacity_factor = 0.0;        // 0: dropless
+};
+
+// Multi-head latent attention (DeepSeek-V2, arXiv 2405.04434 §2.1): queries through a
+// q_lora_rank bottleneck (0: a plain h → a·(d_nope+d_rope) projection, DeepSeek-V2-Lite),
+// keys and values through a shared kv_lora_rank latent plus one d_rope RoPE key shared by
+// all heads; value heads of v_head_dim.
+enum class AttentionType { standard, mla };
+struct MlaShape {
+  int64_t q_lora_rank = 0, kv_lora_rank = 0, qk_nope_head_dim = 0, qk_rope_head_dim = 0, v_head_dim = 0;
+};
+
 struct ModelShape {
   std::string id;    // preset id, or "custom"
   std::string name;
@@ -33,6 +62,14 @@ struct ModelShape {
   PositionEmbedding position = PositionEmbedding::rope;
   bool dropout = false;  // dropout layers in training (GPT-3/Megatron); modern LLMs train without
   int64_t max_position_embeddings = 0;  // learned position table size
+  MoeShape moe;
+  AttentionType attention = AttentionType::standard;
+  MlaShape mla;
+  int64_t published_active_params = 0;  // MoE presets: activated parameters per token their source reports
+  int64_t published_active_tolerance = 0;
+  // DeepSeek counts activated parameters without the input embedding lookup (it is not a
+  // matmul); Qwen and Mistral count it.
+  bool active_params_include_input_embedding = true;
   int64_t published_params = 0;         // presets: the total their source reports
   int64_t published_params_tolerance = 0;  // presets whose published total is rounded: allowed |difference|
   std::string source;
@@ -44,12 +81,23 @@ struct ModelShape {
 //  norms      RMSNorm h per norm, LayerNorm 2h (weight+bias); norms_per_layer (2, or 4 for
 //             Gemma 2/3) per layer + final; qk_norm adds 2·d per layer (one q, one k norm)
 //  embedding  V·h (+ s_max·h learned positions); head V·h unless tied
+//  MoE layer  E·3·h·f_e routed + 3·h·f_shared + router E·h (+E bias) (+h shared gate)
+//  MLA        q: h·q_r + q_r (norm) + q_r·a·(d_n+d_r)  (or h·a·(d_n+d_r) without q_r);
+//             kv: h·(kv_r+d_r) + kv_r (norm) + kv_r·a·(d_n+d_v); o: a·d_v·h
 struct ParamCounts {
-  int64_t attention = 0;      // per layer, incl. biases
-  int64_t mlp = 0;            // per layer, incl. biases
+  int64_t attention = 0;      // per layer, incl. biases (MLA: incl. its two latent norms)
+  int64_t mlp = 0;            // per dense layer, incl. biases
   int64_t layer_norms = 0;    // per layer, incl. q/k norms
-  int64_t per_layer = 0;      // attention + mlp + layer_norms
-  int64_t layers_total = 0;   // L · per_layer
+  int64_t per_layer = 0;      // attention + mlp + layer_norms (a dense layer)
+  // MoE: a MoE layer's MLP block, split into what EP shards and what every rank keeps.
+  int64_t expert = 0;         // one routed expert
+  int64_t routed_experts = 0; // E · expert, per MoE layer
+  int64_t shared_mlp = 0;     // shared experts + their gate, per MoE layer
+  int64_t router = 0;         // E·h (+ E bias), per MoE layer
+  int64_t moe_per_layer = 0;  // attention + routed + shared + router + layer_norms
+  int64_t dense_layers = 0;   // layers with a dense MLP (all of them without MoE)
+  int64_t moe_layers = 0;
+  int64_t layers_total = 0;   // dense_layers · per_layer + moe_layers · moe_per_layer
   int64_t embedding = 0;      // token embedding V·h
   int64_t position = 0;       // learned position embedding table
   int64_t final_norm = 0;
@@ -58,6 +106,9 @@ struct ParamCounts {
   // Parameters that take part in a matmul per token: every layer weight plus the
   // output projection (V·h, tied or not). Embedding lookups are not matmuls.
   int64_t matmul = 0;
+  // Per token: every parameter but the routed experts not chosen (top_k of E active).
+  int64_t active = 0;
+  int64_t active_matmul = 0;  // matmul parameters a token passes through (6·this = its FLOPs)
 };
 
 ParamCounts count_params(const ModelShape& m);
@@ -69,8 +120,30 @@ inline bool gated_ffn(FfnAct a) { return a != FfnAct::gelu; }
 // d: the explicit head_dim, or h / a.
 int64_t head_dim(const ModelShape& m);
 
-// Linear-layer weights of one layer (biases and norms excluded): the Ψ that 6·Ψ counts.
+// Linear-layer weights of one dense layer (biases and norms excluded): the Ψ that 6·Ψ counts.
 int64_t layer_matmul_params(const ModelShape& m);
+// Linear weights a token passes through in one attention block, in a dense MLP, and in a
+// MoE layer's MLP (top_k routed experts + shared + router).
+int64_t attention_matmul_params(const ModelShape& m);
+int64_t dense_mlp_matmul_params(const ModelShape& m);
+int64_t moe_mlp_active_matmul_params(const ModelShape& m);
+
+inline bool is_moe(const ModelShape& m) { return m.moe.experts > 0; }
+inline bool is_mla(const ModelShape& m) { return m.attention == AttentionType::mla; }
+// The busiest expert's load over the mean: the scenario's imbalance, capped by the
+// capacity factor when tokens beyond capacity are dropped (Fedus et al. 2021 §2.1).
+inline double expert_load(const ModelShape& m) {
+  const double imb = m.moe.load_imbalance > 1.0 ? m.moe.load_imbalance : 1.0;
+  if (m.moe.capacity_factor <= 0) return imb;
+  const double cf = m.moe.capacity_factor > 1.0 ? m.moe.capacity_factor : 1.0;
+  return imb < cf ? imb : cf;
+}
+// Query-key and value widths per head: d and d for standard attention, d_nope + d_rope and
+// d_v for MLA.
+int64_t qk_head_dim(const ModelShape& m);
+int64_t v_head_dim(const ModelShape& m);
+// Layers [begin, end) with a dense MLP among them (the first first_dense_layers).
+int64_t dense_layers_in(const ModelShape& m, int64_t begin, int64_t end);
 
 // Presets from data/models.json (embedded at build time).
 const std::vector<ModelShape>& model_presets();

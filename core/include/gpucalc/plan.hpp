@@ -13,8 +13,14 @@ namespace gpucalc {
 
 enum class Precision { bf16, fp16, fp8 };
 enum class Recompute { none, selective, full };
-enum class Stage { pretrain, full_finetune };
-enum class Optimizer { adamw };
+enum class Stage { pretrain, full_finetune, lora, qlora };
+// Optimizer state per trainable parameter (docs/memory-model.md §1b): AdamW two fp32
+// moments (Loshchilov & Hutter 2019); 8-bit Adam two 8-bit moments with one fp32 absmax
+// per 2048-value block (Dettmers et al. 2022, bitsandbytes); SGD with momentum one fp32
+// buffer; Lion one fp32 momentum (Chen et al. 2023); Adafactor a factored second moment,
+// one row and one column vector per matrix, no first moment (Shazeer & Stern 2018 §3-4,
+// beta1 = 0 as in the paper's default).
+enum class Optimizer { adamw, adam8bit, sgd, lion, adafactor };
 // The training framework whose memory behaviour to model. They differ in what
 // "selective" recomputation saves, how the loss is computed, whether TP linears keep
 // their all-gathered inputs, and how FSDP groups parameters (docs/memory-model.md §8).
@@ -25,6 +31,29 @@ const char* to_string(Recompute r);
 const char* to_string(Stage s);
 const char* to_string(Optimizer o);
 const char* to_string(Framework f);
+
+// LoRA (Hu et al. 2021): frozen W plus a trained low-rank B·A of rank r on the target
+// projections; QLoRA (Dettmers et al. 2023) stores the frozen linear weights in 4-bit
+// NF4 with double-quantised block constants.
+enum class LoraTarget : unsigned { q = 1, k = 2, v = 4, o = 8, gate = 16, up = 32, down = 64 };
+struct LoraConfig {
+  int64_t rank = 16;
+  double alpha = 32;
+  unsigned targets = 0x7f;  // bit set of LoraTarget; default every linear of the block
+  bool double_quant = true;     // QLoRA: quantise the fp32 absmax constants again (0.127 bit/param)
+  bool paged_optimizer = false; // QLoRA: optimizer states in CUDA unified memory, paged to host
+};
+inline bool has_target(const LoraConfig& c, LoraTarget t) { return (c.targets & static_cast<unsigned>(t)) != 0; }
+
+// ZeRO-Offload (Ren et al. 2021) and ZeRO-Infinity (Rajbhandari et al. 2021): optimizer
+// states (fp32 master, moments) and their update on the host; optionally the 16-bit
+// parameters too (ZeRO-3 only), fetched over PCIe for every use.
+struct Offload {
+  bool optimizer = false;
+  bool params = false;
+  double host_memory_bw_gbs = 0;  // per GPU share of host DRAM bandwidth for the CPU optimizer step; 0 = default
+  double pcie_gbs = 0;            // GPU-host link per direction, GB/s; 0 = by GPU generation (PCIe 4.0/5.0 x16)
+};
 
 struct Training {
   double tokens = 0;            // training tokens T
@@ -40,7 +69,13 @@ struct Training {
   std::optional<int> grad_dtype_bytes;
   bool overlap_grad_reduce = true;   // DP reduce-scatter/all-reduce overlapped with backward
   bool overlap_param_gather = true;  // ZeRO-1/2 parameter all-gather overlapped with forward
+  bool master_weights = true;        // fp32 master copy of 16-bit weights (mixed precision)
+  LoraConfig lora;                   // stage lora / qlora
+  Offload offload;
+  bool overlap_moe_comm = false;     // EP all-to-all hidden under other micro-batches' compute (DualPipe, 1F1B A2A overlap)
 };
+
+inline bool is_adapter_stage(const Training& t) { return t.stage == Stage::lora || t.stage == Stage::qlora; }
 
 // Bytes per parameter of model states before sharding (docs/memory-model.md §1).
 //  megatron:   2 (16-bit weights) + 4 (fp32 gradients: Megatron-LM forces fp32 gradient
@@ -49,29 +84,43 @@ struct Training {
 //  torchtitan: 4 (FSDP2 keeps the sharded parameters in fp32, they are the master copy)
 //              + 4 (fp32 gradients, reduce_dtype float32) + 8 (AdamW m, v)
 // A scenario's grad_dtype overrides the gradient size.
+// optimizer = fp32 master (when kept apart from the weights) + the optimizer's own state.
 struct StateBytes {
   double weights = 2, gradients = 2, optimizer = 12;
 };
-StateBytes state_bytes(const Training& t);
+StateBytes state_bytes(const Training& t, const ModelShape* m = nullptr);
+// Bytes of the optimizer's own state per trainable parameter (no master copy). Adafactor's
+// factored moment depends on matrix shapes: rows·cols params hold (rows + cols)·4 bytes.
+double optimizer_state_bytes(Optimizer o, double rows = 0, double cols = 0);
 
 // A fully decided layout.
 struct Layout {
   int64_t tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, vpp = 1;
+  // Expert tensor parallelism (Megatron-Core --expert-tensor-parallel-size): how many
+  // ranks split one expert's width, a divisor of tp (MoE recipes often use 1). The expert
+  // ranks of a stage, tp·cp·dp of them, fold into etp × ep × expert-DP ("MoE parallel
+  // folding", Liu et al. 2025).
+  int64_t etp = 1;
   int64_t micro_batch = 1;  // b, sequences per micro-batch per DP rank
   int zero_stage = 0;       // 0..3; FSDP full-shard = 3
   Recompute recompute = Recompute::none;
 
+  // EP splits the experts over ep of the stage's tp·cp·dp ranks; it adds no GPUs.
   int64_t gpus() const { return tp * pp * dp * cp; }
 };
 
 // Micro-batches per step per pipeline: m = B / (dp · b).
 int64_t micro_batches(const Training& t, const Layout& l);
+// The expert-data-parallel group a routed expert's parameters are replicated (and ZeRO-
+// sharded) over: tp·cp·dp / (etp·ep).
+inline int64_t expert_dp(const Layout& l) { return l.tp * l.cp * l.dp / (l.etp * l.ep); }
 
 // The divisibility and range rules a layout must obey, by name (one place for the
 // conditions; check_layout words them, the search only asks whether any is broken).
 enum class LayoutRule {
   none, tp_positive, pp_positive, dp_positive, cp_positive, vpp_positive, tp_heads, tp_kv_heads, tp_ffn,
-  pp_layers, vpp_needs_pp, vpp_layers, cp_seq_len, ep_dense, mb_positive, dp_batch, mb_batch,
+  pp_layers, vpp_needs_pp, vpp_layers, cp_seq_len, ep_dense, ep_positive, ep_experts, ep_dp_cp, tp_expert_ffn, etp_tp,
+  mb_positive, dp_batch, mb_batch,
   vpp_micro_batches, zero_stage
 };
 LayoutRule broken_rule(const ModelShape& m, const Training& t, const Layout& l);

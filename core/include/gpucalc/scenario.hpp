@@ -8,6 +8,7 @@
 
 #include "gpucalc/error.hpp"
 #include "gpucalc/search.hpp"
+#include "gpucalc/uncertainty.hpp"
 
 namespace gpucalc {
 
@@ -20,6 +21,7 @@ struct Scenario {
   double cluster_efficiency = 0.8;       // assume.cluster_efficiency, for quick_estimate
   bool cluster_efficiency_default = true;
   std::vector<std::string> defaults_applied;  // e.g. "training.global_batch_tokens = 4194304 (default)"
+  std::optional<Calibration> calibration;     // measurements on the fixed layout (uncertainty.hpp)
 
   Target target() const {
     Target t;

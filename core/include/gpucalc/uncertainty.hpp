@@ -1,0 +1,85 @@
+// Uncertainty, out-of-memory risk and calibration of an answer (docs/validation.md
+// "Uncertainty ranges", docs/scenario-format.md `calibration`).
+//
+// The ranges come from the errors of the published runs in validation/, which
+// scripts/validate.mjs writes to data/validation.json; the core embeds that file, so the
+// CLI, the wasm module and the page give the same ranges. Nothing here is tuned by hand.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpucalc/error.hpp"
+#include "gpucalc/search.hpp"
+
+namespace gpucalc {
+
+struct Scenario;
+
+// Scenario `calibration`: what the user measured on the scenario's own layout, which
+// the scenario must fix (calibration_layout_gap). Either may be absent, not both.
+struct Calibration {
+  std::optional<double> step_time_s;      // calibration.measured_step_time_s, seconds per optimizer step
+  std::optional<double> peak_memory_gib;  // calibration.measured_peak_memory_gib, GiB on the most loaded GPU
+};
+
+// A measurement this far from the prediction, either way, is refused: the validation
+// set's ratios span 0.79-1.25, so 5× is not a model error but a measurement of something
+// else (another layout or batch, milliseconds, a micro-batch instead of a step).
+inline constexpr double kMaxCalibrationRatio = 5.0;
+
+// The spread of the validation errors, as data/validation.json records it.
+struct ValidationSpread {
+  bool ok = false;  // the embedded file parsed and holds both samples
+  int rows = 0;     // rows counted toward the accuracy target
+  double median_abs_error = 0, mean_abs_error = 0, max_abs_error = 0;
+  // actual / predicted step time over the counted rows: its P10, P50, P90
+  // (Hyndman & Fan 1996 definition 6) and the sorted sample.
+  int time_n = 0;
+  double time_p10 = 1, time_p50 = 1, time_p90 = 1;
+  std::vector<double> time_ratios;
+  // measured / predicted peak memory: too few rows for quantiles, so the range
+  // [min(1, smallest), max(1, largest)] of the sample.
+  int memory_n = 0;
+  double memory_low = 1, memory_high = 1;
+  std::vector<double> memory_ratios;
+};
+const ValidationSpread& validation_spread();
+
+// Hyndman & Fan (1996) definition 6 on a sorted, non-empty sample: the k-th smallest of n
+// values is the k/(n+1) quantile, linear in between, clamped to the sample's ends.
+double quantile_type6(const std::vector<double>& sorted, double p);
+
+// Out-of-memory risk from the upper end of the memory range as a fraction of the device's
+// memory: high above 1, medium above 0.8 (Fujii et al. 2024: no OOM in 454 runs whose
+// estimate stayed under 80%), low otherwise.
+enum class OomRisk { low, medium, high };
+const char* to_string(OomRisk r);
+OomRisk oom_risk(double used_fraction_high);
+
+// The first layout choice the scenario leaves open, as "parallel.cp" or
+// "training.micro_batch", or nothing when every choice that changes the step time and
+// the peak memory is fixed: parallel.tp, pp, dp, cp, vpp (when pp > 1) and
+// training.global_batch (or global_batch_tokens), micro_batch, zero_stage, recompute.
+// `batch_given`: the scenario gave training.global_batch or global_batch_tokens.
+std::optional<std::string> calibration_layout_gap(const Scenario& s, bool batch_given);
+
+// The chosen layout after the scenario's calibration: with a measured step time its
+// step time and breakdown are scaled by time_factor = measured / predicted (throughputs
+// by 1 / time_factor) and the run, goodput, cost and energy follow; with a measured peak
+// every memory term is scaled by memory_factor = measured / predicted, so the total is
+// the measurement. Without a calibration, the layout as the search chose it.
+struct Calibrated {
+  Candidate best;
+  Outcome outcome;
+  std::optional<double> time_factor, memory_factor;
+  double predicted_step_time_s = 0;   // before calibration
+  double predicted_memory_bytes = 0;  // before calibration
+};
+
+// Calibrates the search's chosen layout (see Calibrated) and re-judges sr.target_met and
+// sr.budget_met on the calibrated run. Errors: a measurement more than
+// kMaxCalibrationRatio from the prediction either way, at its field.
+Expected<Calibrated> calibrate(const Scenario& s, const Candidate& chosen, SearchResult& sr);
+
+}  // namespace gpucalc

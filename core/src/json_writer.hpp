@@ -1,0 +1,116 @@
+// A lean streaming JSON writer for the core's answers: values are appended to one string
+// as they are produced, with no document tree in between. Its output is byte for byte
+// what nlohmann::ordered_json::dump(-1, ' ', false, error_handler_t::replace) prints for
+// the same document:
+//   - numbers keep their C++ type: integers print as integers, doubles through
+//     nlohmann's own shortest round-trip formatting (Grisu2, "1.0" for whole numbers),
+//     non-finite doubles as null;
+//   - strings are escaped like nlohmann (\" \\ \b \f \n \r \t, other control characters
+//     as \u00xx, everything else as is) and invalid UTF-8 is replaced by U+FFFD;
+//   - keys are written in the order given, so the caller decides the key order.
+// The writer checks no structure: the caller opens and closes what it writes.
+#pragma once
+#include <concepts>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpucalc {
+
+class JsonWriter {
+ public:
+  JsonWriter() { out_.reserve(4096); }
+
+  // The text written so far.
+  const std::string& str() const { return out_; }
+  std::string take() { return std::move(out_); }
+
+  JsonWriter& begin_object() {
+    separate();
+    out_ += '{';
+    need_comma_ = false;
+    return *this;
+  }
+  JsonWriter& end_object() {
+    out_ += '}';
+    need_comma_ = true;
+    return *this;
+  }
+  JsonWriter& begin_array() {
+    separate();
+    out_ += '[';
+    need_comma_ = false;
+    return *this;
+  }
+  JsonWriter& end_array() {
+    out_ += ']';
+    need_comma_ = true;
+    return *this;
+  }
+
+  // An object member's key; the next value written is its value.
+  JsonWriter& key(std::string_view k) {
+    separate();
+    append_string(k);
+    out_ += ':';
+    need_comma_ = false;
+    return *this;
+  }
+
+  JsonWriter& value(std::nullptr_t) { return literal("null"); }
+  JsonWriter& value(bool b) { return literal(b ? "true" : "false"); }
+  JsonWriter& value(double d);
+  template <class T>
+    requires(std::integral<T> && !std::same_as<T, bool>)
+  JsonWriter& value(T i) {
+    if constexpr (std::is_signed_v<T>) return integer(static_cast<std::int64_t>(i));
+    else return unsigned_integer(static_cast<std::uint64_t>(i));
+  }
+  JsonWriter& value(std::string_view s) {
+    separate();
+    append_string(s);
+    need_comma_ = true;
+    return *this;
+  }
+  JsonWriter& value(const char* s) { return value(std::string_view(s)); }
+  JsonWriter& value(const std::string& s) { return value(std::string_view(s)); }
+  // An absent optional is null.
+  template <class T>
+  JsonWriter& value(const std::optional<T>& v) {
+    return v ? value(*v) : value(nullptr);
+  }
+  // An array of strings.
+  JsonWriter& value(const std::vector<std::string>& list) {
+    begin_array();
+    for (const auto& s : list) value(s);
+    return end_array();
+  }
+
+  // key(k) then value(v).
+  template <class T>
+  JsonWriter& field(std::string_view k, const T& v) {
+    key(k);
+    return value(v);
+  }
+
+ private:
+  void separate() {
+    if (need_comma_) out_ += ',';
+  }
+  JsonWriter& literal(std::string_view text) {
+    separate();
+    out_ += text;
+    need_comma_ = true;
+    return *this;
+  }
+  JsonWriter& integer(std::int64_t i);
+  JsonWriter& unsigned_integer(std::uint64_t u);
+  void append_string(std::string_view s);  // quoted and escaped
+
+  std::string out_;
+  bool need_comma_ = false;  // a value or a closed container precedes: the next item needs ','
+};
+
+}  // namespace gpucalc

@@ -1,0 +1,340 @@
+// Uncertainty ranges, out-of-memory risk and calibration (docs/validation.md
+// "Uncertainty ranges"; docs/scenario-format.md `calibration`). Pure: the validation
+// spread is the embedded data/validation.json, written by scripts/validate.mjs.
+#include "gpucalc/uncertainty.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <initializer_list>
+
+#include <nlohmann/json.hpp>
+
+#include "embedded.hpp"
+#include "gpucalc/scenario.hpp"
+#include "uncertainty_json.hpp"
+
+namespace gpucalc {
+namespace {
+
+using nlohmann::json;
+
+constexpr double kGiB = 1073741824.0;
+// Fujii et al. 2024, "Accelerating Large Language Model Training with 4D Parallelism and
+// Memory Consumption Estimator": no out-of-memory failure in 454 runs on A100/H100
+// whose estimate stayed under 80% of device memory.
+constexpr double kFujiiFraction = 0.8;
+
+constexpr const char* kSource =
+    "data/validation.json: the published runs of validation/ fed through the model with their published layouts "
+    "(scripts/validate.mjs; docs/validation.md, Uncertainty ranges)";
+constexpr const char* kFujii =
+    "Fujii et al. 2024, Accelerating Large Language Model Training with 4D Parallelism and Memory Consumption "
+    "Estimator: no out-of-memory failure in 454 runs on A100/H100 whose estimate stayed under 80% of device memory";
+
+std::string fmt(const char* f, double v) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+double number_at(const json& j, const char* key, double fallback = std::nan("")) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : fallback;
+}
+
+std::vector<double> numbers_at(const json& j, const char* key) {
+  std::vector<double> out;
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_array()) return out;
+  for (const auto& x : *it)
+    if (x.is_number()) out.push_back(x.get<double>());
+  return out;
+}
+
+const json& object_at(const json& j, const char* key) {
+  static const json empty = json::object();
+  auto it = j.find(key);
+  return it != j.end() && it->is_object() ? *it : empty;
+}
+
+
+
+
+
+
+
+// "2.5× the predicted" or "1/3.2 of the predicted": a factor read either way.
+std::string ratio_text(double r) { return r >= 1 ? fmt("%.3g× the predicted", r) : fmt("1/%.3g of the predicted", 1 / r); }
+
+bool absurd(double r) { return !(r <= kMaxCalibrationRatio && r >= 1 / kMaxCalibrationRatio); }
+
+}  // namespace
+
+const ValidationSpread& validation_spread() {
+  static const ValidationSpread spread = [] {
+    ValidationSpread v;
+    const json d = json::parse(data::validation_json(), nullptr, false);
+    if (!d.is_object()) return v;
+    const json& sum = object_at(d, "summary");
+    v.rows = static_cast<int>(number_at(sum, "rows", 0));
+    v.median_abs_error = number_at(sum, "median_abs_error", 0);
+    v.mean_abs_error = number_at(sum, "mean_abs_error", 0);
+    v.max_abs_error = number_at(sum, "max_abs_error", 0);
+    const json& un = object_at(d, "uncertainty");
+    const json& t = object_at(un, "time");
+    const json& m = object_at(un, "memory");
+    v.time_n = static_cast<int>(number_at(t, "n", 0));
+    v.time_p10 = number_at(t, "p10");
+    v.time_p50 = number_at(t, "p50");
+    v.time_p90 = number_at(t, "p90");
+    v.time_ratios = numbers_at(t, "ratios_sorted");
+    v.memory_n = static_cast<int>(number_at(m, "n", 0));
+    v.memory_low = number_at(m, "low");
+    v.memory_high = number_at(m, "high");
+    v.memory_ratios = numbers_at(m, "ratios_sorted");
+    const bool finite = std::isfinite(v.time_p10) && std::isfinite(v.time_p50) && std::isfinite(v.time_p90) &&
+                        std::isfinite(v.memory_low) && std::isfinite(v.memory_high);
+    v.ok = finite && v.time_n > 0 && v.memory_n > 0 && v.time_ratios.size() == static_cast<size_t>(v.time_n) &&
+           v.memory_ratios.size() == static_cast<size_t>(v.memory_n) && v.time_p10 > 0 && v.time_p10 <= v.time_p90 &&
+           v.memory_low > 0 && v.memory_low <= v.memory_high;
+    if (!v.ok) {
+      v.time_p10 = v.time_p50 = v.time_p90 = 1;
+      v.memory_low = v.memory_high = 1;
+    }
+    return v;
+  }();
+  return spread;
+}
+
+double quantile_type6(const std::vector<double>& x, double p) {
+  const double n = static_cast<double>(x.size());
+  const double h = (n + 1) * p;
+  if (h <= 1) return x.front();
+  if (h >= n) return x.back();
+  const size_t k = static_cast<size_t>(std::floor(h));
+  return x[k - 1] + (h - static_cast<double>(k)) * (x[k] - x[k - 1]);
+}
+
+const char* to_string(OomRisk r) {
+  switch (r) {
+    case OomRisk::high: return "high";
+    case OomRisk::medium: return "medium";
+    case OomRisk::low: break;
+  }
+  return "low";
+}
+
+OomRisk oom_risk(double high) {
+  if (!(high <= 1.0)) return OomRisk::high;  // NaN (no capacity) counts as high
+  if (high > kFujiiFraction) return OomRisk::medium;
+  return OomRisk::low;
+}
+
+std::optional<std::string> calibration_layout_gap(const Scenario& s, bool batch_given) {
+  const Constraints& c = s.constraints;
+  if (!c.tp) return "parallel.tp";
+  if (!c.pp) return "parallel.pp";
+  if (!c.dp) return "parallel.dp";
+  if (!c.cp) return "parallel.cp";
+  if (*c.pp > 1 && !c.vpp) return "parallel.vpp";
+  if (!batch_given) return "training.global_batch";
+  if (!c.micro_batch) return "training.micro_batch";
+  if (!c.zero_stage) return "training.zero_stage";
+  if (!c.recompute) return "training.recompute";
+  return std::nullopt;
+}
+
+Expected<Calibrated> calibrate(const Scenario& s, const Candidate& chosen, SearchResult& sr) {
+  const Problem& p = s.problem;
+  Calibrated c;
+  c.best = chosen;
+  c.predicted_step_time_s = chosen.time.step_time_s;
+  c.predicted_memory_bytes = chosen.memory.total();
+  const bool time_cal = s.calibration && s.calibration->step_time_s;
+  const bool mem_cal = s.calibration && s.calibration->peak_memory_gib;
+  const auto refuse = [](const char* field, double measured, double predicted, const char* unit, const char* what) {
+    return Error{std::string("/calibration/") + field,
+                 fmt("%.4g ", measured) + unit + " is " + ratio_text(measured / predicted) + fmt(" %.4g ", predicted) + unit +
+                     " for this layout; more than " + fmt("%.0f", kMaxCalibrationRatio) +
+                     "× either way is not a model error but a measurement of something else: " + what};
+  };
+  if (time_cal) {
+    const double measured = *s.calibration->step_time_s;
+    const double predicted = c.predicted_step_time_s;
+    if (!(predicted > 0)) return Error{"/calibration/measured_step_time_s", "cannot be compared: the answer has no step time"};
+    const double f = measured / predicted;
+    if (absurd(f))
+      return refuse("measured_step_time_s", measured, predicted, "s",
+                    "check that it is seconds per optimizer step of training.global_batch sequences, on this layout");
+    c.time_factor = f;
+    StepTime& t = c.best.time;
+    // Every term of the breakdown (they add up to the step), the step, and the rates.
+    for (double* x : {&t.compute_s, &t.tp_comm_s, &t.cp_comm_s, &t.ep_comm_s, &t.offload_s, &t.pp_comm_s,
+                      &t.dp_comm_exposed_s, &t.zero3_comm_exposed_s, &t.bubble_s, &t.optimizer_s, &t.dp_comm_total_s})
+      *x *= f;
+    t.step_time_s = measured;
+    for (double* x : {&t.tokens_per_s_per_gpu, &t.mfu, &t.hfu, &t.tflops_per_gpu, &t.efficiency}) *x /= f;
+    c.best.run = run_time(p.training, c.best.layout, t);
+  }
+  if (mem_cal) {
+    const double measured = *s.calibration->peak_memory_gib * kGiB;
+    const double predicted = c.predicted_memory_bytes;
+    if (!(predicted > 0))
+      return Error{"/calibration/measured_peak_memory_gib", "cannot be compared: the answer has no peak memory"};
+    const double f = measured / predicted;
+    if (absurd(f))
+      return refuse("measured_peak_memory_gib", measured / kGiB, predicted / kGiB, "GiB",
+                    "check that it is the peak of the most loaded GPU (pipeline stage 0) in GiB (2^30 bytes), on this "
+                    "layout and micro-batch");
+    c.memory_factor = f;
+    StageMemory& m = c.best.memory;
+    for (double* x : {&m.weights, &m.weights_gathered, &m.fp8_weight_cache, &m.gradients, &m.optimizer,
+                      &m.layer_activations, &m.recompute_working, &m.logits, &m.cuda_context, &m.comm_buffers,
+                      &m.fragmentation})
+      *x *= f;
+    m.fragmentation += measured - m.total();  // rounding, and any term not listed above: the total is the measurement
+    c.best.fits = m.total() <= p.memory_limit_fraction * capacity_bytes(p.gpu);
+  }
+  c.outcome = outcome(p, c.best);
+  if (s.calibration) {
+    // The targets, judged again on the calibrated run, as the search judges them.
+    const Outcome& o = c.outcome;
+    if (s.target_days) sr.target_met = c.best.fits && o.goodput.progress && o.goodput.wall_days <= *s.target_days;
+    if (s.max_cost) sr.budget_met = c.best.fits && o.cost && o.cost->total <= *s.max_cost;
+  }
+  return c;
+}
+
+void uncertainty_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
+  const Problem& p = s.problem;
+  const ValidationSpread& v = validation_spread();
+  const Candidate& b = c.best;
+  const Outcome& o = c.outcome;
+  const double cap = capacity_bytes(p.gpu);
+
+  // ---- calibration
+  w.key("calibration");
+  if (!s.calibration) {
+    w.value(nullptr);
+  } else {
+    const Layout& l = b.layout;
+    const auto n = [](int64_t x) { return std::to_string(x); };
+    w.begin_object();
+    w.field("layout", "TP " + n(l.tp) + " × PP " + n(l.pp) + " × DP " + n(l.dp) + " × CP " + n(l.cp) + " (" + n(l.gpus()) +
+                          " GPUs), VPP " + n(l.vpp) + ", micro-batch " + n(l.micro_batch) + ", global batch " +
+                          n(p.training.global_batch) + ", ZeRO-" + n(l.zero_stage) + ", recompute " + to_string(l.recompute));
+    w.key("step_time");
+    if (c.time_factor) {
+      w.begin_object();
+      w.field("measured_s", b.time.step_time_s);
+      w.field("predicted_s", c.predicted_step_time_s);
+      w.field("factor", *c.time_factor);
+      w.end_object();
+    } else {
+      w.value(nullptr);
+    }
+    w.key("peak_memory");
+    if (c.memory_factor) {
+      w.begin_object();
+      w.field("measured_bytes", std::round(b.memory.total()));
+      w.field("predicted_bytes", std::round(c.predicted_memory_bytes));
+      w.field("factor", *c.memory_factor);
+      w.end_object();
+    } else {
+      w.value(nullptr);
+    }
+    w.field("scaled",
+            "with a measured step time: the step time and every term of its breakdown × step_time.factor, tokens/s, MFU, "
+            "HFU, TFLOP/s and efficiency ÷ it, and the run, goodput, cost and energy follow; with a measured peak: every "
+            "memory term × peak_memory.factor, so memory.total_bytes is the measurement (the item formulas stay the "
+            "model's); the targets are judged again on the calibrated run");
+    w.field("source", "scenario calibration (docs/scenario-format.md)");
+    w.end_object();
+  }
+
+  // ---- uncertainty: the validation spread around the (calibrated) point estimates
+  w.key("uncertainty").begin_object();
+  w.field("source", kSource);
+  w.key("time").begin_object();
+  const std::string basis = !v.ok               ? "unavailable"
+                            : c.time_factor     ? "calibration"
+                            : p.efficiency.mfu  ? "assume.mfu"
+                            : p.efficiency.hfu  ? "assume.hfu"
+                                                : "validation";
+  w.field("basis", basis);
+  w.field("n", v.time_n);
+  const bool ranged = basis == "validation";
+  const auto range = [&](const char* key, double point) {
+    w.key(key);
+    if (!ranged || !std::isfinite(point)) {
+      w.value(nullptr);
+      return;
+    }
+    w.begin_object();
+    w.field("p10", point * v.time_p10);
+    w.field("p50", point * v.time_p50);
+    w.field("p90", point * v.time_p90);
+    w.end_object();
+  };
+  range("ratio", 1.0);
+  range("step_time_s", b.time.step_time_s);
+  range("days", b.run.days);
+  range("gpu_hours", b.run.gpu_hours);
+  range("goodput_days", o.goodput.progress ? o.goodput.wall_days : std::nan(""));
+  range("goodput_gpu_hours", o.goodput.progress ? o.goodput.gpu_hours : std::nan(""));
+  range("cost", o.cost ? o.cost->total : std::nan(""));
+  range("energy_mwh", o.energy.known ? o.energy.mwh : std::nan(""));
+  w.field("method",
+          basis == "calibration"
+              ? std::string("the step time is the scenario's measurement on this layout, so the validation spread no longer applies")
+          : basis == "validation"
+              ? fmt("P10, P50 and P90 of actual / predicted time over %.0f published runs", v.time_n) +
+                    " (Hyndman & Fan 1996 definition 6: the k-th smallest of n is the k/(n+1) quantile), times each "
+                    "predicted time figure; goodput and prices are taken as given"
+          : basis == "unavailable"
+              ? std::string("the embedded validation data is missing")
+              : basis + " sets the step time; the validation measures the predicted time model, so no range is given");
+  w.end_object();
+
+  const double mem = b.memory.total();
+  const bool mem_ranged = v.ok && !c.memory_factor;
+  const double mem_high = mem_ranged ? mem * v.memory_high : mem;
+  w.key("memory").begin_object();
+  w.field("basis", !v.ok ? "unavailable" : c.memory_factor ? "calibration" : "validation");
+  w.field("n", v.memory_n);
+  w.key("ratio");
+  if (mem_ranged) w.begin_object().field("low", v.memory_low).field("high", v.memory_high).end_object();
+  else w.value(nullptr);
+  w.key("total_bytes");
+  if (mem_ranged) w.begin_object().field("low", std::round(mem * v.memory_low)).field("high", std::round(mem_high)).end_object();
+  else w.value(nullptr);
+  w.key("used_fraction");
+  if (mem_ranged && cap > 0)
+    w.begin_object().field("low", mem * v.memory_low / cap).field("high", mem_high / cap).end_object();
+  else w.value(nullptr);
+  w.field("method", c.memory_factor
+                        ? std::string("the peak is the scenario's measurement on this layout, so the validation spread no longer applies")
+                        : fmt("%.0f published runs measure peak memory, too few for quantiles: the range spans the point "
+                              "estimate and every measured / predicted ratio, [min(1, smallest), max(1, largest)]",
+                              v.memory_n));
+  w.end_object();
+  w.end_object();
+
+  // ---- out-of-memory risk: the upper end of the memory range against the capacity
+  const double used = cap > 0 ? mem / cap : std::nan("");
+  const double used_high = cap > 0 ? mem_high / cap : std::nan("");
+  w.key("oom_risk").begin_object();
+  w.field("level", to_string(oom_risk(used_high)));
+  w.field("used_fraction", used);
+  w.field("used_fraction_high", used_high);
+  w.field("threshold", kFujiiFraction);
+  w.field("rule", c.memory_factor
+                      ? "the measured peak against the device's memory: high above it, medium above 80% of it, low otherwise"
+                      : "the upper end of the memory range (memory.total_bytes × uncertainty.memory.ratio.high) against the "
+                        "device's memory: high above it, medium above 80% of it, low otherwise");
+  w.field("source", kFujii);
+  w.end_object();
+}
+
+}  // namespace gpucalc

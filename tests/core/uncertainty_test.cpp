@@ -1,0 +1,363 @@
+// Uncertainty ranges, the out-of-memory risk flag and calibration (core/src/uncertainty.cpp;
+// docs/validation.md "Uncertainty ranges"; docs/scenario-format.md `calibration`).
+// The embedded data/validation.json is checked against the validation rows themselves:
+// every reported figure against validation/*.json, every predicted figure and error
+// against a fresh evaluation of the row's scenario, every quantile against the rows.
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "source_file.hpp"
+#include "gpucalc/api.hpp"
+#include "gpucalc/uncertainty.hpp"
+
+using namespace gpucalc;
+using nlohmann::json;
+
+namespace {
+
+constexpr double GiB = 1073741824.0;
+
+json envelope(const std::string& scenario) { return json::parse(evaluate_json(scenario)); }
+
+json answer(const std::string& scenario) {
+  const json env = envelope(scenario);
+  INFO(scenario.substr(0, 300));
+  INFO(env.dump().substr(0, 400));
+  REQUIRE(env["ok"] == true);
+  return env["value"];
+}
+
+json validation_data() { return json::parse(read_source_file("data/validation.json")); }
+
+// The metric getters of scripts/validate.mjs (METRICS), on an evaluate answer.
+double metric(const json& v, const std::string& key) {
+  if (key == "hfu") return v["performance"]["hfu"].get<double>();
+  if (key == "mfu") return v["performance"]["mfu"].get<double>();
+  if (key == "tflops_hw_per_gpu") return v["performance"]["hfu"].get<double>() * v["gpu"]["peak_tflops"].get<double>();
+  if (key == "tflops_per_gpu") return v["performance"]["tflops_per_gpu"].get<double>();
+  if (key == "tokens_per_s_per_gpu") return v["performance"]["tokens_per_s_per_gpu"].get<double>();
+  if (key == "step_time_s") return v["performance"]["step_time_s"].get<double>();
+  if (key == "days") return v["training"]["days"].get<double>();
+  if (key == "gpu_hours") return v["training"]["gpu_hours"].get<double>();
+  if (key == "peak_memory_gib") return v["memory"]["total_bytes"].get<double>() / GiB;
+  FAIL("unknown metric " << key);
+  return 0;
+}
+
+std::string kind_of(const std::string& key) {
+  if (key == "step_time_s" || key == "days" || key == "gpu_hours") return "time";
+  if (key == "peak_memory_gib") return "memory";
+  return "throughput";
+}
+
+// torchtitan Table 1 (Llama 3.1 8B, FSDP on 8 H100 96 GB): every layout choice fixed.
+json torchtitan_8b() {
+  return json::parse(read_source_file("validation/torchtitan_llama31_8b_8gpu_fsdp.json"))["scenario"];
+}
+
+}  // namespace
+
+TEST_CASE("the embedded validation data agrees with the validation rows", "[uncertainty][validation]") {
+  const json d = validation_data();
+  const json& rows = d["rows"];
+  // Every validation/*.json file has its row, and no row lacks its file.
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(GPUCALC_SOURCE_DIR) + "/validation")) {
+    const std::string name = e.path().filename().string();
+    if (e.path().extension() == ".json" && name != "excluded.json") files.push_back(e.path().stem().string());
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<std::string> ids;
+  for (const auto& r : rows) ids.push_back(r["id"].get<std::string>());
+  CHECK(ids == files);
+
+  int counted = 0;
+  std::vector<double> abs_errors;
+  for (const auto& r : rows) {
+    const std::string id = r["id"].get<std::string>();
+    INFO(id);
+    // ordered: the metrics in the file's order, as scripts/validate.mjs reads them
+    const nlohmann::ordered_json src = nlohmann::ordered_json::parse(read_source_file("validation/" + id + ".json"));
+    CHECK(r["source"] == json::parse(src["source"].dump()));
+    CHECK(r["tolerance"] == src["tolerance"].get<double>());
+    CHECK(r["counts_toward_target"] == src["counts_toward_target"].get<bool>());
+    const json v = answer(src["scenario"].dump());
+    CHECK(r["gpus"] == v["plan"]["gpus"]);
+    REQUIRE(r["metrics"].size() == src["reported"].size());
+    size_t i = 0;
+    for (const auto& [key, reported] : src["reported"].items()) {
+      const json& m = r["metrics"][i++];
+      INFO(key);
+      CHECK(m["key"] == key);
+      CHECK(m["kind"] == kind_of(key));
+      CHECK(m["reported"].get<double>() == reported.get<double>());  // the published figure, exactly
+      const double predicted = metric(v, key);
+      // Stored to 5 significant digits and errors to 1e-4; a fresh run may drift by at
+      // most what scripts/validate.mjs --check allows (0.0005 + 0.05%).
+      CHECK(m["predicted"].get<double>() == Approx(predicted).epsilon(1e-3));
+      CHECK(m["error"].get<double>() == Approx(predicted / reported.get<double>() - 1).margin(1e-3));
+    }
+    // The time ratio is actual / predicted time of the first metric; the memory ratio
+    // measured / predicted peak.
+    const json& first = r["metrics"][0];
+    const double e = first["error"].get<double>();
+    if (first["kind"] == "throughput") CHECK(r["time_ratio"].get<double>() == Approx(1 + e).margin(1e-4));
+    else if (first["kind"] == "time") CHECK(r["time_ratio"].get<double>() == Approx(1 / (1 + e)).margin(1e-4));
+    else CHECK(r["time_ratio"].is_null());
+    bool has_memory = false;
+    for (const auto& m : r["metrics"])
+      if (m["kind"] == "memory") {
+        has_memory = true;
+        CHECK(r["memory_ratio"].get<double>() == Approx(1 / (1 + m["error"].get<double>())).margin(1e-4));
+      }
+    if (!has_memory) CHECK(r["memory_ratio"].is_null());
+    if (r["counts_toward_target"] == true) {
+      ++counted;
+      abs_errors.push_back(std::abs(e));
+    }
+  }
+  // The summary the page and README quote.
+  std::sort(abs_errors.begin(), abs_errors.end());
+  const size_t n = abs_errors.size();
+  REQUIRE(n > 0);
+  const double median = n % 2 ? abs_errors[n / 2] : (abs_errors[n / 2 - 1] + abs_errors[n / 2]) / 2;
+  double mean = 0;
+  for (double x : abs_errors) mean += x / static_cast<double>(n);
+  CHECK(d["summary"]["rows"] == counted);
+  CHECK(d["summary"]["median_abs_error"].get<double>() == Approx(median).margin(2e-4));
+  CHECK(d["summary"]["mean_abs_error"].get<double>() == Approx(mean).margin(2e-4));
+  CHECK(d["summary"]["max_abs_error"].get<double>() == Approx(abs_errors.back()).margin(2e-4));
+}
+
+TEST_CASE("the stored quantiles are Hyndman-Fan definition 6 of the rows' ratios, and the core embeds them", "[uncertainty]") {
+  const json d = validation_data();
+  std::vector<double> time, memory;
+  for (const auto& r : d["rows"]) {
+    if (r["counts_toward_target"] != true) continue;
+    if (r["time_ratio"].is_number()) time.push_back(r["time_ratio"].get<double>());
+    if (r["memory_ratio"].is_number()) memory.push_back(r["memory_ratio"].get<double>());
+  }
+  std::sort(time.begin(), time.end());
+  std::sort(memory.begin(), memory.end());
+  const json& t = d["uncertainty"]["time"];
+  const json& m = d["uncertainty"]["memory"];
+  CHECK(t["ratios_sorted"].get<std::vector<double>>() == time);
+  CHECK(m["ratios_sorted"].get<std::vector<double>>() == memory);
+  CHECK(t["p10"].get<double>() == Approx(quantile_type6(time, 0.1)).margin(1e-4));
+  CHECK(t["p50"].get<double>() == Approx(quantile_type6(time, 0.5)).margin(1e-4));
+  CHECK(t["p90"].get<double>() == Approx(quantile_type6(time, 0.9)).margin(1e-4));
+  CHECK(m["low"].get<double>() == Approx(std::min(1.0, memory.front())).margin(1e-4));
+  CHECK(m["high"].get<double>() == Approx(std::max(1.0, memory.back())).margin(1e-4));
+
+  // What the core embedded is this file (a build that embedded an older copy fails here).
+  const ValidationSpread& v = validation_spread();
+  REQUIRE(v.ok);
+  CHECK(v.time_n == static_cast<int>(time.size()));
+  CHECK(v.time_ratios == time);
+  CHECK(v.memory_ratios == memory);
+  CHECK(v.time_p10 == t["p10"].get<double>());
+  CHECK(v.time_p90 == t["p90"].get<double>());
+  CHECK(v.memory_high == m["high"].get<double>());
+}
+
+TEST_CASE("the validation spread: 11 runs, P10 0.84, P50 1.11, P90 1.23; memory 1.00-1.13", "[uncertainty]") {
+  // docs/validation.md "Uncertainty ranges". Tolerances: ±0.02 on the time ratios and
+  // ±0.01 on the memory ratio, so a model change that moves a row by a point or two
+  // does not break this test, while a change of method or data does.
+  const ValidationSpread& v = validation_spread();
+  REQUIRE(v.ok);
+  CHECK(v.rows == 11);
+  CHECK(v.time_n == 11);
+  CHECK(v.time_p10 == Approx(0.839).margin(0.02));  // 0.2 of the way from 0.788 (Llama 3 405B) to 1.042
+  CHECK(v.time_p50 == Approx(1.106).margin(0.02));  // the 6th of 11 ratios
+  CHECK(v.time_p90 == Approx(1.232).margin(0.02));  // 0.8 of the way from 1.171 to 1.247 (torchtitan 8B)
+  CHECK(v.median_abs_error == Approx(0.108).margin(0.01));
+  CHECK(v.max_abs_error == Approx(0.247).margin(0.01));
+  CHECK(v.memory_n == 2);
+  CHECK(v.memory_low == 1.0);  // both torchtitan rows are under-predicted: the range starts at the point
+  CHECK(v.memory_high == Approx(1.126).margin(0.01));  // 71.9 GiB measured / 63.8 predicted (70B row)
+}
+
+TEST_CASE("quantile_type6 on a known sample", "[uncertainty]") {
+  std::vector<double> x;
+  for (int i = 1; i <= 11; ++i) x.push_back(i);
+  CHECK(quantile_type6(x, 0.1) == Approx(1.2));
+  CHECK(quantile_type6(x, 0.5) == Approx(6.0));
+  CHECK(quantile_type6(x, 0.9) == Approx(10.8));
+  CHECK(quantile_type6(x, 0.01) == 1.0);  // below 1/(n+1): the smallest
+  CHECK(quantile_type6(x, 0.99) == 11.0);
+  CHECK(quantile_type6({0.5, 2.0}, 0.5) == Approx(1.25));
+}
+
+TEST_CASE("the out-of-memory risk thresholds", "[uncertainty][oom]") {
+  CHECK(oom_risk(0.5) == OomRisk::low);
+  CHECK(oom_risk(0.8) == OomRisk::low);  // at Fujii et al.'s 80%
+  CHECK(oom_risk(0.8001) == OomRisk::medium);
+  CHECK(oom_risk(1.0) == OomRisk::medium);
+  CHECK(oom_risk(1.0001) == OomRisk::high);
+  CHECK(oom_risk(std::nan("")) == OomRisk::high);
+  CHECK(std::string(to_string(OomRisk::medium)) == "medium");
+}
+
+TEST_CASE("the default example's answer carries P10-P90 ranges and a medium OOM risk", "[uncertainty][oom]") {
+  const json v = answer(read_source_file("examples/llama-3.1-70b-h100.json"));
+  const ValidationSpread& s = validation_spread();
+  const json& t = v["uncertainty"]["time"];
+  CHECK(t["basis"] == "validation");
+  CHECK(t["n"] == 11);
+  const auto check_range = [&](const json& r, double point) {
+    CHECK(r["p10"].get<double>() == Approx(point * s.time_p10).epsilon(1e-12));
+    CHECK(r["p50"].get<double>() == Approx(point * s.time_p50).epsilon(1e-12));
+    CHECK(r["p90"].get<double>() == Approx(point * s.time_p90).epsilon(1e-12));
+  };
+  check_range(t["step_time_s"], v["performance"]["step_time_s"].get<double>());
+  check_range(t["days"], v["training"]["days"].get<double>());
+  check_range(t["gpu_hours"], v["training"]["gpu_hours"].get<double>());
+  check_range(t["goodput_days"], v["goodput"]["days"].get<double>());
+  check_range(t["cost"], v["cost"]["total"].get<double>());
+  // 44.4 days (README) → about 37 to 55 days.
+  CHECK(t["days"]["p10"].get<double>() == Approx(44.4 * 0.839).epsilon(0.05));
+  CHECK(t["days"]["p90"].get<double>() == Approx(44.4 * 1.232).epsilon(0.05));
+
+  const json& m = v["uncertainty"]["memory"];
+  CHECK(m["basis"] == "validation");
+  const double total = v["memory"]["total_bytes"].get<double>();
+  const double cap = v["memory"]["capacity_bytes"].get<double>();
+  CHECK(m["total_bytes"]["low"].get<double>() == Approx(total).margin(1));
+  CHECK(m["total_bytes"]["high"].get<double>() == Approx(total * s.memory_high).margin(1));
+  // 63.9 GiB of 80 (79.8%), so up to about 90% with the memory model's error: above
+  // Fujii et al.'s 80%, under the capacity.
+  const json& oom = v["oom_risk"];
+  CHECK(oom["used_fraction"].get<double>() == Approx(total / cap));
+  CHECK(oom["used_fraction_high"].get<double>() == Approx(total * s.memory_high / cap));
+  CHECK(oom["used_fraction_high"].get<double>() == Approx(0.899).margin(0.02));
+  CHECK(oom["level"] == "medium");
+  CHECK(v["calibration"].is_null());
+}
+
+TEST_CASE("a small job far from capacity has a low OOM risk; one over capacity a high one", "[uncertainty][oom]") {
+  const json low = answer(R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096,
+    "global_batch":64,"micro_batch":1,"zero_stage":3,"recompute":"full"},"parallel":{"tp":1,"pp":1,"dp":64,"cp":1}})");
+  CHECK(low["oom_risk"]["used_fraction_high"].get<double>() <= 0.8);
+  CHECK(low["oom_risk"]["level"] == "low");
+  const json high = answer(R"({"model":"llama-3.1-70b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":8192,
+    "global_batch":64,"micro_batch":1,"zero_stage":0,"recompute":"none"},"parallel":{"tp":1,"pp":1,"dp":8,"cp":1}})");
+  CHECK(high["memory"]["fits"] == false);
+  CHECK(high["oom_risk"]["level"] == "high");
+}
+
+TEST_CASE("assume.mfu sets the step time: no validation range for time", "[uncertainty]") {
+  const json v = answer(R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":8192},
+    "parallel":{"gpus":64},"assume":{"mfu":0.4}})");
+  CHECK(v["uncertainty"]["time"]["basis"] == "assume.mfu");
+  CHECK(v["uncertainty"]["time"]["days"].is_null());
+  CHECK(v["uncertainty"]["memory"]["basis"] == "validation");
+}
+
+TEST_CASE("calibration with torchtitan's own measurements reproduces them and reports the factors", "[uncertainty][calibration]") {
+  // Table 1: 5,762 tokens/s per GPU at global batch 16 × 8192 on 8 GPUs is a step of
+  // 16 · 8192 / (5762 · 8) = 2.8435 s; peak 82.4 GiB.
+  json sc = torchtitan_8b();
+  const json plain = answer(sc.dump());
+  const double step = 16.0 * 8192 / (5762.0 * 8);
+  sc["calibration"] = {{"measured_step_time_s", step}, {"measured_peak_memory_gib", 82.4}};
+  const json v = answer(sc.dump());
+  const json& c = v["calibration"];
+  const double ft = step / plain["performance"]["step_time_s"].get<double>();
+  const double fm = 82.4 * GiB / plain["memory"]["total_bytes"].get<double>();
+  CHECK(c["step_time"]["factor"].get<double>() == Approx(ft));
+  CHECK(c["step_time"]["measured_s"].get<double>() == step);
+  // The model's +24.7% tokens/s error (docs/validation.md) is this cluster's factor, and its
+  // -4.8% peak-memory error the memory factor.
+  CHECK(ft == Approx(1.247).margin(0.01));
+  CHECK(fm == Approx(1.051).margin(0.01));
+  CHECK(c["peak_memory"]["factor"].get<double>() == Approx(fm));
+  CHECK(c["layout"].get<std::string>().find("TP 1 × PP 1 × DP 8 × CP 1") == 0);
+
+  CHECK(v["performance"]["step_time_s"].get<double>() == Approx(step).epsilon(1e-12));
+  CHECK(v["performance"]["tokens_per_s_per_gpu"].get<double>() == Approx(5762).epsilon(1e-9));
+  CHECK(v["performance"]["mfu"].get<double>() == Approx(plain["performance"]["mfu"].get<double>() / ft));
+  double parts = 0;
+  for (const auto& [k, x] : v["performance"]["breakdown"].items())
+    if (k != "dp_comm_total_s") parts += x.get<double>();
+  CHECK(parts == Approx(step).epsilon(1e-6));  // the breakdown still adds up
+  CHECK(v["training"]["days"].get<double>() == Approx(plain["training"]["days"].get<double>() * ft));
+  CHECK(v["training"]["steps"] == plain["training"]["steps"]);
+  CHECK(v["goodput"]["days"].get<double>() == Approx(plain["goodput"]["days"].get<double>() * ft));
+  CHECK(v["goodput"]["fraction"] == plain["goodput"]["fraction"]);
+  CHECK(v["cost"]["total"].get<double>() == Approx(plain["cost"]["total"].get<double>() * ft));
+  CHECK(v["energy"]["mwh"].get<double>() == Approx(plain["energy"]["mwh"].get<double>() * ft));
+
+  CHECK(v["memory"]["total_bytes"].get<double>() == Approx(82.4 * GiB).margin(1));
+  CHECK(v["memory"]["used_fraction"].get<double>() == Approx(82.4 / 96));
+  // Every term is scaled: the breakdown keeps the model's proportions.
+  CHECK(v["memory"]["weights_bytes"].get<double>() == Approx(plain["memory"]["weights_bytes"].get<double>() * fm).margin(1));
+
+  CHECK(v["uncertainty"]["time"]["basis"] == "calibration");
+  CHECK(v["uncertainty"]["time"]["days"].is_null());
+  CHECK(v["uncertainty"]["memory"]["basis"] == "calibration");
+  // 82.4 of 96 GiB is 85.8%: medium (the measurement, no range on top).
+  CHECK(v["oom_risk"]["used_fraction_high"].get<double>() == Approx(82.4 / 96));
+  CHECK(v["oom_risk"]["level"] == "medium");
+
+  // Time only: memory keeps its validation range.
+  sc["calibration"] = {{"measured_step_time_s", step}};
+  const json t = answer(sc.dump());
+  CHECK(t["calibration"]["peak_memory"].is_null());
+  CHECK(t["memory"]["total_bytes"] == plain["memory"]["total_bytes"]);
+  CHECK(t["uncertainty"]["memory"]["basis"] == "validation");
+}
+
+TEST_CASE("calibration errors name their field", "[uncertainty][calibration][errors]") {
+  json sc = torchtitan_8b();
+  const auto error_of = [&](const json& cal, const json& patch = json::object()) {
+    json s = sc;
+    s["calibration"] = cal;
+    s.merge_patch(patch);
+    const json env = envelope(s.dump());
+    REQUIRE(env["ok"] == false);
+    return env["error"];
+  };
+  json e = error_of({{"measured_step_time_s", 100.0}});
+  CHECK(e["path"] == "/calibration/measured_step_time_s");
+  CHECK(e["message"].get<std::string>().find("× the predicted") != std::string::npos);
+  e = error_of({{"measured_step_time_s", 0.1}});
+  CHECK(e["path"] == "/calibration/measured_step_time_s");
+  CHECK(e["message"].get<std::string>().find("1/") != std::string::npos);
+  e = error_of({{"measured_peak_memory_gib", 5.0}});
+  CHECK(e["path"] == "/calibration/measured_peak_memory_gib");
+  e = error_of({{"measured_peak_memory_gib", 120.0}});
+  CHECK(e["path"] == "/calibration/measured_peak_memory_gib");
+  CHECK(e["message"].get<std::string>().find("exceeds the 96 GiB") != std::string::npos);
+  e = error_of({{"measured_step_time_s", -2.0}});
+  CHECK(e["path"] == "/calibration/measured_step_time_s");
+  e = error_of(json::object());
+  CHECK(e["path"] == "/calibration");
+  e = error_of({{"measured_step_time_s", 3.0}}, {{"training", {{"micro_batch", nullptr}}}});
+  CHECK(e["path"] == "/calibration");
+  CHECK(e["message"].get<std::string>().find("set training.micro_batch") != std::string::npos);
+  e = error_of({{"measured_step_time_s", 3.0}}, {{"parallel", {{"cp", nullptr}}}});
+  CHECK(e["message"].get<std::string>().find("set parallel.cp") != std::string::npos);
+  e = error_of({{"measured_step_time_s", 3.0}}, {{"training", {{"global_batch", nullptr}}}});
+  CHECK(e["message"].get<std::string>().find("set training.global_batch") != std::string::npos);
+}
+
+TEST_CASE("compare: a calibration applies to its own accelerator's row only", "[uncertainty][calibration]") {
+  json sc = torchtitan_8b();
+  sc["gpu"] = "h100-sxm-80gb";
+  const json plain = answer(sc.dump());
+  sc["calibration"] = {{"measured_step_time_s", plain["performance"]["step_time_s"].get<double>() * 1.2}};
+  const json env = json::parse(compare_json(sc.dump(), "h100-sxm-80gb,h200-sxm-141gb"));
+  REQUIRE(env["ok"] == true);
+  const json& rows = env["value"]["rows"];
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0]["step_time_s"].get<double>() == Approx(plain["performance"]["step_time_s"].get<double>() * 1.2));
+  bool noted = false;
+  for (const auto& w : rows[1]["warnings"]) noted = noted || w.get<std::string>().find("uncalibrated") != std::string::npos;
+  CHECK(noted);
+}
