@@ -14,6 +14,8 @@ import { FIELD_BY_PATH, baseOf, exactAmount, setPath } from "./schema.js";
 import { cliCommand, exportName, hashFor, parseScenarioText, prettyJson, scenarioFromHash, MAX_SCENARIO_CHARS } from "./share.js";
 import { shapeForParams } from "./shape.js";
 import { adaptToModel, modelLabel, populateJob, wireJob } from "./jobtype.js";
+import { calibrationFieldFor, populateCalibration, wireCalibration } from "./calibrate.js";
+import { renderTrust, wireTrust } from "./trust.js";
 
 const root = document.documentElement;
 const EMBED = root.hasAttribute("data-embed");
@@ -79,7 +81,7 @@ async function copyText(text, done) {
 
 const lang = () => i18n.lang();
 const label = (path) => {
-  const key = `f_${path.slice(1)}`;
+  const key = `f_${path.slice(1).replace(/\/\d+$/, "")}`; // an array element: its array's label
   return i18n.has(key) ? t(key) : path;
 };
 
@@ -311,6 +313,8 @@ function renderAll() {
   $("answer").hidden = false;
   $("answer").classList.remove("stale");
   renderAnswer(state.answer, { scenario: state.scenario, gpuId: baseOf(state.scenario.gpu) });
+  renderTrust(state.answer); // OOM risk, ranges, "How accurate is this?"
+  populateCalibration(state.scenario, state.answer);
   if (state.explore && state.explore.text === state.answerText) renderExploreNow();
   else markExploreStale();
   populateQuickHints();
@@ -363,6 +367,12 @@ function showError({ path = "", message = "" }, client) {
     wrap?.classList.add("invalid");
   };
 
+  // Calibration errors go to the calibration form, in either mode.
+  const cal = calibrationFieldFor(path);
+  if (cal) {
+    put(cal.querySelector(".field-error"), cal, cal.dataset.path !== path);
+    return;
+  }
   if (state.mode === "expert" && state.expert) {
     const c = state.expert.controlFor(path);
     if (c) {
@@ -871,6 +881,8 @@ async function start() {
   applyLanguage();
   wireQuick();
   wireShare();
+  wireTrust();
+  wireCalibration({ edit, setClientError, evaluateNow, answer: () => state.answer });
   $("lang").addEventListener("click", () => {
     i18n.setLanguage(lang() === "zh" ? "en" : "zh");
     i18n.saveLanguage(lang());

@@ -253,7 +253,8 @@ export function wireJob(a) {
     const s = api.scenario();
     const seq = s.training?.seq_len > 0 ? s.training.seq_len : 2048;
     const tokens = s.training?.tokens > 0 ? s.training.tokens : (api.answer()?.training?.tokens ?? 1e9);
-    const ds = { samples: Math.max(1, Math.round(tokens / seq)), avg_tokens: seq, epochs: 1 };
+    const round3 = (x) => Number(x.toPrecision(3)); // 488K samples, not 488,281
+    const ds = { samples: Math.max(1, round3(Math.round(tokens / seq))), avg_tokens: seq, epochs: 1 };
     api.setClientError("/training/tokens", null);
     api.edit((sc) => {
       const tr = isObj(sc.training) ? sc.training : (sc.training = {});

@@ -77,5 +77,5 @@ export function modelJobFacts(v, fact) {
 export function hostMemoryNote(mem) {
   const host = mem?.host_bytes;
   if (!(finite(host) && host > 0)) return null;
-  return el("p", { class: "host-mem", dataset: { key: "host" } }, el("span", { class: "swatch c-host", "aria-hidden": "true" }), " ", t("mem_host", { v: F.gib(L(), host) }));
+  return el("p", { class: "host-mem", dataset: { key: "host" } }, el("span", { class: "swatch c-host", "aria-hidden": "true" }), el("span", { text: t("mem_host", { v: F.gib(L(), host) }) }));
 }

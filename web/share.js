@@ -94,5 +94,8 @@ export function prettyJson(scenario) {
 export function exportName(scenario) {
   const model = typeof scenario.model === "string" ? scenario.model : scenario.model?.base ?? "custom";
   const gpu = typeof scenario.gpu === "string" ? scenario.gpu : scenario.gpu?.base ?? "gpu";
-  return `gpucalc-${model}-${gpu}.json`.replace(/[^A-Za-z0-9._-]+/g, "_");
+  // A fine-tuning job says so: gpucalc-llama-3.1-8b-h100-sxm-80gb-qlora.json.
+  const stage = scenario.training?.stage;
+  const job = typeof stage === "string" && stage !== "pretrain" ? `-${stage.replace(/_/g, "-")}` : "";
+  return `gpucalc-${model}-${gpu}${job}.json`.replace(/[^A-Za-z0-9._-]+/g, "_");
 }

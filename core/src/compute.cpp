@@ -7,7 +7,7 @@
 
 namespace gpucalc {
 
-FlopsPerToken flops_per_token(const ModelShape& m, int64_t seq_len, Recompute r, const Training* t) {
+FlopsPerToken flops_per_token(const ModelShape& m, int64_t seq_len, Recompute r, const Training* t, unsigned mods) {
   // Model FLOPs per token (PaLM, Chowdhery et al. 2022 appendix B; Narayanan et al.
   // 2021 eq. 3): 2 FLOPs per matmul parameter forward and 4 backward, 6·Ψ_matmul, where
   // Ψ_matmul counts every layer's linear weights and the V·h output projection; plus
@@ -41,7 +41,24 @@ FlopsPerToken flops_per_token(const ModelShape& m, int64_t seq_len, Recompute r,
   // scores and values (4·L·s·a·d). The output layer is never recomputed.
   switch (r) {
     case Recompute::none: f.hardware = f.model; break;
-    case Recompute::selective: f.hardware = f.model + att / 3.0; break;
+    case Recompute::selective: {
+      // Megatron-Core modules: core_attn the scores and values; the GEMM-bearing ones
+      // their forward matmuls (2 per parameter); moe_act and layernorm are element-wise.
+      const auto has = [&](RecomputeModule x) { return (mods & static_cast<unsigned>(x)) != 0; };
+      f.hardware = f.model + (has(RecomputeModule::core_attn) ? att / 3.0 : 0.0);
+      const double dl = static_cast<double>(pc.dense_layers), ml = static_cast<double>(pc.moe_layers);
+      if (has(RecomputeModule::mlp)) f.hardware += 2.0 * dl * static_cast<double>(dense_mlp_matmul_params(m));
+      if (is_moe(m) && has(RecomputeModule::moe)) f.hardware += 2.0 * ml * static_cast<double>(moe_mlp_active_matmul_params(m));
+      else if (is_moe(m) && has(RecomputeModule::shared_experts))
+        f.hardware += 2.0 * ml * static_cast<double>(pc.shared_mlp);
+      if (is_mla(m) && has(RecomputeModule::mla_up_proj)) {
+        const MlaShape& x = m.mla;
+        const double up = static_cast<double>((x.q_lora_rank > 0 ? x.q_lora_rank * m.heads * qk_head_dim(m) : 0) +
+                                              x.kv_lora_rank * m.heads * (x.qk_nope_head_dim + x.v_head_dim));
+        f.hardware += 2.0 * L * up;
+      }
+      break;
+    }
     case Recompute::full: f.hardware = f.model + 2.0 * layers_mm + lora_fwd + att / 3.0; break;
   }
   return f;
@@ -155,7 +172,7 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
   st.peak_flops = peak_flops(g, t.precision);
   const double tokens_step = static_cast<double>(t.global_batch) * static_cast<double>(t.seq_len);
   const double n = static_cast<double>(l.gpus());
-  const FlopsPerToken f = flops_per_token(m, t.seq_len, l.recompute, &t);
+  const FlopsPerToken f = flops_per_token(m, t.seq_len, l.recompute, &t, l.recompute_modules);
   const double model_flops_step = tokens_step * f.model;
   const double hw_flops_step = tokens_step * f.hardware;
   const auto finish = [&]() {
@@ -228,6 +245,7 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
   };
   // Attention block GEMMs (forward, backward) and their weight count on this GPU.
   double att_gemm_fwd = 0, att_gemm_bwd = 0, att_weights = 0;
+  double att_up_fwd = 0;  // MLA up-projections (q_b, kv_b) forward: what mla_up_proj recomputes
   const auto add_lin = [&](double mm, double nn, double kk, double& fw, double& bw, double& wts) {
     fw += k.linear_fwd(mm, nn, kk);
     bw += lin_bwd(mm, nn, kk);
@@ -246,11 +264,13 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
     if (qr > 0) {
       add_lin(M, qr, h, att_gemm_fwd, att_gemm_bwd, att_weights);
       add_lin(M, a * dqk / tp, qr, att_gemm_fwd, att_gemm_bwd, att_weights);
+      att_up_fwd += k.linear_fwd(M, a * dqk / tp, qr);
     } else {
       add_lin(M, a * dqk / tp, h, att_gemm_fwd, att_gemm_bwd, att_weights);
     }
     add_lin(M, kr + dr, h, att_gemm_fwd, att_gemm_bwd, att_weights);
     add_lin(M, a * (dn + dv) / tp, kr, att_gemm_fwd, att_gemm_bwd, att_weights);
+    att_up_fwd += k.linear_fwd(M, a * (dn + dv) / tp, kr);
     add_lin(M, h, a * dv / tp, att_gemm_fwd, att_gemm_bwd, att_weights);
   }
   // Attention scores and values. FlashAttention skips the masked half of a causal
@@ -311,11 +331,15 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
     double bytes_tok = att_bytes_tok;
     double mlp_units = 1.0;  // activation copies the MLP's TP collectives carry (dense: 1)
     double lora_params = 0;
+    // Pieces selective recomputation may rebuild (forward times, and bytes per token).
+    double mlp_fwd = 0, shared_fwd = 0, routed_fwd = 0, act_tok = 0, shared_act_tok = 0, permute_tok = 0, a2a_one = 0;
     if (!moe_layer) {
       // MLP in (gate+up, or fc1) and MLP out.
       add_lin(M, (swiglu ? 2 : 1) * ff / tp, h, gemm_fwd, gemm_bwd, weights);
       add_lin(M, h, ff / tp, gemm_fwd, gemm_bwd, weights);
-      bytes_tok += act_bytes_per_f * ff / tp;
+      mlp_fwd = k.linear_fwd(M, (swiglu ? 2 : 1) * ff / tp, h) + k.linear_fwd(M, h, ff / tp);
+      act_tok = act_bytes_per_f * ff / tp;
+      bytes_tok += act_tok;
     } else {
       // MoE block (Megatron-Core MoE): the router on the local tokens, the shared experts
       // as a dense MLP, and on this GPU E/ep local experts, each a grouped-GEMM MLP over
@@ -331,6 +355,7 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
       if (fs > 0) {
         add_lin(M, (swiglu ? 2 : 1) * fs / tp, h, gemm_fwd, gemm_bwd, weights);
         add_lin(M, h, fs / tp, gemm_fwd, gemm_bwd, weights);
+        shared_fwd = k.linear_fwd(M, (swiglu ? 2 : 1) * fs / tp, h) + k.linear_fwd(M, h, fs / tp);
       }
       // Expert-TP etp of tp: each GPU routes its sequence shard M/ts, and an expert's
       // etp ranks gather their shards: M·etp/ts tokens per GPU at width f_e/etp.
@@ -344,11 +369,15 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
       gemm_fwd += local * ef;
       gemm_bwd += local * eb;
       weights += local * ew;
+      routed_fwd = local * (k.linear_fwd(te, (swiglu ? 2 : 1) * fe / etp, h) + k.linear_fwd(te, h, fe / etp)) +
+                   k.linear_fwd(M / ts, E, h);
       // Element-wise: the activation over load·k routed copies and the shared width;
       // permute and unpermute read and write each routed copy (2 B · h, twice); the
       // router's softmax/top-k over E fp32 scores.
-      bytes_tok += act_bytes_per_f * (load * kk * fe * (me / M) / etp + fs / tp) + 2 * 4.0 * load * kk * h * (me / M) +
-                   8.0 * E / ts;
+      act_tok = act_bytes_per_f * load * kk * fe * (me / M) / etp;
+      shared_act_tok = act_bytes_per_f * fs / tp;
+      permute_tok = 2 * 4.0 * load * kk * h * (me / M) + 8.0 * E / ts;
+      bytes_tok += act_tok + shared_act_tok + permute_tok;
       // The MLP's TP collectives: the shared experts' (as a dense MLP), and the routed
       // copies' all-gather / reduce-scatter inside each expert's etp group.
       mlp_units = (fs > 0 ? 1.0 : 0.0) + (l.etp > 1 ? kk * load * etp / tp : 0.0);
@@ -359,15 +388,27 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
       // domains leaves through the GPU's own NIC (rail-optimised fabric) — the split
       // DeepSeek-V3 §3.2.2 limits with node-limited routing.
       if (l.ep > 1) {
-        const double bytes = 2.0 * (M / ts) * kk * h;
+        // DeepEP: FP8 dispatch (1 B) and BF16 combine (2 B) under FP8 GEMMs.
+        const bool deepep = t.moe_dispatcher == MoeDispatcher::deepep;
+        const double elem = deepep && t.precision == Precision::fp8 ? 1.5 : 2.0;
+        const double bytes = elem * (M / ts) * kk * h;
         const double domain = g.scaleup_domain.value.value_or(8.0);
         const double in_domain = std::clamp(std::floor(domain / etp), 1.0, ep);  // EP ranks sit at stride etp
         const Link up = link_for(g, perf, 1, 1), out = link_for(g, perf, static_cast<int64_t>(domain) + 1, 1);
-        const double t_on = bytes * (in_domain - 1) / ep / up.bytes_per_s;
-        const double t_off = bytes * (ep - in_domain) / ep / out.bytes_per_s;
-        const double one = std::max(t_on, t_off) + (ep > in_domain ? out.latency_s : up.latency_s);
-        const double count = 4.0 + (l.recompute == Recompute::full ? 2.0 : 0.0);
-        r.ep = count * one;
+        double t_on = bytes * (in_domain - 1) / ep / up.bytes_per_s;
+        double t_off = bytes * (ep - in_domain) / ep / out.bytes_per_s;
+        if (deepep && ep > in_domain) {
+          // One copy per remote domain a token's k experts fall in: of D domains, a
+          // token reaches D·(1 - (1 - 1/D)^k) on average (uniform routing), D-1 of D
+          // remote; every copy then fans out over NVLink.
+          const double D = ep / in_domain;
+          const double reached = D * (1.0 - std::pow(1.0 - 1.0 / D, kk));
+          t_off = elem * (M / ts) * h * reached * (D - 1) / D / out.bytes_per_s;
+          t_on = bytes * (ep - 1) / ep / up.bytes_per_s;
+        }
+        a2a_one = std::max(t_on, t_off) + (ep > in_domain ? out.latency_s : up.latency_s);
+        const double count = 4.0 + (l.recompute == Recompute::full || recomputes(t, l, RecomputeModule::moe) ? 2.0 : 0.0);
+        r.ep = count * a2a_one;
       }
     }
     if (frozen) {
@@ -386,12 +427,24 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
     r.bwd = gemm_bwd + att_bwd + mem_bwd + dq;
     if (l.recompute == Recompute::full) {
       r.recompute = r.fwd;
+    } else if (l.recompute == Recompute::selective && titan) {
+      // torchtitan's op-level SAC: every second matmul (wk, wo, w3) and the element-wise work.
+      r.recompute = k.linear_fwd(M, g_kv * d / tp, h) + k.linear_fwd(M, h, a * d / tp) +
+                    (swiglu ? k.linear_fwd(M, ff / tp, h) : 0) + mem_fwd;
     } else if (l.recompute == Recompute::selective) {
-      // Megatron: the attention core again. torchtitan's op-level SAC: every second
-      // matmul (wk, wo, w3) and the element-wise work.
-      r.recompute = titan ? k.linear_fwd(M, g_kv * d / tp, h) + k.linear_fwd(M, h, a * d / tp) +
-                                (swiglu ? k.linear_fwd(M, ff / tp, h) : 0) + mem_fwd
-                          : att_fwd + (t.flash_attention ? 0 : mem_fwd * 0.5);
+      // Megatron-Core modules (plan.hpp): each rebuilds its forward in backward.
+      using RM = RecomputeModule;
+      const auto mem_tok = [&](double b) { return b > 0 ? k.mem(b * M, b * M / 8) : 0.0; };
+      if (recomputes(t, l, RM::core_attn)) r.recompute += att_fwd + (t.flash_attention ? 0 : mem_fwd * 0.5);
+      if (recomputes(t, l, RM::layernorm)) r.recompute += mem_tok(2 * (eager ? 32.0 : 4.0) * h / ts);
+      if (mla && recomputes(t, l, RM::mla_up_proj)) r.recompute += att_up_fwd;
+      if (!moe_layer && recomputes(t, l, RM::mlp)) r.recompute += mlp_fwd + mem_tok(act_tok);
+      if (moe_layer && recomputes(t, l, RM::moe)) {
+        r.recompute += routed_fwd + shared_fwd + mem_tok(act_tok + shared_act_tok + permute_tok);
+      } else if (moe_layer) {
+        if (recomputes(t, l, RM::moe_act)) r.recompute += mem_tok(act_tok);
+        if (recomputes(t, l, RM::shared_experts)) r.recompute += shared_fwd + mem_tok(shared_act_tok);
+      }
     }
     // TP: per layer two all-reduces of the s·b·h activation forward and two backward
     // (Shoeybi et al. 2019 §3); with SP each all-reduce becomes an all-gather plus a

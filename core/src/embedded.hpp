@@ -5,5 +5,5 @@ namespace gpucalc::data {
 std::string_view gpus_json();
 std::string_view models_json();
 std::string_view perf_json();
-std::string_view validation_json();  // written by scripts/validate.mjs
+std::string_view uncertainty_json();  // written by scripts/validate.mjs
 }  // namespace gpucalc::data

@@ -101,7 +101,27 @@ void JsonWriter::append_string(std::string_view s) {
   out_ += '"';
 }
 
+JsonWriter& JsonWriter::value(std::nullptr_t) {
+  if (tree_) {
+    tree_slot() = nullptr;
+    return *this;
+  }
+  return literal("null");
+}
+
+JsonWriter& JsonWriter::value(bool b) {
+  if (tree_) {
+    tree_slot() = b;
+    return *this;
+  }
+  return literal(b ? "true" : "false");
+}
+
 JsonWriter& JsonWriter::value(double d) {
+  if (tree_) {
+    tree_slot() = d;  // kept as is: the tree's dump prints a non-finite number as null
+    return *this;
+  }
   separate();
   if (!std::isfinite(d)) {
     out_ += "null";  // JSON has no infinity or NaN; nlohmann prints null
@@ -116,6 +136,10 @@ JsonWriter& JsonWriter::value(double d) {
 }
 
 JsonWriter& JsonWriter::integer(std::int64_t i) {
+  if (tree_) {
+    tree_slot() = i;
+    return *this;
+  }
   separate();
   char buf[24];
   const auto r = std::to_chars(buf, buf + sizeof buf, i);
@@ -125,11 +149,51 @@ JsonWriter& JsonWriter::integer(std::int64_t i) {
 }
 
 JsonWriter& JsonWriter::unsigned_integer(std::uint64_t u) {
+  if (tree_) {
+    tree_slot() = u;
+    return *this;
+  }
   separate();
   char buf[24];
   const auto r = std::to_chars(buf, buf + sizeof buf, u);
   out_.append(buf, static_cast<size_t>(r.ptr - buf));
   need_comma_ = true;
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(std::string_view s) {
+  if (tree_) {
+    tree_slot() = std::string(s);
+    return *this;
+  }
+  separate();
+  append_string(s);
+  need_comma_ = true;
+  return *this;
+}
+
+// The slot of the next value: the document itself, a new array element, or the object
+// member of the last key. Pointers to open containers stay valid: only the innermost
+// open container grows.
+nlohmann::ordered_json& JsonWriter::tree_slot() {
+  if (open_.empty()) return *tree_;
+  nlohmann::ordered_json& top = *open_.back();
+  if (top.is_array()) {
+    top.push_back(nullptr);
+    return top.back();
+  }
+  return top[key_];
+}
+
+JsonWriter& JsonWriter::tree_open(bool array) {
+  nlohmann::ordered_json& slot = tree_slot();
+  slot = array ? nlohmann::ordered_json::array() : nlohmann::ordered_json::object();
+  open_.push_back(&slot);
+  return *this;
+}
+
+JsonWriter& JsonWriter::tree_close() {
+  open_.pop_back();
   return *this;
 }
 

@@ -181,15 +181,21 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
   // and re-gathers them in backward (Korthikanti §4.2.2); torchtitan's PrepareModuleInput
   // all-gathers them to Replicate before the linears, which save the full tensor.
   const double linear_in_shard = titan ? 1.0 : seq_shard;
+  using RM = RecomputeModule;
+  // Megatron-Core selective modules (plan.hpp): layernorm drops the two norm outputs
+  // (the QKV and MLP-in inputs), mla_up_proj the per-head Q, K, V, mlp a dense MLP's
+  // intermediates, moe_act the experts' activation output, shared_experts the shared
+  // experts' intermediates, moe the whole MoE block's; each is rebuilt in backward.
+  const bool rc_norm = recomputes(t, l, RM::layernorm), rc_up = is_mla(m) && recomputes(t, l, RM::mla_up_proj);
   // Each norm keeps its input (2 per layer; Gemma 2/3 have 4); the QKV and MLP-in
   // projections keep theirs. Per-head q/k norms (Qwen3, Gemma 3) keep Q and K before
   // normalisation.
   const double norms = static_cast<double>(m.norms_per_layer);
-  double bytes = kAct * sb * h * (norms / seq_shard + 2.0 / linear_in_shard);
+  double bytes = kAct * sb * h * (norms / seq_shard + (rc_norm ? 0.0 : 2.0 / linear_in_shard));
   if (m.qk_norm) bytes += kAct * sb * (a + g) * d / tp;
   // Attention: Q, K, V (after RoPE) and the attention output O feeding the output
   // projection: s·b·(2·a·d + 2·g·d); split by TP over heads.
-  bytes += kAct * sb * (qd + kd + vd + od) / tp;
+  bytes += kAct * sb * ((rc_up ? 0.0 : qd + kd + vd) + od) / tp;
   if (is_mla(m)) {
     // MLA's latents, computed on every TP rank (Megatron-Core MLA down-projections are
     // not split): the q_a and kv_a outputs feeding their RMSNorms and the normalised
@@ -201,23 +207,29 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
   // down. GELU: fc1 output (f, the GELU input) and GELU output (f, the fc2 input).
   const double mats = swiglu ? 3.0 : 2.0;
   if (!moe_layer) {
-    bytes += kAct * sb * mats * f / tp;
+    if (!recomputes(t, l, RM::mlp)) bytes += kAct * sb * mats * f / tp;
+  } else if (recomputes(t, l, RM::moe)) {
+    // The whole MoE block is rebuilt: nothing inside it is kept.
   } else {
-    // MoE block (Megatron-Core MoE, alltoall token dispatcher): per routed copy of a
-    // token the permuted input (h, gathered over the TP group for expert-TP) and the
-    // expert's output before the probability-weighted combine (h), plus the expert's
-    // MLP tensors (mats·f_e, split by TP); the shared experts as a dense MLP of their
-    // width; the router's fp32 logits and probabilities (E each) on the local tokens.
+    // MoE block (Megatron-Core MoE): per routed copy of a token the permuted input (h,
+    // the expert fc1's input) and the expert's MLP tensors (mats·f_e, split by expert-TP);
+    // the routing probability is applied inside the activation (Megatron-Core experts.py,
+    // weighted_bias_swiglu), so the expert output before the combine is not kept. The
+    // shared experts count as a dense MLP of their width; the router keeps fp32 logits
+    // and probabilities (E each) on the local tokens.
     // With expert-TP etp < tp each rank routes only its sequence shard (SP): etp/tp of
     // the micro-batch's tokens, at full expert width / etp.
     const double etp = static_cast<double>(l.etp);
-    bytes += kAct * sb * (load * k_top * (etp / seq_shard) * (2.0 * h + mats * fe / etp) + mats * fs / tp);
+    const double act_kept = recomputes(t, l, RM::moe_act) ? mats - 1.0 : mats;
+    const double shared_kept = recomputes(t, l, RM::shared_experts) ? 0.0 : mats * fs / tp;
+    bytes += kAct * sb * (load * k_top * (etp / seq_shard) * (h + act_kept * fe / etp) + shared_kept);
     bytes += 8.0 * sb * static_cast<double>(m.moe.experts) / seq_shard;
   }
   // Dropout: 1-byte masks after attention and after the MLP (Korthikanti Table 2's 2sbh).
   if (m.dropout) bytes += 2.0 * sb * h / seq_shard;
   bytes += lse;
-  if (!t.flash_attention && l.recompute == Recompute::none) {
+  if (!t.flash_attention && (l.recompute == Recompute::none ||
+                             (l.recompute == Recompute::selective && !recomputes(t, l, RM::core_attn)))) {
     // Materialised attention: softmax output 2·a·s²·b (+ dropout mask a·s²·b and
     // dropout output 2·a·s²·b): Korthikanti's 5·a·s²·b, or 2·a·s²·b without dropout.
     // Selective recomputation recomputes exactly this part (Korthikanti §5). With CP

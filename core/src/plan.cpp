@@ -80,6 +80,11 @@ StateBytes state_bytes(const Training& t, const ModelShape* m) {
   return b;
 }
 
+bool recomputes(const Training& t, const Layout& l, RecomputeModule mod) {
+  (void)t;
+  return l.recompute == Recompute::selective && (l.recompute_modules & static_cast<unsigned>(mod)) != 0;
+}
+
 int64_t micro_batches(const Training& t, const Layout& l) {
   const int64_t per_step = l.dp * l.micro_batch;
   return per_step > 0 ? t.global_batch / per_step : 0;

@@ -99,10 +99,14 @@ void memory_json(JsonWriter& w, const Scenario& s, const Candidate& c, bool with
          tr.stage == Stage::qlora ? "Dettmers et al. 2023 (QLoRA) §3: NF4 + double quantisation"
                                   : "Rajbhandari et al. 2020 (ZeRO) §3.1, §5");
   }
-  if (m.weights_gathered > 0)
+  if (m.weights_gathered > 0 && l.zero_stage >= 3)
     item(w, "zero3_gathered_weights", "weights", m.weights_gathered,
-         "max(3 × 2 B × one layer's params, 4 B × output layer params)",
+         "max(3 × 2 B × one layer's params, 4 B × output layer params" +
+             std::string(tr.stage == Stage::qlora ? ", 2 B × the widest dequantised NF4 weight)" : ")"),
          "PyTorch FSDP prefetch; DeepSpeed estimate_zero3 (4 × largest layer)");
+  else if (m.weights_gathered > 0)
+    item(w, "dequantised_weight", "weights", m.weights_gathered, "2 B × the widest local linear weight, dequantised from NF4",
+         "bitsandbytes dequantize_4bit before each matmul (Dettmers et al. 2023 §3)");
   if (m.fp8_weight_cache > 0)
     item(w, "fp8_weight_cache", "weights", m.fp8_weight_cache, "1 B × local params",
          "NVIDIA Transformer Engine FP8 weight caching");
@@ -168,6 +172,17 @@ void plan_json(JsonWriter& w, const Scenario& s, const Layout& l) {
   w.field("global_batch_tokens", p.training.global_batch * p.training.seq_len);
   w.field("zero_stage", l.zero_stage);
   w.field("recompute", to_string(l.recompute));
+  w.key("recompute_modules").begin_array();
+  if (l.recompute == Recompute::selective) {
+    static const std::pair<RecomputeModule, const char*> names[] = {
+        {RecomputeModule::core_attn, "core_attn"}, {RecomputeModule::moe_act, "moe_act"},
+        {RecomputeModule::layernorm, "layernorm"}, {RecomputeModule::mla_up_proj, "mla_up_proj"},
+        {RecomputeModule::mlp, "mlp"},             {RecomputeModule::moe, "moe"},
+        {RecomputeModule::shared_experts, "shared_experts"}};
+    for (const auto& [bit, name] : names)
+      if (l.recompute_modules & static_cast<unsigned>(bit)) w.value(name);
+  }
+  w.end_array();
   w.field("sequence_parallel", p.training.sequence_parallel && l.tp > 1);
   w.field("framework", to_string(p.training.framework));
   w.field("flash_attention", p.training.flash_attention);
@@ -238,10 +253,10 @@ void candidate_fields(JsonWriter& w, const Scenario& s, const Candidate& c, bool
   training_json(w, s, c.run);
 }
 
-void model_json(JsonWriter& w, const Scenario& s, Recompute rc) {
+void model_json(JsonWriter& w, const Scenario& s, Recompute rc, unsigned rc_modules) {
   const Problem& p = s.problem;
   const ParamCounts pc = count_params(p.model);
-  const FlopsPerToken fl = flops_per_token(p.model, p.training.seq_len, rc, &p.training);
+  const FlopsPerToken fl = flops_per_token(p.model, p.training.seq_len, rc, &p.training, rc_modules);
   w.begin_object();
   w.field("id", p.model.id);
   w.field("name", p.model.name);
@@ -662,15 +677,8 @@ void notes_json(JsonWriter& w, const Scenario& s, const SearchResult& sr, const 
   w.field("defaults_applied", defaults);
 }
 
-// Parses text this file wrote, for callers that inspect the answer (compare, the tests).
-Expected<ordered_json> parsed(Expected<std::string> text) {
-  if (!text) return text.error();
-  return ordered_json::parse(*text, nullptr, /*allow_exceptions=*/false);
-}
-
-}  // namespace
-
-Expected<std::string> evaluate_text(const Scenario& s) {
+// The answer of `gpucalc evaluate`, or why there is none (then nothing is written).
+std::optional<Error> write_evaluate(JsonWriter& w, const Scenario& s) {
   const Problem& p = s.problem;
   const Constraints& c = s.constraints;
   SearchResult sr = search(p, c, s.target());
@@ -681,11 +689,10 @@ Expected<std::string> evaluate_text(const Scenario& s) {
   if (!cal) return cal.error();
   const Candidate& best = cal->best;
   const Outcome& o = cal->outcome;
-  JsonWriter w;
   w.begin_object();
   w.field("gpucalc_version", GPUCALC_VERSION);
   w.key("model");
-  model_json(w, s, best.layout.recompute);
+  model_json(w, s, best.layout.recompute, best.layout.recompute_modules);
   w.key("gpu");
   gpu_json(w, s);
   candidate_fields(w, s, best);
@@ -702,10 +709,11 @@ Expected<std::string> evaluate_text(const Scenario& s) {
   uncertainty_fields(w, s, *cal);  // calibration, uncertainty, oom_risk
   notes_json(w, s, sr, best, o);
   w.end_object();
-  return w.take();
+  return std::nullopt;
 }
 
-Expected<std::string> search_report_text(const Scenario& s, int top_k) {
+// The answer of `gpucalc search`, or why there is none (then nothing is written).
+std::optional<Error> write_search(JsonWriter& w, const Scenario& s, int top_k) {
   const Problem& p = s.problem;
   const Constraints& c = s.constraints;
   FullSearch fs = search_full(p, c, s.target(), top_k);
@@ -713,11 +721,10 @@ Expected<std::string> search_report_text(const Scenario& s, int top_k) {
   if (!fs.result.chosen) return explain_no_layout(p, c);
   const Candidate& best = *fs.result.chosen;
   const Outcome o = outcome(p, best);
-  JsonWriter w;
   w.begin_object();
   w.field("gpucalc_version", GPUCALC_VERSION);
   w.key("model");
-  model_json(w, s, best.layout.recompute);
+  model_json(w, s, best.layout.recompute, best.layout.recompute_modules);
   w.key("gpu");
   gpu_json(w, s);
   w.key("best").begin_object();
@@ -743,11 +750,35 @@ Expected<std::string> search_report_text(const Scenario& s, int top_k) {
   search_json(w, s, fs.result);
   notes_json(w, s, fs.result, best, o);
   w.end_object();
+  return std::nullopt;
+}
+
+}  // namespace
+
+Expected<std::string> evaluate_text(const Scenario& s) {
+  JsonWriter w;
+  if (auto e = write_evaluate(w, s)) return *e;
   return w.take();
 }
 
-Expected<ordered_json> evaluate(const Scenario& s) { return parsed(evaluate_text(s)); }
+Expected<std::string> search_report_text(const Scenario& s, int top_k) {
+  JsonWriter w;
+  if (auto e = write_search(w, s, top_k)) return *e;
+  return w.take();
+}
 
-Expected<ordered_json> search_report(const Scenario& s, int top_k) { return parsed(search_report_text(s, top_k)); }
+Expected<ordered_json> evaluate(const Scenario& s) {
+  ordered_json out;
+  JsonWriter w(out);
+  if (auto e = write_evaluate(w, s)) return *e;
+  return out;
+}
+
+Expected<ordered_json> search_report(const Scenario& s, int top_k) {
+  ordered_json out;
+  JsonWriter w(out);
+  if (auto e = write_search(w, s, top_k)) return *e;
+  return out;
+}
 
 }  // namespace gpucalc

@@ -309,7 +309,7 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   r.only_keys(o, P, {"tokens", "seq_len", "global_batch", "global_batch_tokens", "micro_batch", "precision",
                      "optimizer", "recompute", "zero_stage", "stage", "flash_attention", "sequence_parallel",
                      "framework", "grad_dtype", "overlap_grad_reduce", "overlap_param_gather", "master_weights",
-                     "lora", "offload", "overlap_moe_comm", "dataset"});
+                     "lora", "offload", "overlap_moe_comm", "dataset", "recompute_modules", "moe_dispatcher"});
   // Fine-tuning jobs are sized in samples × average length × epochs (training.dataset);
   // give that or tokens.
   const bool has_dataset = o.contains("dataset");
@@ -373,6 +373,44 @@ void read_training(Reader& r, const json& root, Scenario& s) {
                                     : Stage::pretrain;
   if (auto v = r.boolean(o, P, "master_weights")) t.master_weights = *v;
   if (auto v = r.boolean(o, P, "overlap_moe_comm")) t.overlap_moe_comm = *v;
+  if (auto v = r.choice(o, P, "moe_dispatcher", {"alltoall", "deepep"}, false))
+    t.moe_dispatcher = *v == "deepep" ? MoeDispatcher::deepep : MoeDispatcher::alltoall;
+  if (auto it = o.find("recompute_modules"); it != o.end() && !r.failed()) {
+    const std::string T = P + "/recompute_modules";
+    if (!it->is_array() || it->empty())
+      return r.fail(T, "must be a non-empty array of Megatron-Core recompute modules (core_attn, moe_act, layernorm, "
+                       "mla_up_proj, mlp, moe, shared_experts), got " + input::show(*it));
+    static const std::pair<const char*, RecomputeModule> names[] = {
+        {"core_attn", RecomputeModule::core_attn}, {"moe_act", RecomputeModule::moe_act},
+        {"layernorm", RecomputeModule::layernorm}, {"mla_up_proj", RecomputeModule::mla_up_proj},
+        {"mlp", RecomputeModule::mlp},             {"moe", RecomputeModule::moe},
+        {"shared_experts", RecomputeModule::shared_experts}};
+    unsigned bits = 0;
+    for (size_t i = 0; i < it->size(); ++i) {
+      const json& e = (*it)[i];
+      const std::string E = T + "/" + std::to_string(i);
+      unsigned bit = 0;
+      if (e.is_string())
+        for (const auto& [n, b] : names)
+          if (e.get<std::string>() == n) bit = static_cast<unsigned>(b);
+      if (!bit)
+        return r.fail(E, "unknown recompute module " + input::show(e) +
+                             " (known: core_attn, moe_act, layernorm, mla_up_proj, mlp, moe, shared_experts)");
+      if (bits & bit) return r.fail(E, "lists " + input::show(e) + " twice");
+      bits |= bit;
+    }
+    const ModelShape& m = s.problem.model;
+    if (!is_moe(m) && (bits & (static_cast<unsigned>(RecomputeModule::moe_act) | static_cast<unsigned>(RecomputeModule::moe) |
+                               static_cast<unsigned>(RecomputeModule::shared_experts))))
+      return r.fail(T, "moe_act, moe and shared_experts apply to MoE models only");
+    if (!is_mla(m) && (bits & static_cast<unsigned>(RecomputeModule::mla_up_proj)))
+      return r.fail(T, "mla_up_proj applies to MLA attention only");
+    if (s.constraints.recompute && *s.constraints.recompute != Recompute::selective)
+      return r.fail(T, "applies to recompute \"selective\", got recompute \"" +
+                           std::string(to_string(*s.constraints.recompute)) + "\"");
+    s.constraints.recompute = Recompute::selective;
+    s.constraints.recompute_modules = bits;
+  }
   read_lora(r, o, P, s);
   read_offload(r, o, P, s);
   if (auto v = r.boolean(o, P, "flash_attention")) t.flash_attention = *v;
@@ -603,8 +641,8 @@ void read_calibration(Reader& r, const json& root, Scenario& s) {
   const bool batch = tr != root.end() && (tr->contains("global_batch") || tr->contains("global_batch_tokens"));
   if (auto gap = calibration_layout_gap(s, batch))
     return r.fail(P, "applies to the one layout it was measured on, so the scenario must fix it: set " + *gap +
-                         " (calibration needs parallel.tp, pp, dp, cp, vpp when pp > 1, and training.global_batch, "
-                         "micro_batch, zero_stage, recompute)");
+                         " (calibration needs parallel.tp, pp, dp, cp, vpp when pp > 1, ep with experts, and "
+                         "training.global_batch, micro_batch, zero_stage, recompute)");
   s.calibration = cal;
 }
 

@@ -87,6 +87,25 @@ bool enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
                                                            : std::vector<int>{0, 1, 2, 3};
   const auto zeros = one_or(c.zero_stage, zero_open);
   const auto rcs = one_or(c.recompute, std::vector<Recompute>{Recompute::none, Recompute::selective, Recompute::full});
+  // Selective recomputation: the scenario's modules, or three Megatron-Core module sets
+  // from light to heavy (plan.hpp RecomputeModule): the attention core (Korthikanti et
+  // al. 2022); + the norms (and MoE activations, MLA up-projections), as the Megatron MoE
+  // recipes use; + the dense MLPs (and shared experts), as DeepSeek-V3's H100 recipe.
+  std::vector<unsigned> module_sets;
+  if (c.recompute_modules) {
+    module_sets = {*c.recompute_modules};
+  } else {
+    using RM = RecomputeModule;
+    const auto bit = [](RM x) { return static_cast<unsigned>(x); };
+    const unsigned light = bit(RM::core_attn);
+    const unsigned mid = light | bit(RM::layernorm) | (is_moe(m) ? bit(RM::moe_act) : 0u) |
+                         (is_mla(m) ? bit(RM::mla_up_proj) : 0u);
+    const unsigned heavy = mid | (!is_moe(m) || m.moe.first_dense_layers > 0 ? bit(RM::mlp) : 0u) |
+                           (is_moe(m) && m.moe.shared_experts > 0 ? bit(RM::shared_experts) : 0u);
+    module_sets = {light, mid};
+    if (heavy != mid) module_sets.push_back(heavy);
+  }
+  const std::vector<unsigned> no_modules = {static_cast<unsigned>(RecomputeModule::core_attn)};
   // EP, open for MoE models: divisors of the expert count that divide dp × cp (the EP
   // group is carved out of the data-parallel ranks), up to 256 ranks (DeepSeek-V3 ran 64).
   // Expert-TP: 1 or tp (Megatron-Core's default is tp; MoE recipes often set 1).
@@ -128,7 +147,8 @@ bool enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
           for (int64_t vpp : vpps) {
             if (vpp > 1 && pp == 1) continue;
             for (int zero : zeros) {
-              for (Recompute rc : rcs) {
+              for (Recompute rc : rcs)
+              for (unsigned mods : rc == Recompute::selective ? module_sets : no_modules) {
                 // Micro-batch innermost and ascending: per-GPU memory never falls as the
                 // micro-batch grows (activations ∝ b·min(m, p), m·b fixed), so once the
                 // visitor prunes a size, every larger one is skipped.
@@ -136,7 +156,7 @@ bool enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
                   if (++considered > kMaxLayoutsConsidered) return false;
                   Layout l;
                   l.tp = tp; l.pp = pp; l.cp = cp; l.dp = dp; l.ep = ep; l.etp = etp; l.vpp = vpp;
-                  l.micro_batch = mb; l.zero_stage = zero; l.recompute = rc;
+                  l.micro_batch = mb; l.zero_stage = zero; l.recompute = rc; l.recompute_modules = mods;
                   if (broken_rule(m, t, l) != LayoutRule::none) continue;
                   if (++visited > kMaxLayoutsVisited) return false;
                   if (!visit(l)) break;
@@ -165,6 +185,7 @@ Error explain_no_layout(const Problem& p, const Constraints& c) {
     l.etp = c.etp.value_or(1);
     l.vpp = c.vpp.value_or(1); l.micro_batch = c.micro_batch.value_or(1);
     l.zero_stage = c.zero_stage.value_or(0); l.recompute = c.recompute.value_or(Recompute::none);
+    if (c.recompute_modules) l.recompute_modules = *c.recompute_modules;
     if (auto e = check_layout(p.model, p.training, l)) return *e;
   }
   const auto admits = [&](const Constraints& cc) {

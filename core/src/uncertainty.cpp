@@ -1,6 +1,6 @@
 // Uncertainty ranges, out-of-memory risk and calibration (docs/validation.md
 // "Uncertainty ranges"; docs/scenario-format.md `calibration`). Pure: the validation
-// spread is the embedded data/validation.json, written by scripts/validate.mjs.
+// spread is the embedded data/uncertainty.json, written by scripts/validate.mjs.
 #include "gpucalc/uncertainty.hpp"
 
 #include <algorithm>
@@ -26,8 +26,8 @@ constexpr double kGiB = 1073741824.0;
 constexpr double kFujiiFraction = 0.8;
 
 constexpr const char* kSource =
-    "data/validation.json: the published runs of validation/ fed through the model with their published layouts "
-    "(scripts/validate.mjs; docs/validation.md, Uncertainty ranges)";
+    "data/uncertainty.json (with data/validation.json): the published runs of validation/ fed through the model with "
+    "their published layouts (scripts/validate.mjs; docs/validation.md, Uncertainty ranges)";
 constexpr const char* kFujii =
     "Fujii et al. 2024, Accelerating Large Language Model Training with 4D Parallelism and Memory Consumption "
     "Estimator: no out-of-memory failure in 454 runs on A100/H100 whose estimate stayed under 80% of device memory";
@@ -74,16 +74,15 @@ bool absurd(double r) { return !(r <= kMaxCalibrationRatio && r >= 1 / kMaxCalib
 const ValidationSpread& validation_spread() {
   static const ValidationSpread spread = [] {
     ValidationSpread v;
-    const json d = json::parse(data::validation_json(), nullptr, false);
+    const json d = json::parse(data::uncertainty_json(), nullptr, false);
     if (!d.is_object()) return v;
     const json& sum = object_at(d, "summary");
     v.rows = static_cast<int>(number_at(sum, "rows", 0));
     v.median_abs_error = number_at(sum, "median_abs_error", 0);
     v.mean_abs_error = number_at(sum, "mean_abs_error", 0);
     v.max_abs_error = number_at(sum, "max_abs_error", 0);
-    const json& un = object_at(d, "uncertainty");
-    const json& t = object_at(un, "time");
-    const json& m = object_at(un, "memory");
+    const json& t = object_at(d, "time");
+    const json& m = object_at(d, "memory");
     v.time_n = static_cast<int>(number_at(t, "n", 0));
     v.time_p10 = number_at(t, "p10");
     v.time_p50 = number_at(t, "p50");
@@ -138,6 +137,7 @@ std::optional<std::string> calibration_layout_gap(const Scenario& s, bool batch_
   if (!c.dp) return "parallel.dp";
   if (!c.cp) return "parallel.cp";
   if (*c.pp > 1 && !c.vpp) return "parallel.vpp";
+  if (is_moe(s.problem.model) && !c.ep) return "parallel.ep";
   if (!batch_given) return "training.global_batch";
   if (!c.micro_batch) return "training.micro_batch";
   if (!c.zero_stage) return "training.zero_stage";

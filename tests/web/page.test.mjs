@@ -215,20 +215,40 @@ test("Quick mode: a model by parameter count, and tokens from a fine-tuning data
   assert.equal(await other.inputValue("#q-model"), "@params");
   await other.close();
 
-  // Fine-tuning: 100K samples × 2,048 tokens × 3 epochs.
+  // Fine-tuning: 100K samples × 2,048 tokens × 3 epochs, as training.dataset.
   await page.selectOption("#q-model", "llama-3.1-8b");
-  await page.locator("#q-dataset summary").click();
+  assert.equal(await page.locator("#q-tokens-mode").isVisible(), false, "pre-training is sized in tokens");
+  await page.check("#q-job-full_finetune");
+  await page.check("#q-tm-dataset");
+  assert.equal(await page.locator("#q-tokens").isVisible(), false);
   await page.fill("#q-ds-samples", "100K");
   await page.fill("#q-ds-len", "2048");
   await page.fill("#q-ds-epochs", "3");
-  await page.waitForFunction(() => /= 614M tokens/.test(document.querySelector("#q-ds-hint").textContent));
+  await page.waitForFunction(() => /^= 614M training tokens \(614,400,000\)\.$/.test(document.querySelector("#q-ds-hint").textContent));
   const ft = await scenarioInUrl();
-  assert.equal(ft.training.tokens, 100000 * 2048 * 3);
+  assert.deepEqual(ft.training.dataset, { samples: 100000, avg_tokens: 2048, epochs: 3 });
+  assert.equal(ft.training.tokens, undefined);
   assert.equal(ft.training.stage, "full_finetune");
   await page.waitForFunction(() => !document.querySelector("#answer.stale"));
-  assert.equal(await waitForAnswer(page), cliEvaluate(ft).value.plan.gpus);
+  const wantFt = cliEvaluate(ft);
+  assert.equal(wantFt.ok, true, wantFt.stderr);
+  assert.equal(wantFt.value.training.tokens, 614400000);
+  assert.equal(await waitForAnswer(page), wantFt.value.plan.gpus);
   assert.match(await page.locator("#q-rest").innerText(), /full fine-tuning/);
-  await page.locator("#q-dataset summary").click();
+  // A missing part of the dataset: the core names it, at the dataset.
+  await page.fill("#q-ds-len", "");
+  const dsError = page.locator('.field[data-path="/training/dataset"] .field-error');
+  await dsError.waitFor({ state: "visible" });
+  assert.match(await dsError.innerText(), /^\/training\/dataset\/avg_tokens .*is required/);
+  await page.fill("#q-ds-len", "2048");
+  await dsError.waitFor({ state: "hidden" });
+  // Back to tokens: the dataset's token count.
+  await page.check("#q-tm-tokens");
+  await page.waitForFunction(() => !document.querySelector("#answer.stale"));
+  const back = await scenarioInUrl();
+  assert.equal(back.training.tokens, 614400000);
+  assert.equal(back.training.dataset, undefined);
+  assert.equal(await page.inputValue("#q-tokens"), "614.4M");
 
   // Back to the example, through the JSON editor.
   await page.locator("#json-details summary").click();
@@ -516,6 +536,270 @@ test("outputs of later cores render when present: cost, the quick estimate, othe
   assert.match(shown.rows[2], /Ascend 910B.*is required/);
   assert.equal(shown.compareHidden, false);
   await page.reload();
+  await waitForAnswer(page);
+});
+
+// ---------------------------------------------------------------- the job: MoE, LoRA/QLoRA, optimizer, offload
+
+// After an input that need not change the GPU count: the core's answer for the current inputs.
+const settled = (p = page) =>
+  p.waitForFunction(
+    () =>
+      document.querySelector("#result").getAttribute("aria-busy") === "false" &&
+      !document.querySelector("#answer.stale") &&
+      !document.querySelector("#answer.pending") &&
+      !document.querySelector("#headline").dataset.preview,
+  );
+const distFormat = async () => {
+  const { pathToFileURL } = await import("node:url");
+  return import(pathToFileURL(path.join(DIST, "format.js")).href);
+};
+
+test("MoE presets: total and active parameters in the list, an EP field only for them, EP errors at the field", async () => {
+  const F = await distFormat();
+  await page.goto(server.url);
+  await waitForAnswer(page);
+  const label = (id) => page.locator(`#q-model option[value="${id}"]`).textContent();
+  assert.equal(await label("deepseek-v3"), "DeepSeek-V3 · 671B (37B active)");
+  assert.equal(await label("mixtral-8x7b"), "Mixtral 8x7B · 46.7B (12.9B active)");
+  assert.equal(await label("llama-3.1-70b"), "Llama 3.1 70B", "dense presets keep their names");
+  assert.equal(await page.locator("#q-ep-field").isVisible(), false, "no EP field for a dense model");
+
+  await page.selectOption("#q-model", "mixtral-8x7b");
+  await settled();
+  const scenario = await scenarioInUrl();
+  assert.equal(scenario.model, "mixtral-8x7b");
+  const want = cliEvaluate(scenario).value;
+  assert.ok(want.model.active_params < want.model.params, "the core counts fewer active parameters");
+  assert.ok(want.plan.ep > 1, `the core chose ep ${want.plan.ep}`);
+  assert.equal(Number(await page.locator("#headline").getAttribute("data-gpus")), want.plan.gpus);
+  assert.equal(await page.locator('#plan .chip[data-key="ep"] dd').innerText(), String(want.plan.ep));
+  assert.match(await page.locator("#subline").innerText(), new RegExp(`· ${F.big("en", want.model.params)} total, ${F.big("en", want.model.active_params)} active ·`));
+  assert.equal(await page.locator('#model-facts [data-key="active"] .fact-value').innerText(), F.big("en", want.model.active_params));
+  assert.equal(await page.locator("#q-ep-field").isVisible(), true);
+  assert.equal(await page.locator("#q-ep").getAttribute("placeholder"), `chosen: ${want.plan.ep}`);
+  assert.match(await page.locator("#q-ep-hint").innerText(), /^8 routed experts, 2 per token/);
+  if (want.performance.breakdown.ep_comm_s > 0) {
+    assert.equal(await page.locator("#time-chart .c-t-ep_comm").count() >= 1, true, "the EP all-to-all in the step-time breakdown");
+    assert.match(await page.locator("#time-chart").innerText(), /EP all-to-all/);
+  }
+
+  // EP that does not divide the experts: the core's message at the EP field.
+  await page.fill("#q-ep", "3");
+  const error = page.locator('.field[data-path="/parallel/ep"] .field-error');
+  await error.waitFor({ state: "visible" });
+  assert.match(await error.innerText(), /^\/parallel\/ep must divide the model's routed experts \(8\), got 3$/);
+  assert.equal(await page.locator("#answer.stale").count(), 1);
+  await page.fill("#q-ep", "2");
+  await error.waitFor({ state: "hidden" });
+  await settled();
+  assert.equal((await scenarioInUrl()).parallel.ep, 2);
+  assert.equal(await page.locator('#plan .chip[data-key="ep"] dd').innerText(), "2");
+  assert.equal(Number(await page.locator("#headline").getAttribute("data-gpus")), cliEvaluate(await scenarioInUrl()).value.plan.gpus);
+  await page.waitForFunction(() => !document.querySelector("#curve-card[hidden]") && !document.querySelector("#curve-card.stale"));
+  await shot(page, "page-moe.png");
+
+  // In Chinese: the list and the hint.
+  await page.click("#lang");
+  await page.waitForFunction(() => document.documentElement.lang === "zh-CN");
+  assert.equal(await label("deepseek-v3"), "DeepSeek-V3 · 6,710亿（激活 370亿）");
+  assert.match(await page.locator("#q-ep-hint").innerText(), /^8 个路由专家/);
+  await page.fill("#q-ep", "3");
+  await error.waitFor({ state: "visible" });
+  assert.match(await error.innerText(), /必须整除模型的路由专家数（8），当前为 3/);
+  await page.fill("#q-ep", "2");
+  await error.waitFor({ state: "hidden" });
+  await settled();
+  await page.setViewportSize({ width: 360, height: 740 });
+  assert.ok((await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)) <= 0, "no horizontal overflow");
+  await shot(page, "page-moe-phone-zh.png");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.click("#lang");
+  await page.waitForFunction(() => document.documentElement.lang === "en");
+
+  // Back to a dense model: EP goes with the experts.
+  await page.selectOption("#q-model", "llama-3.1-8b");
+  await settled();
+  assert.equal((await scenarioInUrl()).parallel, undefined);
+  assert.equal(await page.locator("#q-ep-field").isVisible(), false);
+});
+
+test("QLoRA on one GPU: memory drops, the trainable parameters show; LoRA fields only when they apply", async () => {
+  const F = await distFormat();
+  await page.goto(server.url);
+  await waitForAnswer(page);
+  await page.selectOption("#q-model", "llama-3.1-8b");
+  await page.fill("#q-tokens", "2B");
+  await page.check("#q-goal-gpus");
+  await page.fill("#q-goal", "1");
+  await settled();
+  assert.equal(await page.locator("#q-lora").isVisible(), false, "no LoRA fields for pre-training");
+
+  // Full fine-tuning of 8B on one H100 does not fit (16 bytes per parameter of states alone).
+  await page.check("#q-job-full_finetune");
+  await settled();
+  const full = await scenarioInUrl();
+  assert.equal(full.training.stage, "full_finetune");
+  const wantFull = cliEvaluate(full).value;
+  assert.equal(wantFull.memory.fits, false);
+  assert.match(await page.locator("#headline").innerText(), /^Does not fit: 1 × H100 needs/);
+  assert.equal(await page.locator('#facts [data-key="trainable"]').count(), 0, "every parameter trains");
+
+  // QLoRA: 4-bit frozen base, 16-bit adapters: it fits, and says what it trains.
+  await page.check("#q-job-qlora");
+  await settled();
+  const q = await scenarioInUrl();
+  assert.equal(q.training.stage, "qlora");
+  assert.equal(q.training.lora, undefined, "the defaults are the core's");
+  const wantQ = cliEvaluate(q).value;
+  assert.ok(wantQ.memory.total_bytes < wantFull.memory.total_bytes / 2, `${wantQ.memory.total_bytes} vs ${wantFull.memory.total_bytes}`);
+  assert.equal(wantQ.memory.fits, true);
+  assert.match(await page.locator("#headline").innerText(), /^1 × H100: /);
+  assert.equal(await page.locator('#facts [data-key="memory"] .fact-value').innerText(), F.gib("en", wantQ.memory.total_bytes));
+  assert.ok(wantQ.model.trainable_params > 0 && wantQ.model.trainable_params < wantQ.model.params / 50, `trainable ${wantQ.model.trainable_params}`);
+  const trainable = F.big("en", wantQ.model.trainable_params);
+  assert.equal(await page.locator('#facts [data-key="trainable"] .fact-value').innerText(), trainable);
+  assert.match(await page.locator("#subline").innerText(), new RegExp(`^Llama 3\\.1 8B · QLoRA r 16: ${trainable.replace(".", "\\.")} trainable \\(0\\.\\d+%\\) ·`));
+  assert.equal(await page.locator('#model-facts [data-key="trainable"] .fact-value').innerText(), trainable);
+  for (const id of ["#q-lora", "#q-qlora", "#q-lora-rank", "#q-lora-targets"]) assert.equal(await page.locator(id).isVisible(), true, `${id} shown for QLoRA`);
+  assert.equal(await page.locator("#q-job-hint").innerText(), "Base weights frozen in 4-bit NF4, adapters trained in 16 bits (Dettmers et al. 2023).");
+
+  // Rank, targets, paged optimizer: each reaches the scenario and the core's answer.
+  await page.fill("#q-lora-rank", "64");
+  await settled();
+  await page.uncheck('#q-lora-targets input[value="gate"]');
+  await settled();
+  await page.check("#q-qlora-paged");
+  await settled();
+  const tuned = await scenarioInUrl();
+  assert.deepEqual(tuned.training.lora, { rank: 64, targets: ["q", "k", "v", "o", "up", "down"], paged_optimizer: true });
+  const wantT = cliEvaluate(tuned).value;
+  assert.ok(wantT.model.trainable_params > wantQ.model.trainable_params, "rank 64 trains more");
+  assert.equal(await page.locator('#facts [data-key="trainable"] .fact-value').innerText(), F.big("en", wantT.model.trainable_params));
+  assert.ok(wantT.memory.host_bytes > 0, "paged optimizer states are counted on the host");
+  assert.match(await page.locator("#mem-chart .host-mem").innerText(), new RegExp(`^Host \\(CPU\\) memory per GPU: ${F.gib("en", wantT.memory.host_bytes).replace(".", "\\.")} `));
+  await page.waitForFunction(() => !document.querySelector("#curve-card.stale"));
+  await shot(page, "page-qlora.png");
+
+  // A permalink reproduces the job.
+  const other = await browser.context.newPage();
+  await other.goto(page.url());
+  await waitForAnswer(other);
+  assert.equal(await other.isChecked("#q-job-qlora"), true);
+  assert.equal(await other.inputValue("#q-lora-rank"), "64");
+  assert.equal(await other.isChecked('#q-lora-targets input[value="gate"]'), false);
+  assert.equal(await other.isChecked("#q-qlora-paged"), true);
+  assert.equal(await other.locator("#headline").innerText(), await page.locator("#headline").innerText());
+  await other.close();
+  // So does the exported file, named for the job.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export-json")]);
+  assert.equal(download.suggestedFilename(), "gpucalc-llama-3.1-8b-h100-sxm-80gb-qlora.json");
+  const dir = mkdtempSync(path.join(tmpdir(), "gpucalc-qlora-"));
+  try {
+    const file = path.join(dir, download.suggestedFilename());
+    await download.saveAs(file);
+    assert.deepEqual(JSON.parse(readFileSync(file, "utf8")), tuned);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  // A bad rank: the core's error, at the rank field; then back.
+  await page.fill("#q-lora-rank", "0");
+  const error = page.locator('.field[data-path="/training/lora/rank"] .field-error');
+  await error.waitFor({ state: "visible" });
+  assert.match(await error.innerText(), /^\/training\/lora\/rank must be a positive integer, got 0$/);
+  assert.equal(await page.locator("#answer.stale").count(), 1);
+  await page.setViewportSize({ width: 360, height: 740 });
+  assert.ok((await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)) <= 0, "no horizontal overflow");
+  await shot(page, "page-qlora-phone-error.png");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.fill("#q-lora-rank", "64");
+  await error.waitFor({ state: "hidden" });
+  await settled();
+
+  // Optimizer, master weights and offload, on a full fine-tune that then fits.
+  await page.check("#q-job-full_finetune");
+  await settled();
+  assert.equal(await page.locator("#q-lora").isVisible(), false, "LoRA fields go with LoRA");
+  assert.equal((await scenarioInUrl()).training.lora, undefined);
+  await page.locator("#q-opt summary").click();
+  await page.selectOption("#q-optimizer", "adam8bit");
+  await settled();
+  await page.check("#q-off-opt");
+  await settled();
+  const off = await scenarioInUrl();
+  assert.equal(off.training.optimizer, "adam8bit");
+  assert.deepEqual(off.training.offload, { optimizer: true });
+  const wantOff = cliEvaluate(off).value;
+  assert.ok(wantOff.memory.host_bytes > 0 && wantOff.memory.total_bytes < wantFull.memory.total_bytes);
+  assert.equal(await page.locator('#facts [data-key="memory"] .fact-value').innerText(), F.gib("en", wantOff.memory.total_bytes));
+  assert.equal(await page.locator("#mem-chart .host-mem").count(), 1);
+  assert.match(await page.locator("#q-opt-summary").innerText(), /^8-bit Adam · FP32 master weights · optimizer in CPU memory$/);
+  await page.uncheck("#q-master");
+  await settled();
+  assert.equal((await scenarioInUrl()).training.master_weights, false);
+  // Parameters offloaded too: the calculator picks ZeRO-3, which that needs.
+  await page.check("#q-off-params");
+  await settled();
+  assert.equal(cliEvaluate(await scenarioInUrl()).ok, true, "ZeRO-3 chosen for offloaded parameters");
+  await page.locator("#q-opt summary").click();
+});
+
+test("Expert mode: the job, LoRA, optimizer, offload and MoE fields, shown where they apply", async () => {
+  const base = { model: "llama-3.1-8b", gpu: "h100-sxm-80gb", training: { tokens: 2e9, seq_len: 4096, stage: "lora" }, parallel: { gpus: 1 } };
+  await page.goto(`${server.url}#s=${b64url(JSON.stringify(base))}`);
+  await waitForAnswer(page);
+  await page.click("#mode-expert");
+  await page.locator("#expert").waitFor({ state: "visible" });
+  const field = (p) => page.locator(`#expert .field[data-path="${p}"]`);
+  for (const d of await page.locator("#expert-fields details").all()) await d.evaluate((x) => { x.open = true; });
+  for (const p of ["/training/stage", "/training/lora/rank", "/training/lora/alpha", "/training/lora/targets", "/training/optimizer", "/training/master_weights", "/training/offload/optimizer", "/training/offload/params", "/training/dataset/samples", "/model/moe/experts", "/model/attention/type"]) {
+    assert.equal(await field(p).isVisible(), true, `${p} shown`);
+  }
+  for (const p of ["/training/lora/double_quant", "/parallel/ep", "/model/moe/top_k", "/model/attention/kv_lora_rank", "/training/overlap_moe_comm"]) {
+    assert.equal(await field(p).isVisible(), false, `${p} hidden (does not apply)`);
+  }
+  assert.match(await field("/training/lora/rank").locator(".hint").innerText(), /^Default: 16/);
+  assert.match(await field("/training/optimizer").locator("select").innerText(), /8-bit Adam[\s\S]*Adafactor/);
+  assert.equal(await field("/training/lora/targets").locator('input[type="checkbox"]:checked').count(), 7);
+
+  // Targets as checkboxes; none ticked is the core's error at the field.
+  await field("/training/lora/targets").locator('input[value="gate"]').uncheck();
+  await settled();
+  assert.deepEqual((await scenarioInUrl()).training.lora, { targets: ["q", "k", "v", "o", "up", "down"] });
+  for (const v of ["q", "k", "v", "o", "up", "down"]) await field("/training/lora/targets").locator(`input[value="${v}"]`).uncheck();
+  const targetsError = field("/training/lora/targets").locator(".field-error");
+  await targetsError.waitFor({ state: "visible" });
+  assert.match(await targetsError.innerText(), /^\/training\/lora\/targets must be a non-empty array/);
+  await field("/training/lora/targets").locator('input[value="q"]').check();
+  await targetsError.waitFor({ state: "hidden" });
+  await settled();
+
+  // QLoRA shows its own fields; a MoE preset shows EP and its experts.
+  await field("/training/stage").locator("select").selectOption("qlora");
+  await settled();
+  assert.equal(await field("/training/lora/double_quant").isVisible(), true);
+  await field("/model").locator("select").selectOption("qwen3-30b-a3b");
+  await settled();
+  for (const p of ["/parallel/ep", "/model/moe/top_k", "/training/overlap_moe_comm"]) assert.equal(await field(p).isVisible(), true, `${p} shown for MoE`);
+  assert.match(await field("/model/moe/experts").locator(".hint").innerText(), /^Preset: 128/);
+  await field("/parallel/ep").locator("input").fill("3");
+  const epError = field("/parallel/ep").locator(".field-error");
+  await epError.waitFor({ state: "visible" });
+  assert.match(await epError.innerText(), /^\/parallel\/ep .*must divide the model's routed experts \(128\), got 3/);
+  await field("/parallel/ep").locator("input").fill("");
+  await epError.waitFor({ state: "hidden" });
+  await settled();
+  // A model field below the preset keeps the preset as base.
+  await field("/model/moe/top_k").locator("input").fill("4");
+  await settled();
+  assert.deepEqual((await scenarioInUrl()).model, { base: "qwen3-30b-a3b", moe: { top_k: 4 } });
+  await field("/model/moe/top_k").locator("input").fill("");
+  await settled();
+  assert.equal((await scenarioInUrl()).model, "qwen3-30b-a3b");
+  await shot(page, "page-expert-job.png");
+  await page.click("#mode-quick");
+  await page.goto(server.url);
   await waitForAnswer(page);
 });
 

@@ -129,6 +129,77 @@ describe("scenario paths", () => {
   });
 });
 
+describe("the job: fine-tuning, LoRA, optimizer, offload, MoE (jobtype.js)", () => {
+  test("a field below a preset's nested object keeps the preset as base; emptied objects go", () => {
+    const s = { model: "deepseek-v3", training: { tokens: 1, lora: { rank: 8 }, offload: { optimizer: true } } };
+    schema.setPath(s, "/model/moe/top_k", 4);
+    assert.deepEqual(s.model, { base: "deepseek-v3", moe: { top_k: 4 } });
+    schema.setPath(s, "/model/moe/top_k", undefined);
+    assert.equal(s.model, "deepseek-v3");
+    schema.setPath(s, "/training/lora/rank", undefined);
+    schema.setPath(s, "/training/offload/optimizer", undefined);
+    assert.deepEqual(s.training, { tokens: 1 });
+    schema.setPath(s, "/model/moe/top_k", undefined);
+    assert.equal(s.model, "deepseek-v3", "clearing what is not there changes nothing");
+  });
+
+  test("every field the Expert form writes for the new stages is one the core reads", () => {
+    const scenario = {
+      model: {
+        base: "deepseek-v2-lite",
+        moe: { experts: 64, top_k: 6, expert_ffn_hidden: 1408, shared_experts: 2, shared_expert_ffn_hidden: 2816, shared_expert_gate: false,
+          first_dense_layers: 1, router_bias: false, load_imbalance: 1.2, capacity_factor: 1.25 },
+        attention: { type: "mla", q_lora_rank: 0, kv_lora_rank: 512, qk_nope_head_dim: 128, qk_rope_head_dim: 64, v_head_dim: 128 },
+      },
+      gpu: "h100-sxm-80gb",
+      training: {
+        dataset: { samples: 100000, avg_tokens: 2048, epochs: 2 },
+        seq_len: 4096,
+        stage: "qlora",
+        lora: { rank: 32, alpha: 64, targets: ["q", "v"], double_quant: false, paged_optimizer: true },
+        optimizer: "adam8bit",
+        master_weights: false,
+        offload: { optimizer: true, params: false, pcie_gbs: 32, host_memory_bw_gbs: 50 },
+        overlap_moe_comm: true,
+      },
+      parallel: { gpus: 8, ep: 8 },
+    };
+    const got = cliEvaluate(scenario);
+    assert.equal(got.ok, true, got.stderr);
+    assert.equal(got.value.training.tokens, 100000 * 2048 * 2);
+    const newPaths = schema.FIELDS.map((f) => f.path).filter((p) => /^\/(model\/(moe|attention)|training\/(lora|offload|dataset|optimizer|master_weights|overlap_moe_comm|stage)|parallel\/ep)/.test(p));
+    assert.ok(newPaths.length >= 30, newPaths.join());
+    for (const p of newPaths) assert.notEqual(schema.getPath(scenario, p), undefined, `${p} is exercised here`);
+    const enums = Object.fromEntries(schema.FIELDS.filter((f) => f.options).map((f) => [f.path, f.options]));
+    for (const stage of enums["/training/stage"]) assert.equal(cliEvaluate({ ...scenario, training: { tokens: 1e9, seq_len: 4096, stage } }).ok, true, stage);
+    for (const optimizer of enums["/training/optimizer"]) assert.equal(cliEvaluate({ ...scenario, training: { tokens: 1e9, seq_len: 4096, optimizer } }).ok, true, optimizer);
+  });
+
+  test("MoE presets are labelled with total and active parameters; the EP field and LoRA fields apply where they should", async () => {
+    const { MODELS } = await load("presets.js");
+    const job = await load("jobtype.js");
+    const label = (id) => job.modelLabel(MODELS.find((m) => m.id === id));
+    assert.equal(label("deepseek-v3"), "DeepSeek-V3 · 671B (37B active)");
+    assert.equal(label("qwen3-235b-a22b"), "Qwen3 235B-A22B · 235B (22B active)");
+    assert.equal(label("llama-3.1-8b"), "Llama 3.1 8B");
+    const moeIds = MODELS.filter((m) => m.shape.moe).map((m) => m.id).sort();
+    assert.deepEqual(moeIds, ["deepseek-v2-lite", "deepseek-v3", "mixtral-8x22b", "mixtral-8x7b", "qwen2-57b-a14b", "qwen3-235b-a22b", "qwen3-30b-a3b"]);
+    for (const id of moeIds) assert.match(label(id), / · [\d.]+[BT] \([\d.]+[BM] active\)$/, id);
+
+    assert.deepEqual(job.relevance({ model: "mixtral-8x7b", training: { stage: "qlora" } }), { moe: true, mla: false, lora: true, qlora: true, finetune: true });
+    assert.deepEqual(job.relevance({ model: "deepseek-v3", training: {} }), { moe: true, mla: true, lora: false, qlora: false, finetune: false });
+    assert.equal(job.relevance({ model: { base: "mixtral-8x7b", moe: null }, training: {} }).moe, false, "moe: null makes a dense variant");
+    assert.equal(job.relevance({ model: { layers: 2, moe: { experts: 4 } }, training: {} }).moe, true);
+    const s = { model: "llama-3.1-8b", training: { tokens: 1 }, parallel: { ep: 8 } };
+    job.adaptToModel(s);
+    assert.equal(s.parallel, undefined, "a dense model drops EP");
+    const g = { model: "gpt3-175b", training: { tokens: 1, stage: "lora", lora: { targets: ["q", "gate", "up"] } } };
+    job.adaptToModel(g);
+    assert.deepEqual(g.training.lora, { targets: ["q", "up"] }, "a GELU MLP has no gate to adapt");
+    assert.deepEqual(job.defaultTargets(job.modelInfo(g)), ["q", "k", "v", "o", "up", "down"]);
+  });
+});
+
 describe("a model from its parameter count", () => {
   test("Llama-3 proportions, within 2% of the count", () => {
     const s = shapeForParams(8e9);

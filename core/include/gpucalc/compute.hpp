@@ -17,7 +17,9 @@ struct FlopsPerToken {
 };
 
 // t: the training job, for LoRA/QLoRA (frozen weights skip their weight gradients).
-FlopsPerToken flops_per_token(const ModelShape& m, int64_t seq_len, Recompute r, const Training* t = nullptr);
+// mods: with Recompute::selective, the Megatron-Core modules rebuilt (RecomputeModule bits).
+FlopsPerToken flops_per_token(const ModelShape& m, int64_t seq_len, Recompute r, const Training* t = nullptr,
+                              unsigned mods = static_cast<unsigned>(RecomputeModule::core_attn));
 
 // How fast the GPU turns hardware FLOPs into progress.
 struct Efficiency {

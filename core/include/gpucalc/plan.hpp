@@ -14,6 +14,18 @@ namespace gpucalc {
 enum class Precision { bf16, fp16, fp8 };
 enum class Recompute { none, selective, full };
 enum class Stage { pretrain, full_finetune, lora, qlora };
+// Megatron-Core's selective recomputation modules (--recompute-modules, Megatron-Core
+// TransformerConfig.recompute_modules): what "selective" drops and rebuilds in backward.
+// core_attn is the default (Korthikanti et al. 2022 §5); MoE recipes add moe_act and
+// layernorm (Megatron MoE model zoo, Qwen3-235B on H100) or mla_up_proj and mlp
+// (DeepSeek-V3 on H100).
+enum class RecomputeModule : unsigned {
+  core_attn = 1, moe_act = 2, layernorm = 4, mla_up_proj = 8, mlp = 16, moe = 32, shared_experts = 64
+};
+// How MoE tokens travel between EP ranks: Megatron-Core's all-to-all dispatcher sends
+// every routed copy; DeepEP (DeepSeek 2025) sends each token once per remote scale-up
+// domain and fans it out over NVLink, in FP8 when the GEMMs are FP8.
+enum class MoeDispatcher { alltoall, deepep };
 // Optimizer state per trainable parameter (docs/memory-model.md §1b): AdamW two fp32
 // moments (Loshchilov & Hutter 2019); 8-bit Adam two 8-bit moments with one fp32 absmax
 // per 2048-value block (Dettmers et al. 2022, bitsandbytes); SGD with momentum one fp32
@@ -73,7 +85,12 @@ struct Training {
   LoraConfig lora;                   // stage lora / qlora
   Offload offload;
   bool overlap_moe_comm = false;     // EP all-to-all hidden under other micro-batches' compute (DualPipe, 1F1B A2A overlap)
+  MoeDispatcher moe_dispatcher = MoeDispatcher::alltoall;
 };
+
+struct Layout;
+// True when the layout's selective recomputation rebuilds module `mod`.
+bool recomputes(const Training& t, const Layout& l, RecomputeModule mod);
 
 inline bool is_adapter_stage(const Training& t) { return t.stage == Stage::lora || t.stage == Stage::qlora; }
 
@@ -104,6 +121,8 @@ struct Layout {
   int64_t micro_batch = 1;  // b, sequences per micro-batch per DP rank
   int zero_stage = 0;       // 0..3; FSDP full-shard = 3
   Recompute recompute = Recompute::none;
+  // With recompute "selective": the Megatron-Core modules rebuilt (bit set of RecomputeModule).
+  unsigned recompute_modules = static_cast<unsigned>(RecomputeModule::core_attn);
 
   // EP splits the experts over ep of the stage's tp·cp·dp ranks; it adds no GPUs.
   int64_t gpus() const { return tp * pp * dp * cp; }

@@ -25,6 +25,7 @@ struct Constraints {
   std::optional<int64_t> gpus, tp, pp, dp, cp, ep, etp, vpp, micro_batch;
   std::optional<int> zero_stage;
   std::optional<Recompute> recompute;
+  std::optional<unsigned> recompute_modules;  // training.recompute_modules (RecomputeModule bits)
 };
 
 // Everything one evaluation needs that does not vary across layouts.

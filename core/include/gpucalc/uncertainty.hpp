@@ -2,7 +2,8 @@
 // "Uncertainty ranges", docs/scenario-format.md `calibration`).
 //
 // The ranges come from the errors of the published runs in validation/, which
-// scripts/validate.mjs writes to data/validation.json; the core embeds that file, so the
+// scripts/validate.mjs writes to data/validation.json (the report) and
+// data/uncertainty.json (its summary and spread); the core embeds the latter, so the
 // CLI, the wasm module and the page give the same ranges. Nothing here is tuned by hand.
 #pragma once
 #include <optional>
@@ -28,7 +29,7 @@ struct Calibration {
 // else (another layout or batch, milliseconds, a micro-batch instead of a step).
 inline constexpr double kMaxCalibrationRatio = 5.0;
 
-// The spread of the validation errors, as data/validation.json records it.
+// The spread of the validation errors, as data/uncertainty.json records it.
 struct ValidationSpread {
   bool ok = false;  // the embedded file parsed and holds both samples
   int rows = 0;     // rows counted toward the accuracy target
@@ -59,7 +60,7 @@ OomRisk oom_risk(double used_fraction_high);
 
 // The first layout choice the scenario leaves open, as "parallel.cp" or
 // "training.micro_batch", or nothing when every choice that changes the step time and
-// the peak memory is fixed: parallel.tp, pp, dp, cp, vpp (when pp > 1) and
+// the peak memory is fixed: parallel.tp, pp, dp, cp, vpp (when pp > 1), ep (MoE) and
 // training.global_batch (or global_batch_tokens), micro_batch, zero_stage, recompute.
 // `batch_given`: the scenario gave training.global_batch or global_batch_tokens.
 std::optional<std::string> calibration_layout_gap(const Scenario& s, bool batch_given);
