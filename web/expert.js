@@ -6,7 +6,7 @@ import { parseAmount } from "./format.js";
 import { lang, t } from "./i18n.js";
 import { GPUS, MODELS, gpuById, modelById } from "./presets.js";
 import { GROUPS, baseOf, getPath, overridesOf, textOf } from "./schema.js";
-import { defaultTargets, modelInfo, modelLabel, relevance } from "./jobtype.js";
+import { modelInfo, modelLabel, relevance } from "./jobtype.js";
 
 const OPEN_GROUPS = new Set(["model", "gpu", "training", "target"]);
 const idFor = (path) => `f${path.replace(/[^a-z0-9]+/gi, "-")}`;
@@ -98,8 +98,10 @@ export class ExpertForm {
     if (field.kind === "multi") {
       const picked = [...input.querySelectorAll("input[type=checkbox]")].filter((b) => b.checked && !b.closest("label").hidden).map((b) => b.value);
       const all = [...input.querySelectorAll("input[type=checkbox]")].filter((b) => !b.closest("label").hidden).map((b) => b.value);
-      // Every one ticked is the default (absent); none ticked goes to the core, which says why not.
-      return { value: picked.length === all.length ? undefined : picked };
+      // defaultAll: every one ticked is the default (absent), none ticked goes to the core,
+      // which says why not. Otherwise none ticked is absent (the calculator chooses).
+      if (field.defaultAll) return { value: picked.length === all.length ? undefined : picked };
+      return { value: picked.length ? picked : undefined };
     }
     const text = input.value;
     switch (field.kind) {
@@ -144,11 +146,12 @@ export class ExpertForm {
       if (field.show) wrap.hidden = !applies[field.show] && getPath(scenario, field.path) === undefined;
       if (field.kind === "multi") {
         const set = getPath(scenario, field.path);
-        const info = modelInfo(scenario);
-        const on = Array.isArray(set) ? set : defaultTargets(info);
+        const flags = { ...applies, gated: modelInfo(scenario).gated };
+        const applicable = (o) => !field.optionShow?.[o] || flags[field.optionShow[o]];
+        const on = Array.isArray(set) ? set : field.defaultAll ? field.options.filter(applicable) : [];
         for (const box of input.querySelectorAll("input[type=checkbox]")) {
           box.checked = on.includes(box.value);
-          box.closest("label").hidden = box.value === "gate" && !info.gated && !on.includes("gate");
+          box.closest("label").hidden = !applicable(box.value) && !on.includes(box.value);
         }
         hint.textContent = [this.defaultText(field, preset, gpu, answer), t(`h_${keyOf(field.path)}`)].filter(Boolean).join(" · ");
         continue;
@@ -195,7 +198,7 @@ export class ExpertForm {
     const def = field.def ?? {};
     const key = field.path.split("/").pop();
     if (field.required) return t("def_required");
-    const show = (v) => (t(`opt_${String(v)}`) === `opt_${String(v)}` ? String(v) : t(`opt_${String(v)}`));
+    const show = (v) => (Array.isArray(v) ? v.join(", ") : t(`opt_${String(v)}`) === `opt_${String(v)}` ? String(v) : t(`opt_${String(v)}`));
     const fromPreset = def.preset === undefined || !preset ? undefined : def.preset.split(".").reduce((o, k) => (o && typeof o === "object" ? o[k] : undefined), preset.shape);
     if (fromPreset !== undefined && fromPreset !== null && typeof fromPreset !== "object") {
       return t("def_preset", { v: field.kind === "enum" || field.kind === "bool" ? show(fromPreset) : String(fromPreset) });

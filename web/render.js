@@ -252,11 +252,18 @@ function renderPlan(v) {
     ["dp", "DP", p.dp],
     ["cp", "CP", p.cp],
     ["ep", "EP", p.ep],
+    ["etp", "ETP", p.etp > 1 ? p.etp : undefined],
     ["micro_batch", t("micro_batch"), p.micro_batch],
     ["micro_batches", t("micro_batches"), p.micro_batches],
     ["global_batch", t("global_batch"), p.global_batch],
     ["zero_stage", "ZeRO", p.zero_stage],
-    ["recompute", t("recompute"), p.recompute !== undefined ? t(`recompute_${p.recompute}`) : undefined],
+    [
+      "recompute",
+      t("recompute"),
+      p.recompute !== undefined
+        ? `${t(`recompute_${p.recompute}`)}${p.recompute === "selective" && Array.isArray(p.recompute_modules) && p.recompute_modules.length ? ` (${p.recompute_modules.join(", ")})` : ""}`
+        : undefined,
+    ],
     ["sequence_parallel", "SP", p.sequence_parallel !== undefined ? t(p.sequence_parallel ? "on" : "off") : undefined],
     ["flash_attention", "FlashAttention", p.flash_attention !== undefined ? t(p.flash_attention ? "on" : "off") : undefined],
     ["framework", t("framework"), p.framework],

@@ -3,7 +3,8 @@
 // A blank field is an absent field: the core applies its default or chooses.
 //
 // kind: "amount" (number, accepts 15T / 1.5万亿), "int", "num", "enum", "bool", "text",
-//       "multi" (an array of some of `options`, as checkboxes).
+//       "multi" (an array of some of `options`, as checkboxes; optionShow: the relevance
+//       flag an option needs; defaultAll: absent means every option that applies).
 // def:  how the default is shown — {value} a documented constant, {chosen: key}
 //       chosen by the calculator (the last answer's plan[key] is shown), {preset: key}
 //       the preset's value ("moe.experts": a nested one), {none: true} no default
@@ -82,6 +83,13 @@ export const GROUPS = [
       { path: "/training/micro_batch", kind: "int", def: { chosen: "micro_batch" } },
       { path: "/training/precision", kind: "enum", options: ["bf16", "fp16", "fp8"], def: { value: "bf16" } },
       { path: "/training/recompute", kind: "enum", options: ["none", "selective", "full"], def: { chosen: "recompute" } },
+      {
+        path: "/training/recompute_modules",
+        kind: "multi",
+        options: ["core_attn", "layernorm", "mlp", "moe_act", "moe", "shared_experts", "mla_up_proj"],
+        optionShow: { moe_act: "moe", moe: "moe", shared_experts: "moe", mla_up_proj: "mla" },
+        def: { chosen: "recompute_modules" },
+      },
       { path: "/training/zero_stage", kind: "enum", options: [0, 1, 2, 3], def: { chosen: "zero_stage" } },
       { path: "/training/flash_attention", kind: "bool", def: { value: true } },
       { path: "/training/sequence_parallel", kind: "bool", def: { value: true } },
@@ -98,7 +106,15 @@ export const GROUPS = [
       { path: "/training/dataset/epochs", kind: "num", def: { value: 1 }, show: "finetune" },
       { path: "/training/lora/rank", kind: "int", def: { value: 16 }, show: "lora" },
       { path: "/training/lora/alpha", kind: "num", def: { value: 32 }, show: "lora" },
-      { path: "/training/lora/targets", kind: "multi", options: ["q", "k", "v", "o", "gate", "up", "down"], def: { value: "all" }, show: "lora" },
+      {
+        path: "/training/lora/targets",
+        kind: "multi",
+        options: ["q", "k", "v", "o", "gate", "up", "down"],
+        optionShow: { gate: "gated" }, // a GELU MLP has no gate
+        defaultAll: true, // absent = every one that applies
+        def: { value: "all" },
+        show: "lora",
+      },
       { path: "/training/lora/double_quant", kind: "bool", def: { value: true }, show: "qlora" },
       { path: "/training/lora/paged_optimizer", kind: "bool", def: { value: false }, show: "qlora" },
     ],
@@ -118,12 +134,13 @@ export const GROUPS = [
   {
     id: "parallel",
     fields: [
-      ...["gpus", "tp", "pp", "dp", "cp", "ep", "vpp"].map((k) => ({
+      ...["gpus", "tp", "pp", "dp", "cp", "ep", "etp", "vpp"].map((k) => ({
         path: `/parallel/${k}`,
         kind: "int",
         def: { chosen: k },
-        show: k === "ep" ? "moe" : undefined,
+        show: k === "ep" || k === "etp" ? "moe" : undefined,
       })),
+      { path: "/training/moe_dispatcher", kind: "enum", options: ["alltoall", "deepep"], def: { value: "alltoall" }, show: "moe" },
       { path: "/training/overlap_moe_comm", kind: "bool", def: { value: false }, show: "moe" },
     ],
   },

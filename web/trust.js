@@ -1,15 +1,11 @@
 // Trust in the answer: the out-of-memory risk flag and the P10–P90 ranges the core puts
-// in its answer (`oom_risk`, `uncertainty`, `calibration`), and the "How accurate is
-// this?" dialog with the validation report (catalog.js VALIDATION, which
-// scripts/assemble-dist.mjs copies from data/validation.json, written by
-// scripts/validate.mjs). Every value goes in as text.
-import * as catalog from "./catalog.js";
+// in its answer (`oom_risk`, `uncertainty`, `calibration`), and the button that opens
+// "How accurate is this?" (accuracy.js, loaded on first use). Every value goes in as text.
 import { $, el, fill } from "./dom.js";
 import * as F from "./format.js";
 import { lang, raw, t } from "./i18n.js";
 
 const L = () => lang();
-const VALIDATION = catalog.VALIDATION ?? null;
 const num = (v, d = 1) => F.num(L(), v, d);
 const pct = (v, d = 0) => F.pct(L(), v, d);
 const gib = (v) => F.gib(L(), v);
@@ -98,121 +94,41 @@ export function renderTrust(v) {
       el("button", { type: "button", id: "open-accuracy", class: "link-button", text: t("acc_open"), onclick: openAccuracy }),
     ),
   );
-  box.hidden = !oom && !range && !VALIDATION;
+  box.hidden = false;
   // Days on the headline facts: the range one line under the number.
   const u = v?.uncertainty?.time;
   const daysFact = document.querySelector('#facts [data-key="days"] summary');
   if (daysFact && hasRange(u?.days) && !daysFact.querySelector(".fact-range")) {
     daysFact.append(el("span", { class: "fact-sub fact-range", text: t("range_short", { lo: days(u.days.p10), hi: days(u.days.p90) }) }));
   }
-  if ($("accuracy")?.open) fillAccuracy();
+  if ($("accuracy")?.open) openAccuracy(); // a language switch while it is open
 }
 
 // ---------------------------------------------------------------- the dialog
 
-function metricValue(key, x) {
-  if (!finite(x)) return "—";
-  if (key === "mfu" || key === "hfu") return pct(x, 1);
-  if (key === "step_time_s" || key === "peak_memory_gib") return F.fixed(L(), x, key === "step_time_s" ? 2 : 1);
-  if (key === "days") return F.fixed(L(), x, 1);
-  if (key === "gpu_hours") return F.big(L(), x);
-  return F.int(L(), x);
+// The report itself (accuracy.js, with its data and strings) loads when first opened:
+// it is not part of what a first visit downloads (scripts/assemble-dist.mjs LAZY).
+let report = null;
+async function loadReport() {
+  report ??= import("./accuracy.js").catch((error) => {
+    report = null;
+    throw error;
+  });
+  return report;
 }
 
-function metricLabel(key, fallback) {
-  const k = `acc_m_${key}`;
-  const s = t(k);
-  return s === k ? String(fallback ?? key) : s;
-}
-
-function table(data) {
-  const head = ["acc_th_run", "acc_th_gpus", "acc_th_metric", "acc_th_reported", "acc_th_predicted", "acc_th_error"];
-  const body = [];
-  for (const row of data.rows ?? []) {
-    const metrics = Array.isArray(row.metrics) ? row.metrics : [];
-    metrics.forEach((m, i) => {
-      const first = i === 0;
-      const url = String(row.source?.url ?? "");
-      const link = /^https:\/\//.test(url)
-        ? el("a", { href: url, target: "_blank", rel: "noopener noreferrer", text: String(row.id), title: `${row.source?.title ?? ""}, ${row.source?.section ?? ""}` })
-        : el("span", { text: String(row.id) });
-      body.push(
-        el(
-          "tr",
-          { class: first ? "run-first" : "run-more", dataset: { run: String(row.id), metric: String(m.key) } },
-          el("td", { class: "acc-run" }, first ? [link, el("span", { class: "acc-sub", lang: "en", text: `${row.source?.title ?? ""} · ${row.layout ?? ""}` })] : null),
-          el("td", { class: "num-cell", text: first ? F.int(L(), row.gpus) : "" }),
-          el("td", { text: metricLabel(m.key, m.label) }),
-          el("td", { class: "num-cell", text: metricValue(m.key, m.reported) }),
-          el("td", { class: "num-cell", text: metricValue(m.key, m.predicted) }),
-          el("td", { class: `num-cell err ${Math.abs(m.error) > 0.15 ? "err-big" : ""}`, text: signed(m.error) }),
-        ),
-      );
-    });
-  }
-  return el(
-    "table",
-    { id: "acc-table", class: "acc-table" },
-    el("caption", { text: t("acc_caption") }),
-    el("thead", {}, el("tr", {}, head.map((k) => el("th", { scope: "col", text: t(k) })))),
-    el("tbody", {}, body),
-  );
-}
-
-function fillAccuracy() {
-  const d = VALIDATION;
-  const body = $("acc-body");
-  if (!d) {
-    body.replaceChildren(el("p", { text: t("acc_missing") }));
-    return;
-  }
-  const s = d.summary ?? {};
-  const ut = d.uncertainty?.time ?? {};
-  const um = d.uncertainty?.memory ?? {};
-  const ratio = (x) => F.fixed(L(), x, 2);
-  const over = (ut.ratios_sorted ?? []).filter((r) => r > 1).length;
-  body.replaceChildren(
-    el(
-      "p",
-      { id: "acc-summary", class: "acc-summary" },
-      fill(raw("acc_summary"), {
-        n: el("strong", { text: F.int(L(), s.rows) }),
-        median: el("strong", { id: "acc-median", text: pct(s.median_abs_error, 1) }),
-        mean: pct(s.mean_abs_error, 1),
-        max: el("strong", { text: pct(s.max_abs_error, 1) }),
-      }),
-    ),
-    el("div", { class: "table-wrap" }, table(d)),
-    el("h3", { class: "sub-title", text: t("acc_ranges_title") }),
-    el(
-      "ul",
-      { class: "acc-list" },
-      el("li", { id: "acc-time", text: t("acc_ranges_time", { n: ut.n, p10: ratio(ut.p10), p50: ratio(ut.p50), p90: ratio(ut.p90), over }) }),
-      el("li", { text: t("acc_ranges_mem", { n: um.n, ratios: (um.ratios_sorted ?? []).map(ratio).join(", "), high: ratio(um.high) }) }),
-      el("li", { text: t("acc_ranges_oom") }),
-      el("li", { text: t("acc_ranges_cal") }),
-      el("li", { text: t("acc_ranges_limits", { n: ut.n, n1: (ut.n ?? 0) + 1 }) }),
-    ),
-    el("h3", { class: "sub-title", text: t("acc_limits_title") }),
-    el(
-      "ul",
-      { class: "acc-list" },
-      [1, 2, 3, 4, 5, 6].map((i) => {
-        const m = um.ratios_sorted ?? [];
-        const vars = m.length ? { lo: F.fixed(L(), (m[0] - 1) * 100, 0), hi: F.fixed(L(), (m[m.length - 1] - 1) * 100, 0) } : {};
-        return el("li", { text: t(`acc_limit_${i}`, vars) });
-      }),
-    ),
-    el("p", { class: "hint", text: t("acc_source") }),
-  );
-}
-
-export function openAccuracy() {
+export async function openAccuracy() {
   const dialog = $("accuracy");
   if (!dialog) return;
-  fillAccuracy();
   if (!dialog.open) dialog.showModal();
   $("acc-close")?.focus();
+  const body = $("acc-body");
+  if (!body.childElementCount) body.replaceChildren(el("p", { class: "hint", text: t("acc_loading") }));
+  try {
+    (await loadReport()).fillAccuracy(body);
+  } catch {
+    body.replaceChildren(el("p", { class: "field-error", text: t("acc_load_failed") }));
+  }
 }
 
 export function wireTrust() {

@@ -756,7 +756,7 @@ test("Expert mode: the job, LoRA, optimizer, offload and MoE fields, shown where
   for (const p of ["/training/stage", "/training/lora/rank", "/training/lora/alpha", "/training/lora/targets", "/training/optimizer", "/training/master_weights", "/training/offload/optimizer", "/training/offload/params", "/training/dataset/samples", "/model/moe/experts", "/model/attention/type"]) {
     assert.equal(await field(p).isVisible(), true, `${p} shown`);
   }
-  for (const p of ["/training/lora/double_quant", "/parallel/ep", "/model/moe/top_k", "/model/attention/kv_lora_rank", "/training/overlap_moe_comm"]) {
+  for (const p of ["/training/lora/double_quant", "/parallel/ep", "/parallel/etp", "/training/moe_dispatcher", "/model/moe/top_k", "/model/attention/kv_lora_rank", "/training/overlap_moe_comm"]) {
     assert.equal(await field(p).isVisible(), false, `${p} hidden (does not apply)`);
   }
   assert.match(await field("/training/lora/rank").locator(".hint").innerText(), /^Default: 16/);
@@ -781,7 +781,11 @@ test("Expert mode: the job, LoRA, optimizer, offload and MoE fields, shown where
   assert.equal(await field("/training/lora/double_quant").isVisible(), true);
   await field("/model").locator("select").selectOption("qwen3-30b-a3b");
   await settled();
-  for (const p of ["/parallel/ep", "/model/moe/top_k", "/training/overlap_moe_comm"]) assert.equal(await field(p).isVisible(), true, `${p} shown for MoE`);
+  for (const p of ["/parallel/ep", "/parallel/etp", "/training/moe_dispatcher", "/model/moe/top_k", "/training/overlap_moe_comm"]) assert.equal(await field(p).isVisible(), true, `${p} shown for MoE`);
+  // Recompute modules that apply: MoE ones for a MoE model, MLA's only with MLA.
+  const modules = field("/training/recompute_modules");
+  assert.equal(await modules.locator('input[value="moe_act"]').isVisible(), true);
+  assert.equal(await modules.locator('input[value="mla_up_proj"]').isVisible(), false);
   assert.match(await field("/model/moe/experts").locator(".hint").innerText(), /^Preset: 128/);
   await field("/parallel/ep").locator("input").fill("3");
   const epError = field("/parallel/ep").locator(".field-error");
@@ -801,6 +805,138 @@ test("Expert mode: the job, LoRA, optimizer, offload and MoE fields, shown where
   await page.click("#mode-quick");
   await page.goto(server.url);
   await waitForAnswer(page);
+});
+
+// ---------------------------------------------------------------- trust: accuracy, ranges, OOM risk, calibration
+
+test("the answer shows its OOM risk and P10–P90 range; How accurate is this? opens the validation report, in both languages", async () => {
+  const F = await distFormat();
+  await page.goto(server.url);
+  await waitForAnswer(page);
+  await settled();
+  const want = cliEvaluate(defaultScenario()).value;
+  // The OOM flag, prominent in the headline card, at the core's level.
+  const oom = page.locator("#trust #oom");
+  await oom.waitFor({ state: "visible" });
+  assert.equal(await oom.getAttribute("data-level"), want.oom_risk.level);
+  assert.match(await oom.innerText(), new RegExp(`^OOM RISK: ${want.oom_risk.level.toUpperCase()}`, "i"));
+  assert.ok((await oom.innerText()).includes(F.gib("en", want.memory.total_bytes)), await oom.innerText());
+  // The range: the core's P10 and P90 of days, as the page formats days.
+  const d = want.uncertainty.time.days;
+  const fmtDays = (v) => F.num("en", v, v < 10 ? 2 : 1);
+  const range = await page.locator("#trust #range").innerText();
+  assert.ok(range.includes(`P10–P90 over ${want.uncertainty.time.n} published runs`), range);
+  assert.ok(range.includes(`${fmtDays(d.p10)}–${fmtDays(d.p90)} days`), `${range} vs ${d.p10}-${d.p90}`);
+  assert.match(await page.locator('#facts [data-key="days"] .fact-range').innerText(), /^P10–P90: /);
+
+  // The report: the median from the validation run (data/validation.json), every row.
+  const report = readJson(path.join(path.dirname(DEFAULT_EXAMPLE), "../data/validation.json"));
+  await page.click("#open-accuracy");
+  const dialog = page.locator("dialog#accuracy");
+  await dialog.waitFor({ state: "visible" });
+  await page.locator("#acc-median").waitFor();
+  assert.equal(await page.locator("#acc-median").innerText(), `${F.fixed("en", report.summary.median_abs_error * 100, 1)}%`);
+  const metrics = report.rows.reduce((n, r) => n + r.metrics.length, 0);
+  assert.equal(await page.locator("#acc-table tbody tr").count(), metrics, "one line per run and metric");
+  const first = report.rows.find((r) => r.counts_toward_target);
+  const line = page.locator(`#acc-table tr[data-run="${first.id}"][data-metric="${first.metrics[0].key}"]`);
+  const e = first.metrics[0].error;
+  assert.ok((await line.innerText()).includes(`${e >= 0 ? "+" : "−"}${F.fixed("en", Math.abs(e) * 100, 1)}%`), await line.innerText());
+  assert.equal(await line.locator("a").getAttribute("href"), first.source.url);
+  assert.match(await page.locator("#acc-time").innerText(), /P10 = \d\.\d\d, P50 = \d\.\d\d, P90 = \d\.\d\d/);
+  assert.ok((await dialog.innerText()).includes("What the model does not capture"));
+  await dialog.screenshot({ path: path.join(SHOTS, "page-accuracy.png") });
+  await page.keyboard.press("Escape");
+  await dialog.waitFor({ state: "hidden" });
+
+  // 中文.
+  await page.click("#lang");
+  await page.waitForFunction(() => document.documentElement.lang === "zh-CN");
+  assert.match(await page.locator("#trust #oom").innerText(), /^显存溢出风险：[低中高]/);
+  assert.match(await page.locator("#trust #range").innerText(), /可能区间（P10–P90，依据 \d+ 次公开训练）/);
+  await page.click("#open-accuracy");
+  await dialog.waitFor({ state: "visible" });
+  await page.waitForFunction(() => /误差中位数/.test(document.querySelector("#acc-summary")?.textContent ?? ""));
+  assert.match(await page.locator("#accuracy h3").first().innerText(), /区间怎么算/);
+  await shot(page, "page-accuracy-zh.png");
+  await page.locator("#acc-close").click();
+  await dialog.waitFor({ state: "hidden" });
+  await page.click("#lang");
+  await page.waitForFunction(() => document.documentElement.lang === "en");
+});
+
+test("an answer that does not fit is flagged high", async () => {
+  const scenario = {
+    model: "llama-3.1-70b",
+    gpu: "h100-sxm-80gb",
+    training: { tokens: 1e12, seq_len: 8192, global_batch: 64, micro_batch: 1, zero_stage: 0, recompute: "none" },
+    parallel: { tp: 1, pp: 1, dp: 8, cp: 1 },
+  };
+  const want = cliEvaluate(scenario);
+  assert.equal(want.ok, true, want.stderr);
+  assert.equal(want.value.oom_risk.level, "high");
+  await page.goto(`${server.url}#s=${b64url(JSON.stringify(scenario))}`);
+  await waitForAnswer(page);
+  await page.locator('#trust #oom[data-level="high"]').waitFor();
+  await page.goto(server.url);
+  await waitForAnswer(page);
+});
+
+test("calibration: a measured step time and peak memory change the answer to the CLI's; bad values at their field", async () => {
+  const F = await distFormat();
+  await page.goto(server.url);
+  await waitForAnswer(page);
+  await settled();
+  const plain = cliEvaluate(defaultScenario()).value;
+  await page.locator("#cal-details summary").click();
+  assert.match(await page.locator("#cal-step-hint").innerText(), /^Predicted for this layout: /);
+
+  // 25% slower than predicted: the layout gets fixed, days and cost follow.
+  const measured = Number((plain.performance.step_time_s * 1.25).toFixed(3));
+  const before = await page.locator("#headline").getAttribute("data-days");
+  await page.fill("#cal-step", String(measured));
+  await page.waitForFunction((b) => document.querySelector("#headline").dataset.days !== b, before);
+  await settled();
+  const scenario = await scenarioInUrl();
+  assert.equal(scenario.calibration.measured_step_time_s, measured);
+  for (const k of ["tp", "pp", "dp", "cp"]) assert.equal(scenario.parallel[k], plain.plan[k], `parallel.${k} fixed to the answer's`);
+  assert.equal(scenario.training.micro_batch, plain.plan.micro_batch);
+  const want = cliEvaluate(scenario);
+  assert.equal(want.ok, true, want.stderr);
+  assert.equal(want.value.calibration.step_time.factor.toFixed(3), (measured / plain.performance.step_time_s).toFixed(3));
+  assert.equal(Number(await page.locator("#headline").getAttribute("data-days")).toFixed(6), want.value.training.days.toFixed(6));
+  assert.equal(Number(await page.locator("#headline").getAttribute("data-gpus")), plain.plan.gpus);
+  assert.ok(Math.abs(want.value.training.days / plain.training.days - measured / plain.performance.step_time_s) < 1e-9);
+  assert.match(await page.locator("#trust #range").innerText(), /^Calibrated: step time × 1\.25 /);
+  assert.match(await page.locator("#cal-note").innerText(), /Step time × 1\.25\d/);
+
+  // A measured peak: the OOM flag uses it.
+  await page.fill("#cal-mem", "70");
+  await page.waitForFunction(() => /measured/.test(document.querySelector("#oom")?.textContent ?? ""));
+  await settled();
+  const both = cliEvaluate(await scenarioInUrl()).value;
+  assert.equal(await page.locator("#oom").getAttribute("data-level"), both.oom_risk.level);
+  assert.ok((await page.locator("#oom").innerText()).includes(F.gib("en", 70 * 2 ** 30)));
+  await shot(page, "page-calibrated.png");
+
+  // Ten times the prediction: refused at the field, by the core.
+  await page.fill("#cal-step", String(plain.performance.step_time_s * 10));
+  const stepError = page.locator('#calibrate .field[data-path="/calibration/measured_step_time_s"] .field-error');
+  await stepError.waitFor({ state: "visible" });
+  assert.match(await stepError.innerText(), /^\/calibration\/measured_step_time_s .*× the predicted/);
+  await page.fill("#cal-step", "fast");
+  await page.waitForFunction(() => /Enter a number/.test(document.querySelector('#calibrate .field[data-path="/calibration/measured_step_time_s"] .field-error')?.textContent ?? ""));
+  await page.fill("#cal-step", String(measured));
+  await stepError.waitFor({ state: "hidden" });
+  await settled();
+
+  // Clear: the calibration and the layout it fixed go; the default answer is back.
+  await page.click("#cal-clear");
+  await page.waitForFunction((g) => document.querySelector("#headline").dataset.gpus === String(g) && !document.querySelector("#oom")?.textContent.includes("measured"), plain.plan.gpus);
+  await settled();
+  assert.deepEqual(await scenarioInUrl(), defaultScenario());
+  assert.equal(await page.inputValue("#cal-step"), "");
+  await page.locator("#cal-details summary").click();
 });
 
 test("dark theme: toggled, remembered", async () => {

@@ -161,14 +161,16 @@ describe("the job: fine-tuning, LoRA, optimizer, offload, MoE (jobtype.js)", () 
         master_weights: false,
         offload: { optimizer: true, params: false, pcie_gbs: 32, host_memory_bw_gbs: 50 },
         overlap_moe_comm: true,
+        moe_dispatcher: "deepep",
+        recompute_modules: ["core_attn", "moe_act", "mla_up_proj"],
       },
-      parallel: { gpus: 8, ep: 8 },
+      parallel: { gpus: 8, ep: 8, etp: 1 },
     };
     const got = cliEvaluate(scenario);
     assert.equal(got.ok, true, got.stderr);
     assert.equal(got.value.training.tokens, 100000 * 2048 * 2);
-    const newPaths = schema.FIELDS.map((f) => f.path).filter((p) => /^\/(model\/(moe|attention)|training\/(lora|offload|dataset|optimizer|master_weights|overlap_moe_comm|stage)|parallel\/ep)/.test(p));
-    assert.ok(newPaths.length >= 30, newPaths.join());
+    const newPaths = schema.FIELDS.map((f) => f.path).filter((p) => /^\/(model\/(moe|attention)|training\/(lora|offload|dataset|optimizer|master_weights|overlap_moe_comm|moe_dispatcher|recompute_modules|stage)|parallel\/e(p|tp))/.test(p));
+    assert.ok(newPaths.length >= 33, newPaths.join());
     for (const p of newPaths) assert.notEqual(schema.getPath(scenario, p), undefined, `${p} is exercised here`);
     const enums = Object.fromEntries(schema.FIELDS.filter((f) => f.options).map((f) => [f.path, f.options]));
     for (const stage of enums["/training/stage"]) assert.equal(cliEvaluate({ ...scenario, training: { tokens: 1e9, seq_len: 4096, stage } }).ok, true, stage);

@@ -1,0 +1,188 @@
+// Issue 4: fine-tuning stages (LoRA, QLoRA), optimizers, offload and Mixture of Experts,
+// each pinned to the number its source gives or to the formula it cites.
+#include <catch2/catch.hpp>
+
+#include "gpucalc/api.hpp"
+#include "gpucalc/compute.hpp"
+#include "gpucalc/memory.hpp"
+#include "gpucalc/scenario.hpp"
+#include "gpucalc/search.hpp"
+
+#include <nlohmann/json.hpp>
+
+using namespace gpucalc;
+using nlohmann::json;
+
+namespace {
+json answer(const std::string& scenario) {
+  const json env = json::parse(evaluate_json(scenario));
+  INFO(env.dump());
+  REQUIRE(env["ok"] == true);
+  return env["value"];
+}
+const ModelShape& preset(const char* id) {
+  const ModelShape* m = find_model(id);
+  REQUIRE(m);
+  return *m;
+}
+}  // namespace
+
+TEST_CASE("LoRA adapters on every linear of Llama 3.1 8B at rank 8: 20,971,520 parameters", "[lora]") {
+  // r·(d_in + d_out) per projection (Hu et al. 2021 §4.1): q 8·(4096+4096), k and v
+  // 8·(4096+1024), o 8·(4096+4096), gate/up/down 8·(4096+14336), × 32 layers — the figure
+  // PEFT's print_trainable_parameters reports for this model and configuration.
+  LoraConfig c;
+  c.rank = 8;
+  const ModelShape& m = preset("llama-3.1-8b");
+  CHECK(lora_params_per_layer(m, c, false) == 8.0 * (2 * 8192 + 2 * 5120 + 3 * 18432));
+  CHECK(32 * lora_params_per_layer(m, c, false) == 20'971'520);
+  // q and v only (the LoRA paper's choice): 8·(8192 + 5120) per layer.
+  c.targets = static_cast<unsigned>(LoraTarget::q) | static_cast<unsigned>(LoraTarget::v);
+  CHECK(lora_params_per_layer(m, c, false) == 8.0 * (8192 + 5120));
+}
+
+TEST_CASE("NF4 with double quantisation stores 4.127 bits per weight", "[qlora]") {
+  // Dettmers et al. 2023 §3: 4 bits + 32/64 bits of absmax per 64-block, or with double
+  // quantisation 8/64 + 32/(64·256) = 0.127 bits.
+  CHECK(nf4_bytes_per_param(true) * 8 == Approx(4.127).margin(0.0005));
+  CHECK(nf4_bytes_per_param(false) * 8 == Approx(4.5).epsilon(1e-12));
+}
+
+TEST_CASE("optimizer state bytes per parameter", "[optimizer]") {
+  CHECK(optimizer_state_bytes(Optimizer::adamw) == 8);                      // fp32 m, v
+  CHECK(optimizer_state_bytes(Optimizer::adam8bit) == Approx(2.0039).margin(1e-4));  // Dettmers et al. 2022, block 2048
+  CHECK(optimizer_state_bytes(Optimizer::sgd) == 4);
+  CHECK(optimizer_state_bytes(Optimizer::lion) == 4);                       // Chen et al. 2023: one moment
+  // Adafactor (Shazeer & Stern 2018): a 4096 × 14336 matrix keeps 4096 + 14336 fp32 values.
+  CHECK(optimizer_state_bytes(Optimizer::adafactor, 4096, 14336) == Approx(4.0 * (4096 + 14336) / (4096.0 * 14336)));
+  // Mixed precision adds the fp32 master copy (Megatron profile: 2 + 4 + (4 + state)).
+  Training t;
+  t.optimizer = Optimizer::adam8bit;
+  CHECK(state_bytes(t).optimizer == Approx(4 + 2.0039).margin(1e-4));
+  t.master_weights = false;
+  CHECK(state_bytes(t).optimizer == Approx(2.0039).margin(1e-4));
+}
+
+TEST_CASE("QLoRA 8B on one GPU: frozen NF4 base, adapters train, memory falls", "[qlora]") {
+  const std::string base = R"({"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "parallel": {"gpus": 1},
+    "training": {"tokens": 1e8, "seq_len": 2048, "global_batch": 2, "micro_batch": 2, "recompute": "full", "stage": ")";
+  const json q = answer(base + R"(qlora", "lora": {"rank": 8}}})");
+  const json lo = answer(base + R"(lora", "lora": {"rank": 8}}})");
+  const json full = answer(base + R"(full_finetune"}})");
+  CHECK(q["model"]["trainable_params"] == 20'971'520);
+  CHECK(full["model"]["trainable_params"] == 8'030'261'248);
+  const ParamCounts pc = count_params(preset("llama-3.1-8b"));
+  const double lora = 20'971'520.0;
+  // Weights: NF4 linear layers + 2 B norms, embedding and head + 2 B adapters.
+  const double linear = static_cast<double>(pc.layers_total - 32 * pc.layer_norms);
+  const double rest = static_cast<double>(pc.total) - linear;
+  const auto weights = [](const json& a) {
+    for (const auto& i : a["memory"]["items"])
+      if (i["name"] == "weights") return i["bytes"].get<double>();
+    return -1.0;
+  };
+  CHECK(weights(q) == Approx(linear * nf4_bytes_per_param(true) + rest * 2 + lora * 2).epsilon(1e-6));
+  CHECK(weights(lo) == Approx(static_cast<double>(pc.total) * 2 + lora * 2).epsilon(1e-6));
+  // Adapters only: 4 B fp32 gradients, 12 B master + AdamW moments (megatron profile).
+  CHECK(q["memory"]["gradients_bytes"].get<double>() == Approx(4 * lora).epsilon(1e-6));
+  CHECK(q["memory"]["optimizer_bytes"].get<double>() == Approx(12 * lora).epsilon(1e-6));
+  CHECK(q["memory"]["total_bytes"] < lo["memory"]["total_bytes"]);
+  CHECK(lo["memory"]["total_bytes"] < full["memory"]["total_bytes"]);
+  // Frozen weights skip their weight gradients: 4·Ψ + 6·Ψ_adapters + attention per token.
+  const double att = 6.0 * 32 * 2048 * 32 * (128 + 128);
+  CHECK(lo["model"]["flops_per_token"]["model"].get<double>() ==
+        Approx(4.0 * static_cast<double>(pc.matmul) + 6 * lora + att).epsilon(1e-9));
+}
+
+TEST_CASE("fine-tuning tokens from samples × average length × epochs", "[dataset]") {
+  const json a = answer(R"({"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "parallel": {"gpus": 8},
+    "training": {"seq_len": 4096, "global_batch": 64, "stage": "lora",
+                 "dataset": {"samples": 52000, "avg_tokens": 350, "epochs": 3}}})");
+  CHECK(a["training"]["tokens"] == 52000.0 * 350 * 3);
+}
+
+TEST_CASE("ZeRO-Offload moves master weights and moments to the host", "[offload]") {
+  const std::string s = R"({"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb",
+    "parallel": {"tp": 1, "pp": 1, "dp": 8},
+    "training": {"tokens": 1e9, "seq_len": 4096, "global_batch": 64, "micro_batch": 1, "zero_stage": 2, "recompute": "full")";
+  const json on = answer(s + R"(, "offload": {"optimizer": true}}})");
+  const json off = answer(s + "}}");
+  const double P = 8'030'261'248.0 / 8;  // shard of one of 8 ranks (tp 1, pp 1)
+  CHECK(on["memory"]["optimizer_bytes"] == 0.0);
+  // Host: 12 B (fp32 master, m, v) + 4 B fp32 gradient copy per parameter of the shard.
+  CHECK(on["memory"]["host_bytes"].get<double>() == Approx(16 * P).epsilon(1e-6));
+  CHECK(off["memory"]["optimizer_bytes"].get<double>() == Approx(12 * P).epsilon(1e-6));
+  // The CPU step and the PCIe round trip cost time.
+  CHECK(on["performance"]["breakdown"]["optimizer_s"] > off["performance"]["breakdown"]["optimizer_s"]);
+}
+
+TEST_CASE("MoE FLOPs count the activated experts only", "[moe]") {
+  const ModelShape& m = preset("mixtral-8x7b");
+  const ParamCounts pc = count_params(m);
+  const FlopsPerToken f = flops_per_token(m, 4096, Recompute::none);
+  // 6·(attention + 2 of 8 experts + router, per layer, + head) + 12·L·s·a·d.
+  const double per_layer = 4096.0 * 4096 * 2 + 2.0 * 4096 * 1024 + 2 * 3.0 * 4096 * 14336 + 8.0 * 4096;
+  CHECK(static_cast<double>(pc.active_matmul) == 32 * per_layer + 32000.0 * 4096);
+  CHECK(f.model == Approx(6.0 * static_cast<double>(pc.active_matmul) + 12.0 * 32 * 4096 * 32 * 128).epsilon(1e-12));
+}
+
+TEST_CASE("expert parallelism shards the experts, ZeRO shards them over expert-DP", "[moe][memory]") {
+  const ModelShape& m = preset("mixtral-8x7b");
+  Training t;
+  t.seq_len = 4096;
+  t.global_batch = 64;
+  Layout l;
+  l.dp = 8;
+  l.ep = 8;
+  l.micro_batch = 1;
+  l.zero_stage = 1;
+  const ParamCounts pc = count_params(m);
+  const StageMemory a = stage_memory(m, t, l, Overheads{}, 0);
+  // One expert per GPU per layer (8 experts / ep 8), everything else replicated.
+  const double nonexpert = static_cast<double>(pc.total - 32 * pc.routed_experts);
+  const double experts = 32.0 * static_cast<double>(pc.expert);
+  CHECK(a.weights == Approx(2 * (nonexpert + experts)).epsilon(1e-9));
+  // ZeRO-1: non-expert optimizer states over dp·cp = 8, expert ones over
+  // expert-DP = tp·cp·dp / (etp·ep) = 1.
+  CHECK(a.optimizer == Approx(12 * nonexpert / 8 + 12 * experts / 1).epsilon(1e-9));
+  l.ep = 1;
+  const StageMemory b = stage_memory(m, t, l, Overheads{}, 0);
+  CHECK(b.weights == Approx(2.0 * static_cast<double>(pc.total)).epsilon(1e-9));
+}
+
+TEST_CASE("the search opens EP for MoE models and keeps ep within the experts", "[moe][search]") {
+  auto s = parse_scenario(R"({"model": "mixtral-8x7b", "gpu": "h100-sxm-80gb", "parallel": {"gpus": 64},
+    "training": {"tokens": 1e12, "seq_len": 4096, "global_batch": 512}})");
+  REQUIRE(s);
+  int64_t max_ep = 1;
+  bool any_ep = false;
+  enumerate_layouts(s->problem, s->constraints, [&](const Layout& l) {
+    max_ep = std::max(max_ep, l.ep);
+    any_ep = any_ep || l.ep > 1;
+    CHECK(8 % l.ep == 0);
+    CHECK((l.tp * l.cp * l.dp) % (l.ep * l.etp) == 0);
+    return true;
+  });
+  CHECK(any_ep);
+  CHECK(max_ep == 8);
+}
+
+TEST_CASE("Megatron-Core recompute modules drop what they rebuild", "[recompute]") {
+  const ModelShape& m = preset("llama-3.1-70b");
+  Training t;
+  t.seq_len = 8192;
+  t.global_batch = 512;
+  Layout l;
+  l.tp = 8;
+  l.dp = 64;
+  l.recompute = Recompute::selective;
+  const double attn_only = activation_bytes_per_layer(m, t, l);
+  l.recompute_modules |= static_cast<unsigned>(RecomputeModule::layernorm);
+  const double with_norms = activation_bytes_per_layer(m, t, l);
+  // layernorm: the two norm outputs (QKV and MLP-in inputs, sequence-sharded by SP) go,
+  // 2 · 2 B · s·b·h / t.
+  CHECK(attn_only - with_norms == Approx(2.0 * 2 * 8192 * 8192 / 8).epsilon(1e-12));
+  l.recompute_modules |= static_cast<unsigned>(RecomputeModule::mlp);
+  // mlp: the SwiGLU MLP's gate, up and product (3·f/t), 2 B each.
+  CHECK(with_norms - activation_bytes_per_layer(m, t, l) == Approx(2.0 * 8192 * 3 * 28672 / 8).epsilon(1e-12));
+}
