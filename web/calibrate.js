@@ -113,9 +113,10 @@ export function populateCalibration(scenario, answer) {
     if (document.activeElement === input) return;
     input.value = typeof v === "number" ? String(v) : v === undefined ? "" : String(v);
   };
+  // A scenario that arrives with a calibration (a link, an import) opens the form.
+  if (Object.keys(cal).length && !step.value && !mem.value) $("cal-details").open = true;
   show(step, cal.measured_step_time_s);
   show(mem, cal.measured_peak_memory_gib);
-  if (Object.keys(cal).length) $("cal-details").open = true;
   if (!isObj(scenario.calibration)) added = [];
 
   const c = answer?.calibration;

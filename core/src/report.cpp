@@ -2,8 +2,9 @@
 // core's model functions; this file names them and their sources.
 //
 // Each block of the answer is one function writing one JSON value, in the answer's key
-// order, straight into a JsonWriter (json_writer.hpp): the page calls this on every
-// change, and building an nlohmann tree first cost more than the search itself in wasm.
+// order, into a JsonWriter (json_writer.hpp): straight to text for the API (the page
+// calls it on every change, and building an nlohmann tree first cost more than the search
+// itself in wasm), or as an ordered_json tree for evaluate() and search_report().
 #include "gpucalc/report.hpp"
 
 #include <cmath>

@@ -1,6 +1,7 @@
 // The answers of report.hpp rendered straight to JSON text by JsonWriter (json_writer.hpp),
-// with no document tree in between: what evaluate_json and search_json wrap. The text is
-// byte for byte the dump of the documents report.hpp returns, which are parsed from it.
+// with no document tree in between: what evaluate_json and search_json wrap. The same
+// functions build report.hpp's ordered_json documents (JsonWriter's tree target), and the
+// text is byte for byte their dump(-1, ' ', false, error_handler_t::replace).
 #pragma once
 #include <string>
 

@@ -1,6 +1,7 @@
 #include "gpucalc/search.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -63,6 +64,24 @@ bool enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
   if (!is_moe(m) || m.moe.first_dense_layers > 0) tp_gcd = std::gcd(tp_gcd, m.ffn_hidden);
   if (is_moe(m)) tp_gcd = std::gcd(tp_gcd, m.moe.expert_ffn_hidden);
   const auto tps = one_or(c.tp, divisors(tp_gcd, std::max<int64_t>(domain, 1)));
+  // A GPU count below this cannot hold the model's states even fully sharded: at least
+  // the frozen or trained weights' bytes (2 B, NF4 for QLoRA; plus 16 B per trained
+  // parameter under AdamW mixed precision, whatever the ZeRO stage, minus what offload
+  // moves to the host) must fit in memory_limit_fraction of the GPUs' memory. Layouts
+  // of fewer GPUs are skipped uncounted — only when the GPU count is open (a fixed count
+  // that cannot fit still gets its least-over-capacity layout as the answer).
+  int64_t min_gpus = 1;
+  if (!c.gpus && !c.dp) {
+    const ParamCounts pc = count_params(m);
+    const StateBytes sb = state_bytes(t, &m);
+    const double total = static_cast<double>(pc.total);
+    const double trained = is_adapter_stage(t) ? 0.0 : total;
+    double bytes = (t.stage == Stage::qlora ? 0.5 : 2.0) * total +
+                   trained * (sb.gradients + (t.offload.optimizer ? 0.0 : sb.optimizer));
+    if (t.offload.params) bytes = 0;
+    const double cap = p.memory_limit_fraction * capacity_bytes(p.gpu);
+    if (cap > 0 && bytes > cap) min_gpus = static_cast<int64_t>(std::floor(bytes / cap));
+  }
   // PP: every stage count up to L whose split is even or off by one layer at most per
   // stage (ceil(L/p)·p - L < p holds for all p ≤ L; we keep divisors of L and powers
   // of two, the splits frameworks support without hand-placed layers).
@@ -79,7 +98,8 @@ bool enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
   const auto cps = one_or(c.cp, cp_open);
   // Interleaving: 1-8 virtual stages when pipelining (Narayanan et al. 2021 §2.2.2);
   // check_layout drops what the layers or micro-batches cannot carry.
-  const auto vpps = one_or(c.vpp, std::vector<int64_t>{1, 2, 3, 4, 6, 8});
+  // MoE models multiply the space by EP and expert-TP: their open vpp keeps to 1, 2, 4.
+  const auto vpps = one_or(c.vpp, is_moe(m) ? std::vector<int64_t>{1, 2, 4} : std::vector<int64_t>{1, 2, 3, 4, 6, 8});
   // Offloading the optimizer needs a sharded optimizer (ZeRO-Offload, stage ≥ 1); the
   // parameters, ZeRO-3 (ZeRO-Infinity).
   const std::vector<int> zero_open = t.offload.params      ? std::vector<int>{3}
@@ -103,12 +123,13 @@ bool enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
     const unsigned heavy = mid | (!is_moe(m) || m.moe.first_dense_layers > 0 ? bit(RM::mlp) : 0u) |
                            (is_moe(m) && m.moe.shared_experts > 0 ? bit(RM::shared_experts) : 0u);
     module_sets = {light, mid};
-    if (heavy != mid) module_sets.push_back(heavy);
+    if (heavy != mid && !is_moe(m)) module_sets.push_back(heavy);  // MoE: light and mid (its MLPs are experts)
   }
   const std::vector<unsigned> no_modules = {static_cast<unsigned>(RecomputeModule::core_attn)};
   // EP, open for MoE models: divisors of the expert count that divide dp × cp (the EP
   // group is carved out of the data-parallel ranks), up to 256 ranks (DeepSeek-V3 ran 64).
-  // Expert-TP: 1 or tp (Megatron-Core's default is tp; MoE recipes often set 1).
+  // Expert-TP, open: 1, as the Megatron MoE recipes set it (Megatron MoE model zoo:
+  // DeepSeek-V3 and Qwen3 on H100); parallel.etp = tp selects Megatron-Core's default.
   const auto eps_for = [&](int64_t ranks) {
     if (c.ep) return std::vector<int64_t>{*c.ep};
     if (!is_moe(m)) return std::vector<int64_t>{1};
@@ -119,8 +140,8 @@ bool enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
   };
   const auto etps_for = [&](int64_t tp) {
     if (c.etp) return std::vector<int64_t>{*c.etp};
-    if (!is_moe(m) || tp == 1) return std::vector<int64_t>{1};
-    return std::vector<int64_t>{1, tp};
+    (void)tp;
+    return std::vector<int64_t>{1};
   };
 
   for (int64_t tp : tps) {
@@ -139,6 +160,7 @@ bool enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
         for (int64_t dp : dps) {
           // tp·pp·cp ≤ 1e15: no layout beyond kMaxLayoutGpus, which also keeps gpus() in int64.
           if (dp > kMaxLayoutGpus / (tp * pp * cp)) continue;
+          if (tp * pp * cp * dp < min_gpus) continue;
           if (c.gpus && tp * pp * cp * dp != *c.gpus) continue;
           if (dp < 1 || t.global_batch % dp != 0) continue;
           const auto mbs = one_or(c.micro_batch, divisors(t.global_batch / dp, 64));

@@ -254,7 +254,7 @@ TEST_CASE("a small job far from capacity has a low OOM risk; one over capacity a
   CHECK(low["oom_risk"]["used_fraction_high"].get<double>() <= 0.8);
   CHECK(low["oom_risk"]["level"] == "low");
   const json high = answer(R"({"model":"llama-3.1-70b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":8192,
-    "global_batch":64,"micro_batch":1,"zero_stage":0,"recompute":"none"},"parallel":{"tp":1,"pp":1,"dp":8,"cp":1}})");
+    "global_batch":64,"micro_batch":1,"zero_stage":0,"recompute":"none"},"parallel":{"tp":1,"pp":1,"dp":32,"cp":1}})");
   CHECK(high["memory"]["fits"] == false);
   CHECK(high["oom_risk"]["level"] == "high");
 }
@@ -319,6 +319,24 @@ TEST_CASE("calibration with torchtitan's own measurements reproduces them and re
   CHECK(t["calibration"]["peak_memory"].is_null());
   CHECK(t["memory"]["total_bytes"] == plain["memory"]["total_bytes"]);
   CHECK(t["uncertainty"]["memory"]["basis"] == "validation");
+}
+
+TEST_CASE("a calibrated run is judged again against the deadline", "[uncertainty][calibration]") {
+  // Every layout choice fixed, well within the memory limit.
+  json sc = json::parse(R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096,
+    "global_batch":64,"micro_batch":1,"zero_stage":3,"recompute":"full"},"parallel":{"tp":1,"pp":1,"dp":64,"cp":1}})");
+  const json plain = answer(sc.dump());
+  const double days = plain["goodput"]["days"].get<double>();
+  // A deadline the predicted run meets with 10% to spare, then a step 1.5× the prediction.
+  sc["target"] = {{"days", days * 1.1}};
+  CHECK(answer(sc.dump())["search"]["target_met"] == true);
+  sc["calibration"] = {{"measured_step_time_s", plain["performance"]["step_time_s"].get<double>() * 1.5}};
+  const json v = answer(sc.dump());
+  CHECK(v["goodput"]["days"].get<double>() == Approx(days * 1.5));
+  CHECK(v["search"]["target_met"] == false);
+  bool warned = false;
+  for (const auto& w : v["warnings"]) warned = warned || w.get<std::string>().rfind("target of ", 0) == 0;
+  CHECK(warned);
 }
 
 TEST_CASE("calibration errors name their field", "[uncertainty][calibration][errors]") {

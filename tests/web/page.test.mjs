@@ -870,7 +870,7 @@ test("an answer that does not fit is flagged high", async () => {
     model: "llama-3.1-70b",
     gpu: "h100-sxm-80gb",
     training: { tokens: 1e12, seq_len: 8192, global_batch: 64, micro_batch: 1, zero_stage: 0, recompute: "none" },
-    parallel: { tp: 1, pp: 1, dp: 8, cp: 1 },
+    parallel: { tp: 1, pp: 1, dp: 32, cp: 1 },
   };
   const want = cliEvaluate(scenario);
   assert.equal(want.ok, true, want.stderr);

@@ -31,7 +31,7 @@ export default {
   acc_limit_2: "Kernel and framework details beyond the two profiles (Megatron-LM, torchtitan): tensor-parallel communication overlap, torch.compile fusions, custom kernels, DeepSpeed and NeMo.",
   acc_limit_3: "Transient buffers of backward and fused-kernel workspaces, counted only through the fragmentation term: the measured peaks are {lo}–{hi}% above the prediction.",
   acc_limit_4: "Data loading, evaluation, logging, warm-up and long-context or annealing phases of a real run.",
-  acc_limit_5: "Mixture-of-experts, LoRA/QLoRA, offload and optimizers other than AdamW have no published run in the validation set yet.",
+  acc_limit_5: "Mixture-of-experts, LoRA/QLoRA, offload and optimizers other than AdamW: their published runs (in grey, where there are any) do not count toward the summary or the ranges yet.",
   acc_limit_6: "Spot or reserved discounts, storage, egress and staff in the cost; currency conversion.",
   acc_source: "Source: docs/validation.md and data/validation.json, written by scripts/validate.mjs from the runs in validation/; the tests fail when either drifts from a fresh run.",
 };

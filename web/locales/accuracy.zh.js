@@ -31,7 +31,7 @@ export default {
   acc_limit_2: "两种框架画像（Megatron-LM、torchtitan）之外的内核与框架细节：张量并行通信重叠、torch.compile 融合、定制内核、DeepSpeed 与 NeMo。",
   acc_limit_3: "反向传播的临时缓冲与融合内核的工作区只通过碎片项计入：实测峰值比预测高 {lo}–{hi}%。",
   acc_limit_4: "真实训练中的数据加载、评测、日志、预热，以及长上下文或退火阶段。",
-  acc_limit_5: "混合专家、LoRA/QLoRA、卸载与 AdamW 之外的优化器，验证集中还没有公开的训练。",
+  acc_limit_5: "混合专家、LoRA/QLoRA、卸载与 AdamW 之外的优化器：它们的公开训练（灰色行，如有）暂不计入汇总与区间。",
   acc_limit_6: "费用中的竞价或预留折扣、存储、出网流量与人力；汇率换算。",
   acc_source: "出处：docs/validation.md 与 data/validation.json，由 scripts/validate.mjs 根据 validation/ 中的训练生成；任何一个与重新运行的结果不符，测试就会失败。",
 };

@@ -24,9 +24,10 @@ struct Calibration {
   std::optional<double> peak_memory_gib;  // calibration.measured_peak_memory_gib, GiB on the most loaded GPU
 };
 
-// A measurement this far from the prediction, either way, is refused: the validation
-// set's ratios span 0.79-1.25, so 5× is not a model error but a measurement of something
-// else (another layout or batch, milliseconds, a micro-batch instead of a step).
+// A measurement this far from the prediction, either way, is refused: the runs that count
+// in docs/validation.md are within about ±25%, so 5× is not a model error but a
+// measurement of something else (another layout or batch, milliseconds, a micro-batch
+// instead of a step). A sanity bound, not a measured constant.
 inline constexpr double kMaxCalibrationRatio = 5.0;
 
 // The spread of the validation errors, as data/uncertainty.json records it.
