@@ -149,6 +149,7 @@ function preview() {
   const s = state.scenario;
   const a = state.answer;
   if (!c || !a || state.clientErrors.size || curveKey(s) !== c.key || curveKey(JSON.parse(state.answerText)) !== c.key) return;
+  if (s.calibration !== undefined) return; // the curve is the model's, uncalibrated: wait for the core
   const tokens = s.training?.tokens;
   if (!(typeof tokens === "number" && tokens > 0 && Number.isFinite(tokens))) return;
   const ratio = tokens / c.tokens;

@@ -70,7 +70,6 @@ Expected<ordered_json> compare_report(std::string_view scenario_json, std::strin
   auto doc = input::parse_document(scenario_json);
   if (!doc) return doc.error();
   const std::string owner = price_owner(*base);
-  const CostModel& base_cost = base->problem.cost;
 
   ordered_json rows = ordered_json::array();
   for (const std::string& id : *ids) {
@@ -83,20 +82,31 @@ Expected<ordered_json> compare_report(std::string_view scenario_json, std::strin
       d.erase("calibration");
       notes.push_back("calibration was measured on " + owner + "; this row is the model's uncalibrated prediction");
     }
+    // cost.price_per_gpu_hour is the scenario's own accelerator's price: the other rows
+    // take their cost.prices_per_gpu_hour entry, else their catalog default.
+    bool dropped_price = false;
+    if (id != owner && d.is_object() && d.contains("cost") && d["cost"].is_object() &&
+        d["cost"].contains("price_per_gpu_hour")) {
+      d["cost"].erase("price_per_gpu_hour");
+      dropped_price = true;
+    }
     auto s = parse_scenario(d.dump());
     if (!s) {
       rows.push_back(row_error(id, s.error()));
       continue;
     }
+    if (dropped_price) {
+      const auto& rp = s->problem.cost.rental;
+      notes.push_back("cost.price_per_gpu_hour is the price of " + owner + "; this row uses " +
+                      (rp && rp->per_accelerator ? std::string("its cost.prices_per_gpu_hour entry")
+                       : rp                      ? std::string("its catalog default")
+                                                 : std::string("none (no public price; add it to cost.prices_per_gpu_hour)")));
+    }
     // The scenario's explicit prices are its own accelerator's: the other rows take their
     // catalog default (rented) or go unpriced (owned: purchase prices differ per accelerator).
     CostModel& cm = s->problem.cost;
     if (id != owner) {
-      if (cm.mode == CostMode::rented && base_cost.rental && base_cost.rental->from_scenario) {
-        price_from_catalog(*s);
-        notes.push_back("cost.price_per_gpu_hour is the price of " + owner + "; this row uses " +
-                        (cm.rental ? "its catalog default" : "none (no public price)"));
-      } else if (cm.mode == CostMode::owned) {
+      if (cm.mode == CostMode::owned) {
         cm.owned.reset();
         cm.unpriced = "cost.owned.purchase_price_per_gpu is the price of " + owner +
                       "; evaluate this accelerator with its own purchase price";

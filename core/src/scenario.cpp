@@ -552,18 +552,39 @@ void read_cost_energy_goodput(Reader& r, const json& root, Scenario& s) {
     r.only_keys(*it, "/energy", {"host_overhead", "pue", "grid_kg_co2_per_kwh"});
     facility(*it, "/energy", true);
   }
-  std::optional<double> price;
+  std::optional<double> price, map_price;
   if (auto it = root.find("cost"); it != root.end() && !r.failed()) {
     const std::string P = "/cost";
     if (!r.expect_object(&*it, P)) return;
     const json& o = *it;
-    r.only_keys(o, P, {"price_per_gpu_hour", "currency", "owned", "grid_kg_co2_per_kwh"});
+    r.only_keys(o, P, {"price_per_gpu_hour", "prices_per_gpu_hour", "currency", "owned", "grid_kg_co2_per_kwh"});
     if (auto v = r.choice(o, P, "currency", {"USD", "CNY"}, false)) cm.currency = *v == "CNY" ? Currency::cny : Currency::usd;
     price = r.number(o, P, "price_per_gpu_hour", false, 0, 1e6, true);
+    // Per-accelerator prices, keyed by catalog id (for compare across accelerators, and
+    // for the many China-market parts without a public price): the scenario's own GPU
+    // (or its custom GPU's base) takes its entry.
+    if (auto pm = o.find("prices_per_gpu_hour"); pm != o.end() && !r.failed()) {
+      const std::string M = P + "/prices_per_gpu_hour";
+      if (!r.expect_object(&*pm, M)) return;
+      if (pm->empty()) return r.fail(M, "must name at least one catalog GPU id with its price");
+      const std::string& gid = s.problem.gpu.id;
+      const std::string owner = gid.substr(0, gid.find('+'));
+      for (const auto& [key, val] : pm->items()) {
+        if (!find_gpu(key)) return r.fail(M + "/" + input::pointer_token(key), "unknown GPU \"" + key + "\" (known: " + gpu_ids() + ")");
+        auto v = r.number(*pm, M, key.c_str(), true, 0, 1e6, true);
+        if (r.failed()) return;
+        if (key == owner) {
+          if (price)
+            return r.fail(M + "/" + input::pointer_token(key), "gives a second price for the scenario's GPU; cost.price_per_gpu_hour already sets it");
+          map_price = *v;
+        }
+      }
+    }
     energy_field(r, o, P, "grid_kg_co2_per_kwh", 0, 3, en.grid_kg_co2_per_kwh, en.grid_default, grid_at);
     if (auto ow = o.find("owned"); ow != o.end() && !r.failed()) {
       const std::string Q = P + "/owned";
-      if (price) return r.fail(Q, "give price_per_gpu_hour (rented GPUs) or owned (an owned cluster), not both");
+      if (price || o.contains("prices_per_gpu_hour"))
+        return r.fail(Q, "give price_per_gpu_hour / prices_per_gpu_hour (rented GPUs) or owned (an owned cluster), not both");
       if (!r.expect_object(&*ow, Q)) return;
       r.only_keys(*ow, Q, {"purchase_price_per_gpu", "amortization_years", "host_overhead", "pue", "electricity_price_per_kwh"});
       OwnedCluster oc;
@@ -578,9 +599,10 @@ void read_cost_energy_goodput(Reader& r, const json& root, Scenario& s) {
   if (r.failed()) return;
   const Gpu& g = s.problem.gpu;
   if (cm.mode == CostMode::rented) {
-    if (price) {
+    if (price || map_price) {
       RentalPrice rp;
-      rp.value = *price;
+      rp.value = price ? *price : *map_price;
+      rp.per_accelerator = !price;
       rp.currency = cm.currency.value_or(Currency::usd);
       rp.from_scenario = true;
       cm.rental = rp;

@@ -354,11 +354,39 @@ TEST_CASE("catalogs print as JSON with what the core derives", "[catalog]") {
     if (e["id"] == "h20-96gb") CHECK(e["default_price"].is_null());
   }
   const json m = value_of(catalog_json("models"));
-  REQUIRE(m["models"].size() == 40);  // 33 dense + 7 MoE
+  REQUIRE(m["models"].size() == 41);  // 33 dense + 8 MoE
   for (const auto& e : m["models"]) {
     if (e["id"] == "llama-3.1-70b") CHECK(e["params"] == 70553706496);
     if (e["id"] == "llama-3.1-70b") CHECK(e["active_params"] == 70553706496);
     if (e["id"] == "mixtral-8x7b") CHECK(e["active_params"] == 12879925248);
   }
   CHECK(json::parse(catalog_json("tpus"))["ok"] == false);
+}
+
+TEST_CASE("per-accelerator prices price each row of a comparison", "[cost][compare]") {
+  // cost.prices_per_gpu_hour: the scenario's own GPU takes price_per_gpu_hour, the others
+  // their entry in the map; a GPU in neither falls back to its catalog default.
+  const std::string s = R"({"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb",
+    "training": {"tokens": 1e11, "seq_len": 4096}, "parallel": {"gpus": 64},
+    "cost": {"price_per_gpu_hour": 3.0, "prices_per_gpu_hour": {"h20-96gb": 1.6}}})";
+  const json r = json::parse(compare_json(s, "h100-sxm-80gb,h20-96gb,a100-sxm-80gb"));
+  REQUIRE(r["ok"] == true);
+  const json& rows = r["value"]["rows"];
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0]["cost"]["per_gpu_hour"].get<double>() == Approx(3.0));
+  CHECK(rows[1]["cost"]["per_gpu_hour"].get<double>() == Approx(1.6));
+  const Gpu* a100 = find_gpu("a100-sxm-80gb");
+  REQUIRE(a100);
+  const auto def = default_rental_price(*a100, std::nullopt);
+  REQUIRE(def);
+  CHECK(rows[2]["cost"]["per_gpu_hour"].get<double>() == Approx(def->value));
+  // The cost is the price times the billed (wall-clock) GPU-hours.
+  CHECK(rows[1]["cost"]["total"].get<double>() ==
+        Approx(1.6 * rows[1]["cost"]["gpu_hours"].get<double>()).epsilon(1e-9));
+  // The same map prices a plain evaluate on that GPU.
+  const json e = json::parse(evaluate_json(R"({"model": "llama-3.1-8b", "gpu": "h20-96gb",
+    "training": {"tokens": 1e11, "seq_len": 4096}, "parallel": {"gpus": 64},
+    "cost": {"prices_per_gpu_hour": {"h20-96gb": 1.6}}})"));
+  REQUIRE(e["ok"] == true);
+  CHECK(e["value"]["cost"]["per_gpu_hour"].get<double>() == Approx(1.6));
 }

@@ -40,6 +40,7 @@ struct RentalPrice {
   double value = 0;
   Currency currency = Currency::usd;
   bool from_scenario = false;
+  bool per_accelerator = false; // from cost.prices_per_gpu_hour, keyed by this GPU's catalog id
   bool range_midpoint = false;  // the catalog gives a [low, high] range: its midpoint
   bool on_demand = false;       // the catalog entry is an on-demand price
   Price catalog;                // the data/gpus.json entry, when not from the scenario
