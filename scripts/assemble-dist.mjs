@@ -111,7 +111,14 @@ const slim = (e) => ({
 });
 const defaultSearch =
   searched && Array.isArray(searched.curve)
-    ? { source: "search", curve: searched.curve, top: (searched.top ?? []).map(slim), search: searched.search }
+    ? {
+        source: "search",
+        // What the curve chart and its tooltips read (render.js, charts.js): the rest comes
+        // with the wasm core's own search a moment later; this keeps the first visit light.
+        curve: searched.curve.map(({ gpus, days, gpu_hours, pareto, plan }) => ({ gpus, days, gpu_hours, pareto, plan })),
+        top: (searched.top ?? []).map(slim),
+        search: searched.search,
+      }
     : null;
 writeFileSync(
   path.join(DIST, "catalog.js"),
