@@ -117,7 +117,10 @@ void memory_json(JsonWriter& w, const Scenario& s, const Candidate& c, bool with
        "ZeRO §3.1/§5; Megatron keeps fp32 gradients with bf16 (docs/memory-model.md §1)");
   item(w, "optimizer_states", "optimizer", m.optimizer,
        fmt("%.4g B", sb.optimizer) + (adapters ? " × adapter params (" : " × stage params (") +
-           (sb.optimizer > optimizer_state_bytes(tr.optimizer, p.model.hidden, p.model.ffn_hidden) + 1e-9 ? "fp32 master + " : "") +
+           (sb.optimizer > optimizer_state_bytes(tr.optimizer, static_cast<double>(p.model.hidden),
+                                                 static_cast<double>(p.model.ffn_hidden)) + 1e-9
+                ? "fp32 master + "
+                : "") +
            to_string(tr.optimizer) + " state)" + std::string(l.zero_stage >= 1 ? " / (dp·cp = " + shard + ")" : ""),
        "ZeRO §3.1 (K = 12 for AdamW); 8-bit Adam: Dettmers et al. 2022; Lion: Chen et al. 2023; Adafactor: Shazeer & Stern "
        "2018; torchtitan keeps fp32 parameters as the master copy");

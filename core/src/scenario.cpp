@@ -319,12 +319,12 @@ void read_training(Reader& r, const json& root, Scenario& s) {
     if (auto v = r.number(o, P, "tokens", true, 0, 1e16, true)) t.tokens = *v;
   } else {
     const std::string D = P + "/dataset";
-    auto it = o.find("dataset");
-    if (!r.expect_object(&*it, D)) return;
-    r.only_keys(*it, D, {"samples", "avg_tokens", "epochs"});
-    auto n = r.number(*it, D, "samples", true, 0, 1e13, true);
-    auto len = r.number(*it, D, "avg_tokens", true, 0, 1e8, true);
-    auto ep = r.number(*it, D, "epochs", false, 0, 1e4, true);
+    const auto ds = o.find("dataset");
+    if (!r.expect_object(&*ds, D)) return;
+    r.only_keys(*ds, D, {"samples", "avg_tokens", "epochs"});
+    auto n = r.number(*ds, D, "samples", true, 0, 1e13, true);
+    auto len = r.number(*ds, D, "avg_tokens", true, 0, 1e8, true);
+    auto ep = r.number(*ds, D, "epochs", false, 0, 1e4, true);
     if (r.failed()) return;
     t.tokens = *n * *len * ep.value_or(1.0);
     if (t.tokens > 1e16) return r.fail(D, "samples × avg_tokens × epochs exceeds 1e16 tokens");
@@ -375,19 +375,19 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (auto v = r.boolean(o, P, "overlap_moe_comm")) t.overlap_moe_comm = *v;
   if (auto v = r.choice(o, P, "moe_dispatcher", {"alltoall", "deepep"}, false))
     t.moe_dispatcher = *v == "deepep" ? MoeDispatcher::deepep : MoeDispatcher::alltoall;
-  if (auto it = o.find("recompute_modules"); it != o.end() && !r.failed()) {
+  if (auto rm = o.find("recompute_modules"); rm != o.end() && !r.failed()) {
     const std::string T = P + "/recompute_modules";
-    if (!it->is_array() || it->empty())
+    if (!rm->is_array() || rm->empty())
       return r.fail(T, "must be a non-empty array of Megatron-Core recompute modules (core_attn, moe_act, layernorm, "
-                       "mla_up_proj, mlp, moe, shared_experts), got " + input::show(*it));
+                       "mla_up_proj, mlp, moe, shared_experts), got " + input::show(*rm));
     static const std::pair<const char*, RecomputeModule> names[] = {
         {"core_attn", RecomputeModule::core_attn}, {"moe_act", RecomputeModule::moe_act},
         {"layernorm", RecomputeModule::layernorm}, {"mla_up_proj", RecomputeModule::mla_up_proj},
         {"mlp", RecomputeModule::mlp},             {"moe", RecomputeModule::moe},
         {"shared_experts", RecomputeModule::shared_experts}};
     unsigned bits = 0;
-    for (size_t i = 0; i < it->size(); ++i) {
-      const json& e = (*it)[i];
+    for (size_t i = 0; i < rm->size(); ++i) {
+      const json& e = (*rm)[i];
       const std::string E = T + "/" + std::to_string(i);
       unsigned bit = 0;
       if (e.is_string())
