@@ -29,6 +29,12 @@ console.log(`  plan: TP ${p.tp} · PP ${p.pp} · DP ${p.dp} · CP ${p.cp} · EP 
   ` · ZeRO ${p.zero_stage} · recompute ${p.recompute}`);
 console.log(`  memory/GPU: ${n(m.total_bytes / GiB)} of ${n(m.capacity_bytes / GiB)} GiB (${m.fits ? "fits" : "DOES NOT FIT"})` +
   ` · step ${n(perf.step_time_s, 2)} s · MFU ${n(perf.mfu * 100)}% · ${n(perf.tflops_per_gpu, 0)} TFLOPS/GPU`);
+// The answer's own uncertainty and OOM-risk blocks (docs/validation.md "Uncertainty ranges").
+const days = v.uncertainty?.time?.days;
+if (days && Number.isFinite(days.p10) && Number.isFinite(days.p90)) {
+  console.log(`  range: ${n(days.p10)}-${n(days.p90)} days (P10-P90 from the validation errors)` +
+    (v.oom_risk?.level ? ` · OOM risk ${v.oom_risk.level}` : ""));
+}
 for (const w of v.warnings ?? []) console.log(`  warning: ${typeof w === "string" ? w : JSON.stringify(w)}`);
 const compact = {
   gpus: p.gpus, tp: p.tp, pp: p.pp, dp: p.dp, cp: p.cp, ep: p.ep, micro_batch: p.micro_batch,
