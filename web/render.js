@@ -25,6 +25,8 @@ const BREAKDOWN_PARTS = [
 const L = () => lang();
 const n0 = (v) => F.int(L(), v);
 const n1 = (v, d = 1) => F.num(L(), v, d);
+// Energy: MWh for runs, kWh below 1 MWh (a fine-tuning job is often a few hundred kWh).
+const energyText = (mwh) => (Math.abs(mwh) < 1 ? `${n1(mwh * 1000, 0)} kWh` : `${n1(mwh, 0)} MWh`);
 const big = (v) => F.big(L(), v);
 const gib = (v) => F.gib(L(), v);
 const pct = (v) => F.pct(L(), v);
@@ -186,8 +188,10 @@ export function renderHeadline(v, ctx) {
       fact({
         key: "energy",
         label: t("energy"),
-        value: v.energy.pending ? "…" : `${n1(v.energy.mwh, 0)} MWh`,
-        sub: !v.energy.pending && Number.isFinite(v.energy.co2_tonnes) ? t("co2", { v: n1(v.energy.co2_tonnes, 0) }) : undefined,
+        value: v.energy.pending ? "…" : energyText(v.energy.mwh),
+        sub: !v.energy.pending && Number.isFinite(v.energy.co2_tonnes)
+          ? t("co2", { v: n1(v.energy.co2_tonnes, v.energy.co2_tonnes < 10 ? 2 : 0) })
+          : undefined,
         formula: v.energy.formula,
         source: v.energy.sources ? Object.values(v.energy.sources).join("; ") : undefined,
       }),
@@ -566,7 +570,7 @@ function renderCompare(c, currentGpu) {
           el("td", { class: "num-cell", text: n1(d) }),
           el("td", { class: "num-cell", text: big(r.gpu_hours) }),
           withCost ? el("td", { class: "num-cell", text: r.cost && Number.isFinite(r.cost.total) ? money(r.cost) : "—" }) : null,
-          withEnergy ? el("td", { class: "num-cell", text: r.energy && Number.isFinite(r.energy.mwh) ? `${n1(r.energy.mwh, 0)} MWh` : "—" }) : null,
+          withEnergy ? el("td", { class: "num-cell", text: r.energy && Number.isFinite(r.energy.mwh) ? energyText(r.energy.mwh) : "—" }) : null,
         );
       }),
     ),
