@@ -323,7 +323,6 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
   // QLoRA: every frozen linear weight is dequantised from NF4 to bf16 before each use
   // (bitsandbytes): read ≈0.52 B and write 2 B per weight, forward and again backward.
   const double dequant_per_weight = qlora ? nf4_bytes_per_param(t.lora.double_quant) + 2.0 : 0.0;
-  const double mats = swiglu ? 3.0 : 2.0;
 
   const auto layer_time = [&](bool moe_layer) {
     LayerTime r;
@@ -345,11 +344,10 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
       // as a dense MLP, and on this GPU E/ep local experts, each a grouped-GEMM MLP over
       // the tokens routed to it from the ep ranks: ep·M·k/E on average, load× that on the
       // busiest rank (expert-TP = TP splits each expert's width).
-      const ParamCounts pc = count_params(m);
       const double E = static_cast<double>(m.moe.experts), kk = static_cast<double>(m.moe.top_k),
                    fe = static_cast<double>(m.moe.expert_ffn_hidden), ep = static_cast<double>(l.ep);
       const double load = expert_load(m);
-      const double fs = static_cast<double>(pc.shared_mlp - (m.moe.shared_expert_gate ? m.hidden : 0)) / (mats * h);
+      const double fs = static_cast<double>(shared_expert_width(m));
       gemm_fwd += k.linear_fwd(M / ts, E, h);
       gemm_bwd += lin_bwd(M / ts, E, h);
       if (fs > 0) {
@@ -407,7 +405,7 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
           t_on = bytes * (ep - 1) / ep / up.bytes_per_s;
         }
         a2a_one = std::max(t_on, t_off) + (ep > in_domain ? out.latency_s : up.latency_s);
-        const double count = 4.0 + (l.recompute == Recompute::full || recomputes(t, l, RecomputeModule::moe) ? 2.0 : 0.0);
+        const double count = 4.0 + (l.recompute == Recompute::full || recomputes(l, RecomputeModule::moe) ? 2.0 : 0.0);
         r.ep = count * a2a_one;
       }
     }
@@ -435,15 +433,15 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
       // Megatron-Core modules (plan.hpp): each rebuilds its forward in backward.
       using RM = RecomputeModule;
       const auto mem_tok = [&](double b) { return b > 0 ? k.mem(b * M, b * M / 8) : 0.0; };
-      if (recomputes(t, l, RM::core_attn)) r.recompute += att_fwd + (t.flash_attention ? 0 : mem_fwd * 0.5);
-      if (recomputes(t, l, RM::layernorm)) r.recompute += mem_tok(2 * (eager ? 32.0 : 4.0) * h / ts);
-      if (mla && recomputes(t, l, RM::mla_up_proj)) r.recompute += att_up_fwd;
-      if (!moe_layer && recomputes(t, l, RM::mlp)) r.recompute += mlp_fwd + mem_tok(act_tok);
-      if (moe_layer && recomputes(t, l, RM::moe)) {
+      if (recomputes(l, RM::core_attn)) r.recompute += att_fwd + (t.flash_attention ? 0 : mem_fwd * 0.5);
+      if (recomputes(l, RM::layernorm)) r.recompute += mem_tok(2 * (eager ? 32.0 : 4.0) * h / ts);
+      if (mla && recomputes(l, RM::mla_up_proj)) r.recompute += att_up_fwd;
+      if (!moe_layer && recomputes(l, RM::mlp)) r.recompute += mlp_fwd + mem_tok(act_tok);
+      if (moe_layer && recomputes(l, RM::moe)) {
         r.recompute += routed_fwd + shared_fwd + mem_tok(act_tok + shared_act_tok + permute_tok);
       } else if (moe_layer) {
-        if (recomputes(t, l, RM::moe_act)) r.recompute += mem_tok(act_tok);
-        if (recomputes(t, l, RM::shared_experts)) r.recompute += shared_fwd + mem_tok(shared_act_tok);
+        if (recomputes(l, RM::moe_act)) r.recompute += mem_tok(act_tok);
+        if (recomputes(l, RM::shared_experts)) r.recompute += shared_fwd + mem_tok(shared_act_tok);
       }
     }
     // TP: per layer two all-reduces of the s·b·h activation forward and two backward

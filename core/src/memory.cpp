@@ -109,10 +109,7 @@ double lora_params_per_layer(const ModelShape& m, const LoraConfig& c, bool moe_
   };
   if (!moe_layer) return n + mlp(static_cast<double>(m.ffn_hidden));
   // Every routed and shared expert carries its own adapters (PEFT matches module names).
-  const ParamCounts pc = count_params(m);
-  const double fs = pc.shared_mlp > 0 ? static_cast<double>(pc.shared_mlp - (m.moe.shared_expert_gate ? m.hidden : 0)) /
-                                            ((gated ? 3.0 : 2.0) * h)
-                                      : 0.0;
+  const double fs = static_cast<double>(shared_expert_width(m));
   const double experts = static_cast<double>(active_only ? m.moe.top_k : m.moe.experts);
   return n + experts * mlp(static_cast<double>(m.moe.expert_ffn_hidden)) +
          (fs > 0 ? mlp(fs) : 0.0);
@@ -143,10 +140,7 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
   // each token (the busiest rank, docs/memory-model.md §2b) plus the shared experts.
   const double load = moe_layer ? expert_load(m) : 0.0;
   const double k_top = static_cast<double>(m.moe.top_k), fe = static_cast<double>(m.moe.expert_ffn_hidden);
-  const ParamCounts pc_moe = moe_layer ? count_params(m) : ParamCounts{};
-  const double fs = moe_layer ? static_cast<double>(pc_moe.shared_mlp - (m.moe.shared_expert_gate ? m.hidden : 0)) /
-                                    ((gated_ffn(m.ffn_act) ? 3.0 : 2.0) * h)
-                              : 0.0;
+  const double fs = moe_layer ? static_cast<double>(shared_expert_width(m)) : 0.0;
   const double f = moe_layer ? load * k_top * fe + fs : static_cast<double>(m.ffn_hidden);
   const double seq_shard = (t.sequence_parallel && l.tp > 1) ? tp : 1.0;
   const double sb = s * b;
@@ -186,7 +180,7 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
   // (the QKV and MLP-in inputs), mla_up_proj the per-head Q, K, V, mlp a dense MLP's
   // intermediates, moe_act the experts' activation output, shared_experts the shared
   // experts' intermediates, moe the whole MoE block's; each is rebuilt in backward.
-  const bool rc_norm = recomputes(t, l, RM::layernorm), rc_up = is_mla(m) && recomputes(t, l, RM::mla_up_proj);
+  const bool rc_norm = recomputes(l, RM::layernorm), rc_up = is_mla(m) && recomputes(l, RM::mla_up_proj);
   // Each norm keeps its input (2 per layer; Gemma 2/3 have 4); the QKV and MLP-in
   // projections keep theirs. Per-head q/k norms (Qwen3, Gemma 3) keep Q and K before
   // normalisation.
@@ -207,8 +201,8 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
   // down. GELU: fc1 output (f, the GELU input) and GELU output (f, the fc2 input).
   const double mats = swiglu ? 3.0 : 2.0;
   if (!moe_layer) {
-    if (!recomputes(t, l, RM::mlp)) bytes += kAct * sb * mats * f / tp;
-  } else if (recomputes(t, l, RM::moe)) {
+    if (!recomputes(l, RM::mlp)) bytes += kAct * sb * mats * f / tp;
+  } else if (recomputes(l, RM::moe)) {
     // The whole MoE block is rebuilt: nothing inside it is kept.
   } else {
     // MoE block (Megatron-Core MoE): per routed copy of a token the permuted input (h,
@@ -220,8 +214,8 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
     // With expert-TP etp < tp each rank routes only its sequence shard (SP): etp/tp of
     // the micro-batch's tokens, at full expert width / etp.
     const double etp = static_cast<double>(l.etp);
-    const double act_kept = recomputes(t, l, RM::moe_act) ? mats - 1.0 : mats;
-    const double shared_kept = recomputes(t, l, RM::shared_experts) ? 0.0 : mats * fs / tp;
+    const double act_kept = recomputes(l, RM::moe_act) ? mats - 1.0 : mats;
+    const double shared_kept = recomputes(l, RM::shared_experts) ? 0.0 : mats * fs / tp;
     bytes += kAct * sb * (load * k_top * (etp / seq_shard) * (h + act_kept * fe / etp) + shared_kept);
     bytes += 8.0 * sb * static_cast<double>(m.moe.experts) / seq_shard;
   }
@@ -229,7 +223,7 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
   if (m.dropout) bytes += 2.0 * sb * h / seq_shard;
   bytes += lse;
   if (!t.flash_attention && (l.recompute == Recompute::none ||
-                             (l.recompute == Recompute::selective && !recomputes(t, l, RM::core_attn)))) {
+                             (l.recompute == Recompute::selective && !recomputes(l, RM::core_attn)))) {
     // Materialised attention: softmax output 2·a·s²·b (+ dropout mask a·s²·b and
     // dropout output 2·a·s²·b): Korthikanti's 5·a·s²·b, or 2·a·s²·b without dropout.
     // Selective recomputation recomputes exactly this part (Korthikanti §5). With CP

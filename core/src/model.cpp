@@ -31,18 +31,19 @@ int64_t dense_mlp_matmul_params(const ModelShape& m) {
   return (gated_ffn(m.ffn_act) ? 3 : 2) * m.hidden * m.ffn_hidden;  // gate+up+down, or fc1+fc2
 }
 
-namespace {
-int64_t ffn_matrices(const ModelShape& m) { return gated_ffn(m.ffn_act) ? 3 : 2; }
-int64_t shared_width(const ModelShape& m) {
+int64_t shared_expert_width(const ModelShape& m) {
   if (m.moe.shared_experts <= 0) return 0;
   return m.moe.shared_expert_ffn_hidden > 0 ? m.moe.shared_expert_ffn_hidden
                                             : m.moe.shared_experts * m.moe.expert_ffn_hidden;
 }
+
+namespace {
+int64_t ffn_matrices(const ModelShape& m) { return gated_ffn(m.ffn_act) ? 3 : 2; }
 }  // namespace
 
 int64_t moe_mlp_active_matmul_params(const ModelShape& m) {
   const int64_t h = m.hidden;
-  return m.moe.top_k * ffn_matrices(m) * h * m.moe.expert_ffn_hidden + ffn_matrices(m) * h * shared_width(m) +
+  return m.moe.top_k * ffn_matrices(m) * h * m.moe.expert_ffn_hidden + ffn_matrices(m) * h * shared_expert_width(m) +
          m.moe.experts * h + (m.moe.shared_expert_gate ? h : 0);
 }
 
@@ -84,7 +85,7 @@ ParamCounts count_params(const ModelShape& m) {
     // correction bias); Qwen2-MoE gates its shared expert with an h→1 linear.
     p.expert = ffn_matrices(m) * h * m.moe.expert_ffn_hidden;
     p.routed_experts = m.moe.experts * p.expert;
-    p.shared_mlp = ffn_matrices(m) * h * shared_width(m) + (m.moe.shared_expert_gate ? h : 0);
+    p.shared_mlp = ffn_matrices(m) * h * shared_expert_width(m) + (m.moe.shared_expert_gate ? h : 0);
     p.router = m.moe.experts * h + (m.moe.router_bias ? m.moe.experts : 0);
     p.moe_per_layer = p.attention + p.routed_experts + p.shared_mlp + p.router + p.layer_norms;
   }
@@ -95,7 +96,7 @@ ParamCounts count_params(const ModelShape& m) {
   p.head = m.tied_embeddings ? 0 : m.vocab * h;
   p.total = p.layers_total + p.embedding + p.position + p.final_norm + p.head;
   const int64_t attn_mm = attention_matmul_params(m), dense_mm = dense_mlp_matmul_params(m);
-  const int64_t moe_mm_all = is_moe(m) ? p.routed_experts + ffn_matrices(m) * h * shared_width(m) +
+  const int64_t moe_mm_all = is_moe(m) ? p.routed_experts + ffn_matrices(m) * h * shared_expert_width(m) +
                                              m.moe.experts * h + (m.moe.shared_expert_gate ? h : 0)
                                        : 0;
   p.matmul = p.dense_layers * (attn_mm + dense_mm) + p.moe_layers * (attn_mm + moe_mm_all) + m.vocab * h;

@@ -80,8 +80,21 @@ StateBytes state_bytes(const Training& t, const ModelShape* m) {
   return b;
 }
 
-bool recomputes(const Training& t, const Layout& l, RecomputeModule mod) {
-  (void)t;
+const NamedBit kRecomputeModuleNames[7] = {
+    {"core_attn", static_cast<unsigned>(RecomputeModule::core_attn)},
+    {"moe_act", static_cast<unsigned>(RecomputeModule::moe_act)},
+    {"layernorm", static_cast<unsigned>(RecomputeModule::layernorm)},
+    {"mla_up_proj", static_cast<unsigned>(RecomputeModule::mla_up_proj)},
+    {"mlp", static_cast<unsigned>(RecomputeModule::mlp)},
+    {"moe", static_cast<unsigned>(RecomputeModule::moe)},
+    {"shared_experts", static_cast<unsigned>(RecomputeModule::shared_experts)}};
+const NamedBit kLoraTargetNames[7] = {
+    {"q", static_cast<unsigned>(LoraTarget::q)},       {"k", static_cast<unsigned>(LoraTarget::k)},
+    {"v", static_cast<unsigned>(LoraTarget::v)},       {"o", static_cast<unsigned>(LoraTarget::o)},
+    {"gate", static_cast<unsigned>(LoraTarget::gate)}, {"up", static_cast<unsigned>(LoraTarget::up)},
+    {"down", static_cast<unsigned>(LoraTarget::down)}};
+
+bool recomputes(const Layout& l, RecomputeModule mod) {
   return l.recompute == Recompute::selective && (l.recompute_modules & static_cast<unsigned>(mod)) != 0;
 }
 

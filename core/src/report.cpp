@@ -178,13 +178,8 @@ void plan_json(JsonWriter& w, const Scenario& s, const Layout& l) {
   w.field("recompute", to_string(l.recompute));
   w.key("recompute_modules").begin_array();
   if (l.recompute == Recompute::selective) {
-    static const std::pair<RecomputeModule, const char*> names[] = {
-        {RecomputeModule::core_attn, "core_attn"}, {RecomputeModule::moe_act, "moe_act"},
-        {RecomputeModule::layernorm, "layernorm"}, {RecomputeModule::mla_up_proj, "mla_up_proj"},
-        {RecomputeModule::mlp, "mlp"},             {RecomputeModule::moe, "moe"},
-        {RecomputeModule::shared_experts, "shared_experts"}};
-    for (const auto& [bit, name] : names)
-      if (l.recompute_modules & static_cast<unsigned>(bit)) w.value(name);
+    for (const auto& [name, bit] : kRecomputeModuleNames)
+      if (l.recompute_modules & bit) w.value(name);
   }
   w.end_array();
   w.field("sequence_parallel", p.training.sequence_parallel && l.tp > 1);

@@ -234,6 +234,48 @@ void read_gpu(Reader& r, const json& root, Gpu& g) {
     return r.fail("/gpu/bf16_tflops", "is unknown for " + g.name + "; set it in a gpu object");
 }
 
+// An array of distinct names from `names` (LoRA targets, recompute modules) as a bit set;
+// the first bad entry is reported at its index. A non-string entry gets `not_string`
+// ("..., got X"), or with none is an unknown name like any other.
+std::optional<unsigned> read_name_set(Reader& r, const json& arr, const std::string& path,
+                                      const NamedBit (&names)[7], const std::string& label,
+                                      const std::string& not_string) {
+  std::string known;
+  for (const auto& n : names) {
+    if (!known.empty()) known += ", ";
+    known += n.name;
+  }
+  unsigned bits = 0;
+  for (size_t i = 0; i < arr.size(); ++i) {
+    const json& e = arr[i];
+    const std::string at = path + "/" + std::to_string(i);
+    if (!e.is_string() && !not_string.empty()) {
+      r.fail(at, not_string + " (" + known + "), got " + input::show(e));
+      return std::nullopt;
+    }
+    unsigned bit = 0;
+    if (e.is_string())
+      for (const auto& n : names)
+        if (e.get<std::string>() == n.name) bit = n.bit;
+    if (!bit) {
+      r.fail(at, "unknown " + label + " " + input::show(e) + " (known: " + known + ")");
+      return std::nullopt;
+    }
+    if (bits & bit) {
+      r.fail(at, "lists " + input::show(e) + " twice");
+      return std::nullopt;
+    }
+    bits |= bit;
+  }
+  return bits;
+}
+
+size_t name_index(const json& arr, const char* name) {
+  for (size_t i = 0; i < arr.size(); ++i)
+    if (arr[i].is_string() && arr[i].get<std::string>() == name) return i;
+  return 0;
+}
+
 // training.lora: rank, alpha, targets; QLoRA's double quantisation and paged optimizer.
 void read_lora(Reader& r, const json& o, const std::string& P0, Scenario& s) {
   Training& t = s.problem.training;
@@ -262,27 +304,12 @@ void read_lora(Reader& r, const json& o, const std::string& P0, Scenario& s) {
     const std::string T = P + "/targets";
     if (!tg->is_array() || tg->empty())
       return r.fail(T, "must be a non-empty array of projections (q, k, v, o, gate, up, down), got " + input::show(*tg));
-    static const std::pair<const char*, LoraTarget> names[] = {
-        {"q", LoraTarget::q},       {"k", LoraTarget::k},   {"v", LoraTarget::v},    {"o", LoraTarget::o},
-        {"gate", LoraTarget::gate}, {"up", LoraTarget::up}, {"down", LoraTarget::down}};
-    unsigned bits = 0;
-    for (size_t i = 0; i < tg->size(); ++i) {
-      const json& e = (*tg)[i];
-      const std::string E = T + "/" + std::to_string(i);
-      if (!e.is_string()) return r.fail(E, "must be a projection name (q, k, v, o, gate, up, down), got " + input::show(e));
-      const std::string name = e.get<std::string>();
-      bool found = false;
-      for (const auto& [n, bit] : names)
-        if (name == n) {
-          if (bits & static_cast<unsigned>(bit)) return r.fail(E, "lists \"" + name + "\" twice");
-          bits |= static_cast<unsigned>(bit);
-          found = true;
-        }
-      if (!found) return r.fail(E, "unknown projection " + input::show(e) + " (known: q, k, v, o, gate, up, down)");
-      if (name == "gate" && !gated_ffn(s.problem.model.ffn_act))
-        return r.fail(E, "the model's MLP has no gate projection (ffn_act gelu: fc1 = up, fc2 = down)");
-    }
-    c.targets = bits;
+    auto bits = read_name_set(r, *tg, T, kLoraTargetNames, "projection", "must be a projection name");
+    if (!bits) return;
+    const std::string gate_at = T + "/" + std::to_string(name_index(*tg, "gate"));
+    if ((*bits & static_cast<unsigned>(LoraTarget::gate)) && !gated_ffn(s.problem.model.ffn_act))
+      return r.fail(gate_at, "the model's MLP has no gate projection (ffn_act gelu: fc1 = up, fc2 = down)");
+    c.targets = *bits;
   }
 }
 
@@ -380,25 +407,9 @@ void read_training(Reader& r, const json& root, Scenario& s) {
     if (!rm->is_array() || rm->empty())
       return r.fail(T, "must be a non-empty array of Megatron-Core recompute modules (core_attn, moe_act, layernorm, "
                        "mla_up_proj, mlp, moe, shared_experts), got " + input::show(*rm));
-    static const std::pair<const char*, RecomputeModule> names[] = {
-        {"core_attn", RecomputeModule::core_attn}, {"moe_act", RecomputeModule::moe_act},
-        {"layernorm", RecomputeModule::layernorm}, {"mla_up_proj", RecomputeModule::mla_up_proj},
-        {"mlp", RecomputeModule::mlp},             {"moe", RecomputeModule::moe},
-        {"shared_experts", RecomputeModule::shared_experts}};
-    unsigned bits = 0;
-    for (size_t i = 0; i < rm->size(); ++i) {
-      const json& e = (*rm)[i];
-      const std::string E = T + "/" + std::to_string(i);
-      unsigned bit = 0;
-      if (e.is_string())
-        for (const auto& [n, b] : names)
-          if (e.get<std::string>() == n) bit = static_cast<unsigned>(b);
-      if (!bit)
-        return r.fail(E, "unknown recompute module " + input::show(e) +
-                             " (known: core_attn, moe_act, layernorm, mla_up_proj, mlp, moe, shared_experts)");
-      if (bits & bit) return r.fail(E, "lists " + input::show(e) + " twice");
-      bits |= bit;
-    }
+    const auto got = read_name_set(r, *rm, T, kRecomputeModuleNames, "recompute module", "");
+    if (!got) return;
+    const unsigned bits = *got;
     const ModelShape& m = s.problem.model;
     if (!is_moe(m) && (bits & (static_cast<unsigned>(RecomputeModule::moe_act) | static_cast<unsigned>(RecomputeModule::moe) |
                                static_cast<unsigned>(RecomputeModule::shared_experts))))

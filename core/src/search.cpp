@@ -138,11 +138,7 @@ bool enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
       if (ranks % e == 0) out.push_back(e);
     return out;
   };
-  const auto etps_for = [&](int64_t tp) {
-    if (c.etp) return std::vector<int64_t>{*c.etp};
-    (void)tp;
-    return std::vector<int64_t>{1};
-  };
+  const int64_t etp = c.etp.value_or(1);
 
   for (int64_t tp : tps) {
     for (int64_t pp : pps) {
@@ -164,7 +160,7 @@ bool enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
           if (c.gpus && tp * pp * cp * dp != *c.gpus) continue;
           if (dp < 1 || t.global_batch % dp != 0) continue;
           const auto mbs = one_or(c.micro_batch, divisors(t.global_batch / dp, 64));
-          for (int64_t etp : etps_for(tp))
+          if ((tp * dp * cp) % etp != 0) continue;
           for (int64_t ep : eps_for(tp * dp * cp / etp))
           for (int64_t vpp : vpps) {
             if (vpp > 1 && pp == 1) continue;

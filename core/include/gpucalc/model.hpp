@@ -142,6 +142,9 @@ inline double expert_load(const ModelShape& m) {
 // d_v for MLA.
 int64_t qk_head_dim(const ModelShape& m);
 int64_t v_head_dim(const ModelShape& m);
+// Total intermediate width of a MoE layer's shared experts (0 without them):
+// shared_expert_ffn_hidden, or shared_experts × expert_ffn_hidden.
+int64_t shared_expert_width(const ModelShape& m);
 // Layers [begin, end) with a dense MLP among them (the first first_dense_layers).
 int64_t dense_layers_in(const ModelShape& m, int64_t begin, int64_t end);
 

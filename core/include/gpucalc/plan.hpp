@@ -90,7 +90,16 @@ struct Training {
 
 struct Layout;
 // True when the layout's selective recomputation rebuilds module `mod`.
-bool recomputes(const Training& t, const Layout& l, RecomputeModule mod);
+bool recomputes(const Layout& l, RecomputeModule mod);
+
+// The scenario names of the recompute modules and LoRA targets, with their bits, in the
+// order the answer lists them (one table for the parser and the report).
+struct NamedBit {
+  const char* name;
+  unsigned bit;
+};
+extern const NamedBit kRecomputeModuleNames[7];
+extern const NamedBit kLoraTargetNames[7];
 
 inline bool is_adapter_stage(const Training& t) { return t.stage == Stage::lora || t.stage == Stage::qlora; }
 
