@@ -77,7 +77,7 @@ TEST_CASE("full recomputation keeps 2sbh/t per layer plus one rebuilt layer", "[
   CHECK(st.recompute_working == Approx(activation_bytes_per_layer(m, tr, none)).epsilon(1e-12));
 }
 
-TEST_CASE("1F1B: the first stage holds L layers' worth; interleaving adds (p-1)/(p·v)", "[memory][pipeline]") {
+TEST_CASE("1F1B: the first stage holds L layers' worth, interleaving adds (p-1)/(p·v)", "[memory][pipeline]") {
   // Korthikanti et al. 2022 §4.2.3.
   const ModelShape m = korthikanti_gpt(12288, 96);
   Training tr = korthikanti_training(true);
