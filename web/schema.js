@@ -140,6 +140,8 @@ export const GROUPS = [
         def: { chosen: k },
         show: k === "ep" || k === "etp" ? "moe" : undefined,
       })),
+      { path: "/parallel/first_stage_layers", kind: "int", def: { none: true } },
+      { path: "/parallel/last_stage_layers", kind: "int", def: { none: true } },
       { path: "/training/moe_dispatcher", kind: "enum", options: ["alltoall", "deepep"], def: { value: "alltoall" }, show: "moe" },
       { path: "/training/overlap_moe_comm", kind: "bool", def: { value: false }, show: "moe" },
     ],

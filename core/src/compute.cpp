@@ -498,11 +498,15 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
     r.bwd = nd * (dense_layer.bwd + dense_layer.recompute) + nm * (moe_layer.bwd + moe_layer.recompute);
     return r;
   };
+  // The slowest stage sets the pipeline's pace: the last (it adds the output layer)
+  // unless the first holds more (MoE dense layers apart) or an uneven split lightened
+  // the ends, when a middle stage can be the slowest.
   StageSum crit = stage_sum(static_cast<int>(l.pp - 1));
-  if (l.pp > 1 && is_moe(m)) {
-    const StageSum first = stage_sum(0);
-    if (first.compute + first.tp + first.cp + first.ep > crit.compute + crit.tp + crit.cp + crit.ep) crit = first;
-  }
+  const auto slower = [&](const StageSum& x) {
+    if (x.compute + x.tp + x.cp + x.ep > crit.compute + crit.tp + crit.cp + crit.ep) crit = x;
+  };
+  if (l.pp > 1 && (is_moe(m) || uneven_split(l))) slower(stage_sum(0));
+  if (l.pp > 2 && uneven_split(l)) slower(stage_sum(1));
   const double t_mb_compute = crit.compute;
   const double t_mb_tp = crit.tp;
   const double t_mb_cp = crit.cp + crit.ep;
@@ -574,8 +578,13 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
   st.ep_comm_s = m_count * crit.ep;
   st.pp_comm_s = m_count * t_mb_pp;
   st.offload_s = m_count * t_mb_offload;
-  // 1F1B bubble: (p-1) slots, (p-1)/v interleaved (Narayanan et al. 2021 §2.2).
-  st.bubble_s = static_cast<double>(l.pp - 1) / static_cast<double>(l.vpp) * t_mb;
+  // 1F1B bubble: (p-1) slots, (p-1)/v interleaved (Narayanan et al. 2021 §2.2). A slot
+  // lasts one model chunk; when a stage's layers do not split evenly over its v chunks
+  // (an uneven split), the largest chunk, ceil(n/v) of its n layers, sets the slot.
+  const double n_crit = static_cast<double>(crit.layers.total);
+  const double chunk_share = n_crit > 0 ? std::ceil(n_crit / static_cast<double>(l.vpp)) / n_crit
+                                        : 1.0 / static_cast<double>(l.vpp);
+  st.bubble_s = static_cast<double>(l.pp - 1) * chunk_share * t_mb;
 
   // The optimizer step, HBM-bound: read and write its state (fp32 master, moments), read
   // the gradient, write the 16-bit weight (AdamW mixed precision: 4·6 + grad + 2 bytes per

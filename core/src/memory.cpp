@@ -236,9 +236,24 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
 
 StageLayers stage_layers(const ModelShape& m, const Layout& l, int stage) {
   StageLayers r;
-  r.total = layers_per_stage_max(m, l);
+  r.total = stage_layer_count(m, l, stage);
   if (!is_moe(m)) {
     r.dense = r.total;
+    return r;
+  }
+  if (uneven_split(l)) {
+    // Model chunks in pipeline order (chunk k of stage s is virtual stage k·pp + s, as
+    // Megatron interleaves them); a stage's layers spread over its vpp chunks as evenly
+    // as they go, the first chunks taking the remainder.
+    int64_t begin = 0;
+    for (int64_t k = 0; k < l.vpp; ++k) {
+      for (int64_t s = 0; s < l.pp; ++s) {
+        const int64_t n = stage_layer_count(m, l, s);
+        const int64_t size = n / l.vpp + (k < n % l.vpp ? 1 : 0);
+        if (s == stage) r.dense += dense_layers_in(m, begin, begin + size);
+        begin += size;
+      }
+    }
     return r;
   }
   const int64_t c = (m.layers + l.pp * l.vpp - 1) / (l.pp * l.vpp);
@@ -416,9 +431,10 @@ StageMemory worst_stage_memory(const ModelShape& m, const Training& t, const Lay
   if (l.pp == 1) return a;
   StageMemory z = stage_memory(m, t, l, o, static_cast<int>(l.pp - 1));
   StageMemory worst = z.total() > a.total() ? z : a;
-  if (is_moe(m) && m.moe.first_dense_layers > 0 && l.pp > 2) {
-    // Stage 0's dense layers are lighter than MoE ones: the next stage (all MoE, almost
-    // as many micro-batches in flight) can be the fullest.
+  if ((uneven_split(l) || (is_moe(m) && m.moe.first_dense_layers > 0)) && l.pp > 2) {
+    // Stage 0's dense layers are lighter than MoE ones, or an uneven split gave it
+    // fewer: the next stage (the middle stages' share, almost as many micro-batches in
+    // flight) can be the fullest.
     StageMemory b = stage_memory(m, t, l, o, 1);
     if (b.total() > worst.total()) worst = b;
   }

@@ -1,5 +1,6 @@
 #include "gpucalc/plan.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace gpucalc {
@@ -103,9 +104,34 @@ int64_t micro_batches(const Training& t, const Layout& l) {
   return per_step > 0 ? t.global_batch / per_step : 0;
 }
 
+namespace {
+// Stages without a layer count of their own, and the layers they share evenly.
+struct SplitRest {
+  int64_t stages = 0, layers = 0;
+};
+SplitRest split_rest(const ModelShape& m, const Layout& l) {
+  SplitRest r;
+  r.stages = l.pp - (l.first_stage_layers > 0 ? 1 : 0) - (l.last_stage_layers > 0 ? 1 : 0);
+  r.layers = m.layers - l.first_stage_layers - l.last_stage_layers;
+  return r;
+}
+}  // namespace
+
+int64_t stage_layer_count(const ModelShape& m, const Layout& l, int64_t stage) {
+  if (!uneven_split(l)) {
+    const int64_t chunks = l.pp * l.vpp;
+    return l.vpp * ((m.layers + chunks - 1) / chunks);
+  }
+  if (stage == 0 && l.first_stage_layers > 0) return l.first_stage_layers;
+  if (stage == l.pp - 1 && l.last_stage_layers > 0) return l.last_stage_layers;
+  const SplitRest r = split_rest(m, l);
+  return r.stages > 0 ? r.layers / r.stages : 0;
+}
+
 int64_t layers_per_stage_max(const ModelShape& m, const Layout& l) {
-  const int64_t chunks = l.pp * l.vpp;
-  return l.vpp * ((m.layers + chunks - 1) / chunks);
+  if (!uneven_split(l)) return stage_layer_count(m, l, 0);
+  return std::max({stage_layer_count(m, l, 0), stage_layer_count(m, l, l.pp - 1),
+                   l.pp > 2 ? stage_layer_count(m, l, 1) : int64_t{0}});
 }
 
 namespace {
@@ -147,6 +173,15 @@ LayoutRule broken_rule(const ModelShape& m, const Training& t, const Layout& l) 
   // Megatron's interleaved schedule needs the micro-batch count to be a multiple of pp.
   if (l.vpp > 1 && micro_batches(t, l) % l.pp != 0) return R::vpp_micro_batches;
   if (l.zero_stage < 0 || l.zero_stage > 3) return R::zero_stage;
+  if (uneven_split(l)) {
+    // Megatron-Core: the stages without a count of their own split the rest evenly; every
+    // chunk of every stage needs at least one layer.
+    if (l.pp < 2) return R::split_needs_pp;
+    if (l.first_stage_layers > 0 && (l.first_stage_layers < l.vpp || l.first_stage_layers >= m.layers)) return R::split_first;
+    if (l.last_stage_layers > 0 && (l.last_stage_layers < l.vpp || l.last_stage_layers >= m.layers)) return R::split_last;
+    const SplitRest r = split_rest(m, l);
+    if (r.stages == 0 ? r.layers != 0 : (r.layers < r.stages * l.vpp || r.layers % r.stages != 0)) return R::split_rest;
+  }
   return R::none;
 }
 
@@ -195,6 +230,24 @@ std::optional<Error> check_layout(const ModelShape& m, const Training& t, const 
       return Error{"/training/micro_batch", "the interleaved schedule needs the micro-batch count (" +
                                                 s(micro_batches(t, l)) + ") to be a multiple of pp (" + s(l.pp) + ")"};
     case R::zero_stage: return Error{"/training/zero_stage", "must be 0, 1, 2 or 3, got " + s(l.zero_stage)};
+    case R::split_needs_pp:
+      return Error{l.first_stage_layers > 0 ? "/parallel/first_stage_layers" : "/parallel/last_stage_layers",
+                   "an uneven pipeline split needs pp > 1, got pp " + s(l.pp)};
+    case R::split_first:
+      return Error{"/parallel/first_stage_layers", "must be at least vpp (" + s(l.vpp) + ") and below the model's layers (" +
+                                                       s(m.layers) + "), got " + s(l.first_stage_layers)};
+    case R::split_last:
+      return Error{"/parallel/last_stage_layers", "must be at least vpp (" + s(l.vpp) + ") and below the model's layers (" +
+                                                      s(m.layers) + "), got " + s(l.last_stage_layers)};
+    case R::split_rest: {
+      const SplitRest r = split_rest(m, l);
+      const std::string at = l.last_stage_layers > 0 ? "/parallel/last_stage_layers" : "/parallel/first_stage_layers";
+      if (r.stages == 0)
+        return Error{at, "with pp = 2 the first and last stage must hold all " + s(m.layers) + " layers, got " +
+                             s(l.first_stage_layers) + " + " + s(l.last_stage_layers)};
+      return Error{at, "leaves " + s(r.layers) + " layers for the other " + s(r.stages) +
+                           " stages, which must split them evenly with at least vpp (" + s(l.vpp) + ") each"};
+    }
   }
   return std::nullopt;
 }

@@ -170,6 +170,12 @@ void plan_json(JsonWriter& w, const Scenario& s, const Layout& l) {
   w.field("ep", l.ep);
   w.field("etp", is_moe(p.model) ? l.etp : l.tp);
   w.field("vpp", l.vpp);
+  if (uneven_split(l)) {
+    // Layers per pipeline stage, first to last (parallel.first/last_stage_layers).
+    w.key("stage_layers").begin_array();
+    for (int64_t i = 0; i < l.pp; ++i) w.value(stage_layer_count(p.model, l, i));
+    w.end_array();
+  }
   w.field("micro_batch", l.micro_batch);
   w.field("micro_batches", micro_batches(p.training, l));
   w.field("global_batch", p.training.global_batch);
@@ -381,7 +387,7 @@ std::vector<std::string> warnings_json(const Scenario& s, const SearchResult& sr
   }
   if (p.training.precision == Precision::fp8)
     w.push_back("fp8: matmuls run at the FP8 peak; activations are still counted at 16 bits (conservative)");
-  if (p.model.layers % l.pp != 0)
+  if (p.model.layers % l.pp != 0 && !uneven_split(l))
     w.push_back("pp = " + std::to_string(l.pp) + " does not divide " + std::to_string(p.model.layers) +
                 " layers: the fullest stage holds " + std::to_string(layers_per_stage_max(p.model, l)) + " and bounds memory and time");
   const double domain = p.gpu.scaleup_domain.value.value_or(8.0);

@@ -454,7 +454,7 @@ void read_parallel(Reader& r, const json& root, Scenario& s) {
   if (!r.expect_object(&*it, "/parallel")) return;
   const json& o = *it;
   const std::string P = "/parallel";
-  r.only_keys(o, P, {"gpus", "tp", "pp", "dp", "cp", "ep", "etp", "vpp"});
+  r.only_keys(o, P, {"gpus", "tp", "pp", "dp", "cp", "ep", "etp", "vpp", "first_stage_layers", "last_stage_layers"});
   Constraints& c = s.constraints;
   c.gpus = r.integer(o, P, "gpus", false, 1, kMaxGpus);
   c.tp = r.integer(o, P, "tp", false, 1, 1'000'000);
@@ -464,7 +464,15 @@ void read_parallel(Reader& r, const json& root, Scenario& s) {
   c.ep = r.integer(o, P, "ep", false, 1, 1'000'000);
   c.etp = r.integer(o, P, "etp", false, 1, 1'000'000);
   c.vpp = r.integer(o, P, "vpp", false, 1, 1'000);
+  const auto first = r.integer(o, P, "first_stage_layers", false, 1, 1'000'000);
+  const auto last = r.integer(o, P, "last_stage_layers", false, 1, 1'000'000);
   if (r.failed()) return;
+  // An uneven split is a property of one pipeline depth: it needs pp fixed (the layout
+  // check then words what does not add up).
+  if ((first || last) && !c.pp)
+    return r.fail(P + (first ? "/first_stage_layers" : "/last_stage_layers"), "needs parallel.pp fixed (the split is per pipeline depth)");
+  c.first_stage_layers = first.value_or(0);
+  c.last_stage_layers = last.value_or(0);
   const ModelShape& m = s.problem.model;
   const Training& t = s.problem.training;
   const auto str = [](int64_t v) { return std::to_string(v); };

@@ -175,6 +175,7 @@ bool enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
                   Layout l;
                   l.tp = tp; l.pp = pp; l.cp = cp; l.dp = dp; l.ep = ep; l.etp = etp; l.vpp = vpp;
                   l.micro_batch = mb; l.zero_stage = zero; l.recompute = rc; l.recompute_modules = mods;
+                  l.first_stage_layers = c.first_stage_layers; l.last_stage_layers = c.last_stage_layers;
                   if (broken_rule(m, t, l) != LayoutRule::none) continue;
                   if (++visited > kMaxLayoutsVisited) return false;
                   if (!visit(l)) break;
@@ -201,6 +202,7 @@ Error explain_no_layout(const Problem& p, const Constraints& c) {
     Layout l;
     l.tp = *c.tp; l.pp = *c.pp; l.dp = *c.dp; l.cp = c.cp.value_or(1); l.ep = c.ep.value_or(1);
     l.etp = c.etp.value_or(1);
+    l.first_stage_layers = c.first_stage_layers; l.last_stage_layers = c.last_stage_layers;
     l.vpp = c.vpp.value_or(1); l.micro_batch = c.micro_batch.value_or(1);
     l.zero_stage = c.zero_stage.value_or(0); l.recompute = c.recompute.value_or(Recompute::none);
     if (c.recompute_modules) l.recompute_modules = *c.recompute_modules;

@@ -3,6 +3,7 @@
 
 #include "gpucalc/compute.hpp"
 #include "gpucalc/search.hpp"
+#include "gpucalc/memory.hpp"
 
 using namespace gpucalc;
 
@@ -87,4 +88,57 @@ TEST_CASE("days scale with 1/throughput and GPU-hours stay put when only efficie
   // 6Ψ·T / (n · peak · mfu): 8B model, 1T tokens, 64 H100 at 40%.
   const auto f = flops_per_token(p.model, 8192, Recompute::none);
   CHECK(a.run.days == Approx(1e12 * f.model / (64 * 989e12 * 0.4) / 86400).epsilon(1e-12));
+}
+
+TEST_CASE("an uneven pipeline split: Llama 3 405B as 7 + 14 x 8 + 7 layers (Megatron-Core first/last stage layers)", "[compute][pipeline]") {
+  // Llama 3 (Dubey et al. 2024, §3.3.2) balances its 16 stages by taking one layer off
+  // the first and the last stage, which also run the embedding and the output layer.
+  Problem p;
+  p.model = *find_model("llama-3.1-405b");
+  p.training.seq_len = 8192; p.training.global_batch = 2048; p.training.tokens = 1e12;
+  p.gpu = *find_gpu("h100-sxm-80gb");
+  Layout even;
+  even.tp = 8; even.pp = 16; even.dp = 64; even.micro_batch = 1; even.recompute = Recompute::selective;
+  Layout split = even;
+  split.first_stage_layers = 7; split.last_stage_layers = 7;
+  REQUIRE_FALSE(check_layout(p.model, p.training, split));
+  CHECK(stage_layer_count(p.model, split, 0) == 7);
+  for (int64_t s = 1; s < 15; ++s) CHECK(stage_layer_count(p.model, split, s) == 8);
+  CHECK(stage_layer_count(p.model, split, 15) == 7);
+  CHECK(layers_per_stage_max(p.model, split) == 8);
+  CHECK(stage_layer_count(p.model, even, 15) == 8);  // ceil(126 / 16)
+
+  // The first stage keeps the same micro-batches in flight with 7 layers instead of 8.
+  const StageMemory me = stage_memory(p.model, p.training, even, p.overheads, 0);
+  const StageMemory ms = stage_memory(p.model, p.training, split, p.overheads, 0);
+  CHECK(ms.in_flight == me.in_flight);
+  CHECK(ms.layer_activations == Approx(me.layer_activations * 7.0 / 8.0).epsilon(1e-12));
+
+  // Time: the slowest stage sets the pace. Even, it is the last (8 layers + the output
+  // layer); split 7/7, a middle one (8 layers, no head): less compute per micro-batch.
+  // A split that leaves the last stage as full as before (6 + 14 × 8 + 8) changes nothing.
+  const auto st_even = step_time(p.model, p.training, even, p.gpu, p.perf, p.efficiency);
+  const auto st_split = step_time(p.model, p.training, split, p.gpu, p.perf, p.efficiency);
+  CHECK(st_split.compute_s < st_even.compute_s);
+  Layout same = even;
+  same.first_stage_layers = 6; same.last_stage_layers = 8;
+  REQUIRE_FALSE(check_layout(p.model, p.training, same));
+  CHECK(step_time(p.model, p.training, same, p.gpu, p.perf, p.efficiency).compute_s == Approx(st_even.compute_s).epsilon(1e-12));
+
+  // Interleaved, a slot lasts the largest chunk: 8 layers over v = 3 chunks → 3 of 8,
+  // so the bubble is (p-1)·3/8 of one micro-batch's stage time (m = 32), not (p-1)/3.
+  split.vpp = 3;
+  REQUIRE_FALSE(check_layout(p.model, p.training, split));
+  const auto st3 = step_time(p.model, p.training, split, p.gpu, p.perf, p.efficiency);
+  const double slot = (st3.compute_s + st3.tp_comm_s + st3.cp_comm_s + st3.pp_comm_s) / 32.0;
+  CHECK(st3.bubble_s == Approx(15.0 * 3.0 / 8.0 * slot).epsilon(1e-12));
+
+  // MoE: DeepSeek-V3's 3 dense layers fall on the first stage (pp 8: 7 + 6 × 7 + 12).
+  const ModelShape ds = *find_model("deepseek-v3");
+  Layout moe;
+  moe.pp = 8; moe.first_stage_layers = 7; moe.last_stage_layers = 12;
+  CHECK(stage_layers(ds, moe, 0).total == 7);
+  CHECK(stage_layers(ds, moe, 0).dense == 3);
+  CHECK(stage_layers(ds, moe, 1).dense == 0);
+  CHECK(stage_layers(ds, moe, 7).total == 12);
 }

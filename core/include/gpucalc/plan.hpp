@@ -132,6 +132,11 @@ struct Layout {
   Recompute recompute = Recompute::none;
   // With recompute "selective": the Megatron-Core modules rebuilt (bit set of RecomputeModule).
   unsigned recompute_modules = static_cast<unsigned>(RecomputeModule::core_attn);
+  // Uneven pipeline split (Megatron-Core --decoder-first-pipeline-num-layers and
+  // --decoder-last-pipeline-num-layers): the layers of the first and the last stage, 0 =
+  // an even share; the other stages split the rest evenly. Used to lighten the stages
+  // that also carry the embedding or the output layer and loss.
+  int64_t first_stage_layers = 0, last_stage_layers = 0;
 
   // EP splits the experts over ep of the stage's tp·cp·dp ranks; it adds no GPUs.
   int64_t gpus() const { return tp * pp * dp * cp; }
@@ -149,7 +154,7 @@ enum class LayoutRule {
   none, tp_positive, pp_positive, dp_positive, cp_positive, vpp_positive, tp_heads, tp_kv_heads, tp_ffn,
   pp_layers, vpp_needs_pp, vpp_layers, cp_seq_len, ep_dense, ep_positive, ep_experts, ep_dp_cp, tp_expert_ffn, etp_tp,
   mb_positive, dp_batch, mb_batch,
-  vpp_micro_batches, zero_stage
+  vpp_micro_batches, zero_stage, split_needs_pp, split_first, split_last, split_rest
 };
 LayoutRule broken_rule(const ModelShape& m, const Training& t, const Layout& l);
 
@@ -159,7 +164,12 @@ std::optional<Error> check_layout(const ModelShape& m, const Training& t, const 
 
 // Layers held by the pipeline stage with the most layers: vpp · ceil(L / (pp·vpp)).
 // Uneven splits are allowed (Llama 3 405B: 126 layers on 16 stages), the fuller stage
-// bounds both memory and time.
+// bounds both memory and time. With first/last_stage_layers, the largest stage's count.
 int64_t layers_per_stage_max(const ModelShape& m, const Layout& l);
+// True when the layout sets the first or the last stage's layers itself.
+inline bool uneven_split(const Layout& l) { return l.first_stage_layers > 0 || l.last_stage_layers > 0; }
+// Layers of pipeline stage `stage` (0-based): layers_per_stage_max without an uneven
+// split (every stage is charged the fullest one's), else the stage's own count.
+int64_t stage_layer_count(const ModelShape& m, const Layout& l, int64_t stage);
 
 }  // namespace gpucalc
