@@ -325,7 +325,7 @@ export default {
   "h_parallel/dp": "Divides the global batch.",
   "h_parallel/cp": "2·cp divides the sequence length.",
   "h_parallel/ep": "MoE only: divides the routed experts and dp × cp.",
-  "h_parallel/vpp": "pp·vpp divides the layers.",
+  "h_parallel/vpp": "pp·vpp at most the layers (chunks take ⌈layers / (pp·vpp)⌉).",
   "h_parallel/etp": "MoE only: splits each expert's FFN over etp GPUs; divides tp.",
   "h_parallel/first_stage_layers": "Uneven pipeline split (Megatron-Core): fewer layers beside the embedding. Needs pp; the other stages share the rest evenly.",
   "h_parallel/last_stage_layers": "Fewer layers beside the output layer and loss (Llama 3 405B: 7, 8 × 14, 7). Needs pp.",

@@ -324,7 +324,7 @@ export default {
   "h_parallel/dp": "须整除全局批大小。",
   "h_parallel/cp": "2·cp 须整除序列长度。",
   "h_parallel/ep": "仅 MoE：须整除路由专家数与 dp × cp。",
-  "h_parallel/vpp": "pp·vpp 须整除层数。",
+  "h_parallel/vpp": "pp·vpp 不超过层数（每块 ⌈层数 / (pp·vpp)⌉ 层）。",
   "h_parallel/etp": "仅 MoE：把每个专家的 FFN 切到 etp 张卡上；须整除 tp。",
   "h_parallel/first_stage_layers": "不均匀流水线切分（Megatron-Core）：与词嵌入同阶段的层数少一些。需固定 pp；其余阶段平分剩下的层。",
   "h_parallel/last_stage_layers": "与输出层和损失同阶段的层数少一些（Llama 3 405B：7、8 × 14、7）。需固定 pp。",
