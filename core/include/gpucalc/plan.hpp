@@ -86,7 +86,14 @@ struct Training {
   Offload offload;
   bool overlap_moe_comm = false;     // EP all-to-all hidden under other micro-batches' compute (DualPipe, 1F1B A2A overlap)
   MoeDispatcher moe_dispatcher = MoeDispatcher::alltoall;
+  // training.torch_compile: PyTorch stacks (torchtitan) fuse their element-wise ops with
+  // torch.compile instead of running them as separate eager kernels.
+  bool torch_compile = false;
 };
+
+// Element-wise ops run as separate eager PyTorch kernels: the PyTorch-native stacks
+// without torch.compile. Megatron fuses them (Transformer Engine, Apex kernels).
+inline bool eager_kernels(const Training& t) { return t.framework != Framework::megatron && !t.torch_compile; }
 
 struct Layout;
 // True when the layout's selective recomputation rebuilds module `mod`.
@@ -127,6 +134,10 @@ struct Layout {
   // ranks of a stage, tp·cp·dp of them, fold into etp × ep × expert-DP ("MoE parallel
   // folding", Liu et al. 2025).
   int64_t etp = 1;
+  // Hybrid sharding (PyTorch HSDP, DeepSpeed ZeRO++ hpZ): ZeRO/FSDP shards the model
+  // states over `shard` of the dp ranks and replicates them across dp / shard groups;
+  // 0 = over all of dp.
+  int64_t shard = 0;
   int64_t micro_batch = 1;  // b, sequences per micro-batch per DP rank
   int zero_stage = 0;       // 0..3; FSDP full-shard = 3
   Recompute recompute = Recompute::none;
@@ -146,6 +157,8 @@ struct Layout {
 int64_t micro_batches(const Training& t, const Layout& l);
 // The expert-data-parallel group a routed expert's parameters are replicated (and ZeRO-
 // sharded) over: tp·cp·dp / (etp·ep).
+// The DP ranks ZeRO/FSDP shards over (times cp for the whole sharding group).
+inline int64_t zero_shard(const Layout& l) { return l.shard > 0 ? l.shard : l.dp; }
 inline int64_t expert_dp(const Layout& l) { return l.tp * l.cp * l.dp / (l.etp * l.ep); }
 
 // The divisibility and range rules a layout must obey, by name (one place for the
