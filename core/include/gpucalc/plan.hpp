@@ -167,7 +167,7 @@ enum class LayoutRule {
   none, tp_positive, pp_positive, dp_positive, cp_positive, vpp_positive, tp_heads, tp_kv_heads, tp_ffn,
   pp_layers, vpp_needs_pp, vpp_layers, cp_seq_len, ep_dense, ep_positive, ep_experts, ep_dp_cp, tp_expert_ffn, etp_tp,
   mb_positive, dp_batch, mb_batch,
-  vpp_micro_batches, zero_stage, split_needs_pp, split_first, split_last, split_rest
+  vpp_micro_batches, zero_stage, split_needs_pp, split_first, split_last, split_rest, shard_dp, shard_zero
 };
 LayoutRule broken_rule(const ModelShape& m, const Training& t, const Layout& l);
 
