@@ -15,6 +15,11 @@ namespace gpucalc {
 struct Kernels {
   double peak = 0;        // matmul peak for the precision at the sustained clock, FLOP/s
   double mm_eff = 0;      // asymptotic matmul efficiency
+  // The 16-bit peak and efficiency: under FP8 training the fused attention and the
+  // output layer stay in BF16 (Transformer Engine applies FP8 to its own linear layers;
+  // FP8 attention is a separate, optional switch; Megatron's output layer is a plain
+  // ColumnParallelLinear), so they run at these.
+  double peak16 = 0, mm_eff16 = 0;
   double att_fwd = 0, att_bwd = 0;
   double hbm = 0;         // achieved HBM bytes/s for large streams
   double sms = 0;         // SMs for wave quantization; 0: none (assume.hfu)
@@ -25,6 +30,11 @@ struct Kernels {
   // Williams et al. 2009); the batched attention GEMMs with K = d are HBM-bound.
   double gemm(double flops, double bytes = 0) const {
     const double compute = flops / (peak * mm_eff * data->matmul_rolloff.at(flops / 1e9));
+    return bytes > 0 ? std::max(compute, bytes / hbm) : compute;
+  }
+  // The same in 16-bit (attention without FlashAttention, the output layer).
+  double gemm16(double flops, double bytes = 0) const {
+    const double compute = flops / (peak16 * mm_eff16 * data->matmul_rolloff.at(flops / 1e9));
     return bytes > 0 ? std::max(compute, bytes / hbm) : compute;
   }
   // Wave quantization (NVIDIA's GEMM guide): an output of `tiles` tiles runs one tile per
@@ -46,6 +56,11 @@ struct Kernels {
   double linear_wgrad(double m, double n, double kk) const { return gemm(2 * m * n * kk) / wave(kk, n); }
   double linear_bwd(double m, double n, double kk, bool frozen) const {
     return linear_dgrad(m, n, kk) + (frozen ? 0.0 : linear_wgrad(m, n, kk));
+  }
+  // A 16-bit linear layer forward and backward (the output layer under FP8).
+  double linear16(double m, double n, double kk, bool frozen) const {
+    const double f = gemm16(2 * m * n * kk);
+    return f / wave(m, n) + f / wave(m, kk) + (frozen ? 0.0 : f / wave(kk, n));
   }
   // Grouped GEMM over `g` experts of m tokens each (Megatron-Core GroupedMLP /
   // TE GroupedLinear): each expert's GEMM runs at the roll-off of its own size — small

@@ -19,6 +19,9 @@ Kernels kernels_for(const Gpu& g, const PerfProfile& perf, const Training& t, co
   if (g.power_limit_w.value && g.tdp_w.value && *g.power_limit_w.value < *g.tdp_w.value)
     k.peak *= std::cbrt(*g.power_limit_w.value / *g.tdp_w.value);
   k.mm_eff = (t.precision == Precision::fp8 ? perf.fp8_matmul.value : perf.matmul.value).value_or(0.75);
+  const Precision p16 = t.precision == Precision::fp8 ? Precision::bf16 : t.precision;
+  k.peak16 = k.peak / peak_flops(g, t.precision) * peak_flops(g, p16);
+  k.mm_eff16 = perf.matmul.value.value_or(0.75);
   k.att_fwd = perf.attention_fwd.value.value_or(0.55);
   k.att_bwd = perf.attention_bwd.value.value_or(0.4);
   k.hbm = g.memory_bw_tbs.value.value_or(2.0) * 1e12 * perf.memory.value.value_or(0.9);
@@ -27,6 +30,8 @@ Kernels kernels_for(const Gpu& g, const PerfProfile& perf, const Training& t, co
     static const PerfData flat{};
     k.mm_eff = *e.hfu;
     k.peak = peak_flops(g, t.precision);
+    k.mm_eff16 = *e.hfu;
+    k.peak16 = k.peak;
     k.data = &flat;
     k.sms = 0;
   }
@@ -114,10 +119,10 @@ struct Pair {
 Pair core_attention(const LayerCtx& c) {
   if (c.t->flash_attention) {
     const double fl = c.M * c.s * c.a * (c.dqk + c.dv) / c.tp;
-    return {fl / (c.k.peak * c.k.att_fwd), 2.5 * fl / (c.k.peak * c.k.att_bwd)};
+    return {fl / (c.k.peak16 * c.k.att_fwd), 2.5 * fl / (c.k.peak16 * c.k.att_bwd)};
   }
   const double fl = 2 * c.M * c.s * c.a * (c.dqk + c.dv) / c.tp;
-  const double fwd = c.k.gemm(fl, 2.0 * 2 * c.M * c.s * c.a / c.tp);
+  const double fwd = c.k.gemm16(fl, 2.0 * 2 * c.M * c.s * c.a / c.tp);
   return {fwd, 2 * fwd};
 }
 
@@ -129,6 +134,7 @@ struct MlpBlock {
   double mlp_fwd = 0, shared_fwd = 0, routed_fwd = 0;  // recomputable forward times
   double act_tok = 0, shared_act_tok = 0, permute_tok = 0;
   double ep = 0;            // EP all-to-all, all passes
+  double cast_fwd = 0, cast_bwd = 0;  // FP8: GEMM-input elements per token quantised, forward / backward
 };
 
 MlpBlock dense_mlp(const LayerCtx& c) {
@@ -139,6 +145,8 @@ MlpBlock dense_mlp(const LayerCtx& c) {
   b.mlp_fwd = b.gemms.fwd;
   b.act_tok = c.act_bytes_per_f * c.ff / c.tp;
   b.bytes_tok = b.act_tok;
+  b.cast_fwd = c.h / c.ts + c.ff / c.tp;   // inputs of the up and down projections
+  b.cast_bwd = up + c.h / c.ts;            // their output gradients
   return b;
 }
 
@@ -213,6 +221,10 @@ MlpBlock moe_block(const LayerCtx& c) {
   // copies' all-gather / reduce-scatter inside each expert's etp group.
   b.units = (fs > 0 ? 1.0 : 0.0) + (l.etp > 1 ? kk * load * etp / c.tp : 0.0);
   if (l.ep > 1) b.ep = ep_all_to_all(c);
+  // FP8 inputs of the expert and shared-expert projections (routed copies per token).
+  const double copies = load * kk * (me / c.M);
+  b.cast_fwd = copies * (c.h + fe / etp) + (fs > 0 ? c.h / c.ts + fs / c.tp : 0.0);
+  b.cast_bwd = copies * (up * fe / etp + c.h) + (fs > 0 ? up * fs / c.tp + c.h / c.ts : 0.0);
   return b;
 }
 
@@ -273,6 +285,21 @@ double cp_comm(const LayerCtx& c, const Pair& core) {
   return std::max(0.0, fwd - core.fwd) + std::max(0.0, 2 * fwd - core.bwd);
 }
 
+// FP8 GEMMs take quantised inputs (NVIDIA Transformer Engine): forward each linear's
+// input, backward its output gradient, and each weight once a step (cached across the
+// step's micro-batches). A cast reads the 16-bit tensor and writes the FP8 copy and its
+// transpose (the backward GEMMs need the other layout on Hopper; MXFP8 writes both with
+// their 1-in-32 block scales); per-tensor current scaling first reads the tensor once
+// more for its amax. HBM-bound.
+Pair fp8_casts(const LayerCtx& c, const MlpBlock& mlp, double weights) {
+  if (c.fp8_cast_bytes <= 0) return {};
+  const double att_fwd = c.h / c.ts + c.a * c.dv / c.tp;                              // QKV and projection inputs
+  const double att_bwd = (c.a * c.dqk + (c.mla ? c.a * c.dv : 2 * c.g_kv * c.d)) / c.tp + c.h / c.ts;  // their output gradients
+  const double fwd = c.fp8_cast_bytes * (c.M * (att_fwd + mlp.cast_fwd) + weights / c.micro_batches);
+  const double bwd = c.fp8_cast_bytes * c.M * (att_bwd + mlp.cast_bwd);
+  return {c.k.mem(fwd, fwd / 8), c.k.mem(bwd, bwd / 8)};
+}
+
 }  // namespace
 
 LayerCtx layer_ctx(const ModelShape& m, const Training& t, const Layout& l, const Gpu& g, const PerfProfile& perf,
@@ -308,6 +335,11 @@ LayerCtx layer_ctx(const ModelShape& m, const Training& t, const Layout& l, cons
   // QLoRA: every frozen linear weight is dequantised from NF4 to bf16 before each use
   // (bitsandbytes): read ≈0.52 B and write 2 B per weight, forward and again backward.
   c.dequant_per_weight = c.qlora ? nf4_bytes_per_param(t.lora.double_quant) + 2.0 : 0.0;
+  // Bytes per element of an FP8 cast: read 2 + write 1 + its transpose 1, and 2 more
+  // for the amax read of current scaling; MXFP8 adds 1/32 B of scale per copy.
+  if (t.precision == Precision::fp8 && !e.hfu)
+    c.fp8_cast_bytes = t.fp8_recipe == Fp8Recipe::tensorwise ? 6.0 : t.fp8_recipe == Fp8Recipe::delayed ? 4.0 : 4.0 + 2.0 / 32;
+  c.micro_batches = static_cast<double>(std::max<int64_t>(1, micro_batches(t, l)));
   return c;
 }
 
@@ -327,8 +359,9 @@ LayerTime layer_time(const LayerCtx& c, bool moe_layer) {
   }
   const double mem_fwd = c.k.mem((c.att_bytes_tok + mlp.bytes_tok) * c.M, (c.att_bytes_tok + mlp.bytes_tok) * c.M / 8);
   const double dq = c.qlora ? c.k.mem(c.dequant_per_weight * weights, c.dequant_per_weight * weights / 8) : 0.0;
-  r.fwd = fwd + core.fwd + mem_fwd + dq;
-  r.bwd = bwd + core.bwd + 2 * mem_fwd + dq;
+  const Pair cast = fp8_casts(c, mlp, weights);
+  r.fwd = fwd + core.fwd + mem_fwd + dq + cast.fwd;
+  r.bwd = bwd + core.bwd + 2 * mem_fwd + dq + cast.bwd;
   r.recompute = recompute_time(c, moe_layer, r, mlp, att, core, mem_fwd);
   r.tp = tp_comm(c, mlp.units);
   r.cp = cp_comm(c, core);
@@ -340,7 +373,7 @@ LayerTime layer_time(const LayerCtx& c, bool moe_layer) {
 
 double head_time(const LayerCtx& c) {
   const double V = static_cast<double>(c.m->vocab);
-  const double gemm = c.k.linear_fwd(c.M, V / c.tp, c.h) + c.k.linear_bwd(c.M, V / c.tp, c.h, c.frozen);
+  const double gemm = c.k.linear16(c.M, V / c.tp, c.h, c.frozen);
   const double loss_bytes = 16.0 * c.M * V / c.tp;  // ~16 B per logit in all
   return gemm + c.k.mem(loss_bytes, loss_bytes / 4);
 }

@@ -340,7 +340,7 @@ void read_training(Reader& r, const json& root, Scenario& s) {
                      "optimizer", "recompute", "zero_stage", "stage", "flash_attention", "sequence_parallel",
                      "framework", "grad_dtype", "overlap_grad_reduce", "overlap_param_gather", "master_weights",
                      "lora", "offload", "overlap_moe_comm", "dataset", "recompute_modules", "moe_dispatcher",
-                     "torch_compile"});
+                     "torch_compile", "fp8_recipe"});
   // Fine-tuning jobs are sized in samples × average length × epochs (training.dataset);
   // give that or tokens.
   const bool has_dataset = o.contains("dataset");
@@ -405,6 +405,8 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (auto v = r.boolean(o, P, "master_weights")) t.master_weights = *v;
   if (auto v = r.boolean(o, P, "overlap_moe_comm")) t.overlap_moe_comm = *v;
   if (auto v = r.boolean(o, P, "torch_compile")) t.torch_compile = *v;
+  if (auto v = r.choice(o, P, "fp8_recipe", {"tensorwise", "delayed", "mxfp8"}, false))
+    t.fp8_recipe = *v == "mxfp8" ? Fp8Recipe::mxfp8 : *v == "delayed" ? Fp8Recipe::delayed : Fp8Recipe::tensorwise;
   if (auto v = r.choice(o, P, "moe_dispatcher", {"alltoall", "deepep"}, false))
     t.moe_dispatcher = *v == "deepep" ? MoeDispatcher::deepep : MoeDispatcher::alltoall;
   if (auto rm = o.find("recompute_modules"); rm != o.end() && !r.failed()) {
@@ -437,6 +439,8 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (auto v = r.boolean(o, P, "overlap_grad_reduce")) t.overlap_grad_reduce = *v;
   if (auto v = r.boolean(o, P, "overlap_param_gather")) t.overlap_param_gather = *v;
   if (r.failed()) return;
+  if (o.contains("fp8_recipe") && t.precision != Precision::fp8)
+    return r.fail(P + "/fp8_recipe", "applies with precision \"fp8\" only");
   if (t.torch_compile && t.framework == Framework::megatron)
     return r.fail(P + "/torch_compile", "applies to the PyTorch-native frameworks (torchtitan, …); Megatron fuses its element-wise kernels already");
   if (t.stage == Stage::qlora && t.precision == Precision::fp8)

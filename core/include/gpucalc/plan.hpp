@@ -26,6 +26,11 @@ enum class RecomputeModule : unsigned {
 // every routed copy; DeepEP (DeepSeek 2025) sends each token once per remote scale-up
 // domain and fans it out over NVLink, in FP8 when the GEMMs are FP8.
 enum class MoeDispatcher { alltoall, deepep };
+// FP8 scaling (NVIDIA Transformer Engine): per-tensor current scaling ("FP8-CS" in the
+// Megatron-Bridge tables) takes each tensor's amax just before casting it, delayed
+// scaling uses the amax history (the amax is fused into the producing kernel), MXFP8
+// (Blackwell) scales each block of 32 values as it casts.
+enum class Fp8Recipe { tensorwise, delayed, mxfp8 };
 // Optimizer state per trainable parameter (docs/memory-model.md §1b): AdamW two fp32
 // moments (Loshchilov & Hutter 2019); 8-bit Adam two 8-bit moments with one fp32 absmax
 // per 2048-value block (Dettmers et al. 2022, bitsandbytes); SGD with momentum one fp32
@@ -89,6 +94,8 @@ struct Training {
   // training.torch_compile: PyTorch stacks (torchtitan) fuse their element-wise ops with
   // torch.compile instead of running them as separate eager kernels.
   bool torch_compile = false;
+  // training.fp8_recipe: how FP8 GEMM inputs are scaled (Transformer Engine recipes).
+  Fp8Recipe fp8_recipe = Fp8Recipe::tensorwise;
 };
 
 // Element-wise ops run as separate eager PyTorch kernels: the PyTorch-native stacks
