@@ -228,7 +228,7 @@ TEST_CASE("China-market and domestic accelerators keep their caveats and variant
 }
 
 TEST_CASE("accelerators without a measured performance profile fall back to the default one", "[catalog][perf]") {
-  for (const char* id : {"b300-288gb", "gb200-186gb", "l40s-48gb", "rtx-4090-24gb", "rtx-5090-32gb", "mi250x-128gb",
+  for (const char* id : {"l40s-48gb", "rtx-4090-24gb", "rtx-5090-32gb", "mi250x-128gb",
                          "mi355x-288gb", "gaudi2-96gb", "ascend-910b", "ascend-910c", "hygon-k100-ai",
                          "cambricon-mlu370-x8", "tpu-v5e", "tpu-v5p", "tpu-v6e", "trainium1", "trainium2"}) {
     INFO(id);
@@ -238,6 +238,11 @@ TEST_CASE("accelerators without a measured performance profile fall back to the 
   }
   // MAMF-measured profiles.
   CHECK(perf_profile_for("a100-sxm-80gb").matmul.value == 0.869);
+  // Blackwell (stas00/ml-engineering MAMF table): B200 1745.0 of 2250, GB200 1822.0 of 2500.
+  CHECK(perf_profile_for("b200-180gb").matmul.value == Approx(1745.0 / 2250).margin(5e-4));
+  CHECK(perf_profile_for("gb200-186gb").matmul.value == Approx(1822.0 / 2500).margin(5e-4));
+  CHECK(perf_profile_for("b300-288gb").fp8_matmul.value == Approx(3353.3 / 4500).margin(5e-4));
+  CHECK(perf_profile_for("b200-180gb").sm_count.value == 148);
   CHECK(perf_profile_for("h100-sxm-80gb").matmul.value == 0.803);
   CHECK(perf_profile_for("mi300x-192gb").matmul.value == 0.514);
 }
