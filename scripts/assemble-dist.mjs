@@ -42,6 +42,26 @@ for (const f of readdirSync(path.join(ROOT, "examples"))) {
   if (f.endsWith(".json")) copyFileSync(path.join(ROOT, "examples", f), path.join(DIST, "examples", f));
 }
 
+// ---- minified page scripts (esbuild, one file at a time: the module graph and the file
+// names stay as they are; sw.js keeps its BUILD / PRECACHE markers for the stamp below,
+// gpucalc.js comes minified from emcc). Without node_modules the page ships unminified.
+const minifyPageScripts = async () => {
+  let esbuild;
+  try {
+    esbuild = await import("esbuild");
+  } catch {
+    console.warn("assemble: esbuild not installed (npm ci): page scripts not minified");
+    return;
+  }
+  const targets = [...readdirSync(DIST).filter((f) => f.endsWith(".js") && f !== "sw.js" && f !== "gpucalc.js"),
+    ...readdirSync(path.join(DIST, "locales")).filter((f) => f.endsWith(".js")).map((f) => `locales/${f}`)];
+  for (const f of targets) {
+    const file = path.join(DIST, f);
+    const { code } = esbuild.transformSync(readFileSync(file, "utf8"), { minify: true, format: "esm", target: "es2022", charset: "utf8" });
+    writeFileSync(file, code);
+  }
+};
+
 // ---- catalog.js: scalar fields only (a spec {value, source, confidence} becomes its
 // value, with confidence and source id kept beside it for the page's spec table).
 const models = readJson("data/models.json").models.map((m) => {
@@ -142,6 +162,8 @@ writeFileSync(
 );
 
 // ---- sw.js: precache list + build hash
+await minifyPageScripts();
+
 const files = [];
 const walk = (dir) => {
   for (const f of readdirSync(dir).sort()) {

@@ -292,7 +292,7 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
   // expert-data-parallel group of dp·cp/ep ranks (Megatron-Core expert DP).
   // Hybrid sharding (parallel.shard) keeps the states sharded within groups of shard·cp.
   const double shard = static_cast<double>(zero_shard(l) * l.cp);
-  const double eshard = static_cast<double>(expert_dp(l));
+  const double eshard = static_cast<double>(expert_shard(l));
   const StateBytes sb = state_bytes(t, &m);
   const bool titan = t.framework == Framework::torchtitan;
   const bool z3 = l.zero_stage >= 3;

@@ -76,12 +76,12 @@ void memory_json(JsonWriter& w, const Scenario& s, const Candidate& c, bool with
     w.end_object();
     return;
   }
-  const std::string shard = std::to_string(l.dp * l.cp);
+  const std::string shard = std::to_string(zero_shard(l) * l.cp);
   w.key("items").begin_array();
   const StateBytes sb = state_bytes(p.training, &p.model);
   const Training& tr = p.training;
   const bool adapters = is_adapter_stage(tr);
-  const std::string eshard = std::to_string(expert_dp(l));
+  const std::string eshard = std::to_string(expert_shard(l));
   const auto bytes_of = [](double b) { return fmt("%.0f B", b); };
   {
     std::string f;

@@ -90,7 +90,7 @@ struct DpGroups {
 };
 DpGroups dp_groups(const Layout& l) {
   const int64_t shard = zero_shard(l) * l.cp;
-  return {Group{shard, l.tp}, Group{l.dp / zero_shard(l), l.tp * shard}, Group{expert_dp(l), l.etp * l.ep}};
+  return {Group{shard, l.tp}, Group{l.dp / zero_shard(l), l.tp * shard}, Group{expert_shard(l), l.etp * l.ep}};
 }
 
 // ZeRO-0: all-reduce; ZeRO-1/2: reduce-scatter of gradients + all-gather of the updated

@@ -571,7 +571,7 @@ test("MoE presets: total and active parameters in the list, an EP field only for
   assert.equal(scenario.model, "mixtral-8x7b");
   const want = cliEvaluate(scenario).value;
   assert.ok(want.model.active_params < want.model.params, "the core counts fewer active parameters");
-  assert.ok(want.plan.ep > 1, `the core chose ep ${want.plan.ep}`);
+  assert.ok(want.plan.ep >= 1 && 8 % want.plan.ep === 0, `the core chose ep ${want.plan.ep}`);
   assert.equal(Number(await page.locator("#headline").getAttribute("data-gpus")), want.plan.gpus);
   assert.equal(await page.locator('#plan .chip[data-key="ep"] dd').innerText(), String(want.plan.ep));
   assert.match(await page.locator("#subline").innerText(), new RegExp(`· ${F.big("en", want.model.params)} total, ${F.big("en", want.model.active_params)} active ·`));
@@ -825,7 +825,9 @@ test("the answer shows its OOM risk and P10–P90 range; How accurate is this? o
   const d = want.uncertainty.time.days;
   const fmtDays = (v) => F.num("en", v, v < 10 ? 2 : 1);
   const range = await page.locator("#trust #range").innerText();
-  assert.ok(range.includes(`P10–P90 over ${want.uncertainty.time.n} published runs`), range);
+  // It names the answer's regime and how many of that regime's runs it rests on.
+  assert.equal(want.uncertainty.time.regime, "dense");
+  assert.ok(range.includes(`P10–P90 from ${want.uncertainty.time.n} published dense pre-training runs`), range);
   assert.ok(range.includes(`${fmtDays(d.p10)}–${fmtDays(d.p90)} days`), `${range} vs ${d.p10}-${d.p90}`);
   assert.match(await page.locator('#facts [data-key="days"] .fact-range').innerText(), /^P10–P90: /);
 
@@ -853,7 +855,7 @@ test("the answer shows its OOM risk and P10–P90 range; How accurate is this? o
   await page.click("#lang");
   await page.waitForFunction(() => document.documentElement.lang === "zh-CN");
   assert.match(await page.locator("#trust #oom").innerText(), /^显存溢出风险：[低中高]/);
-  assert.match(await page.locator("#trust #range").innerText(), /可能区间（P10–P90，依据 \d+ 次公开训练）/);
+  assert.match(await page.locator("#trust #range").innerText(), /可能区间（P10–P90，依据 \d+ 次公开的稠密预训练实测）/);
   await page.click("#open-accuracy");
   await dialog.waitFor({ state: "visible" });
   await page.waitForFunction(() => /误差中位数/.test(document.querySelector("#acc-summary")?.textContent ?? ""));

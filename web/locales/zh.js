@@ -569,7 +569,7 @@ export default {
   oom_text_measured_low: "实测 {used}（{cap} 的 {pct}）：低于 80%（Fujii 等 2024 的 454 次运行中，低于 80% 的没有一次 OOM）。",
   oom_text_measured_medium: "实测 {used}（{cap} 的 {pct}）：高于 80%（Fujii 等 2024 的 454 次运行中，低于 80% 的没有一次 OOM）。",
   oom_text_measured_high: "实测 {used}（{cap} 的 {pct}）：超过显存容量。",
-  range_label: "可能区间（P10–P90，依据 {n} 次公开的{regime}训练{beyond}）",
+  range_label: "可能区间（P10–P90，依据 {n} 次公开的{regime}实测{beyond}）",
   range_beyond: "；超出已验证的最大 GPU 数，区间已放宽",
   regime_dense: "稠密预训练",
   regime_moe: "MoE 预训练",

@@ -171,6 +171,12 @@ int64_t micro_batches(const Training& t, const Layout& l);
 // The DP ranks ZeRO/FSDP shards over (times cp for the whole sharding group).
 inline int64_t zero_shard(const Layout& l) { return l.shard > 0 ? l.shard : l.dp; }
 inline int64_t expert_dp(const Layout& l) { return l.tp * l.cp * l.dp / (l.etp * l.ep); }
+// The ranks ZeRO/FSDP shards a routed expert's states over: the expert-data-parallel
+// group, cut to the hybrid-sharding group's share of it (shard / dp).
+inline int64_t expert_shard(const Layout& l) {
+  const int64_t e = expert_dp(l) * zero_shard(l) / l.dp;
+  return e > 1 ? e : 1;
+}
 
 // The divisibility and range rules a layout must obey, by name (one place for the
 // conditions; check_layout words them, the search only asks whether any is broken).
