@@ -268,7 +268,7 @@ TEST_CASE("China-market and domestic accelerators keep their caveats and variant
 
 TEST_CASE("accelerators without a measured performance profile fall back to the default one", "[catalog][perf]") {
   for (const char* id : {"b300-288gb", "gb200-186gb", "l40s-48gb", "rtx-4090-24gb", "rtx-5090-32gb", "mi250x-128gb",
-                         "mi355x-288gb", "gaudi2-96gb", "ascend-910b", "ascend-910c", "hygon-k100-ai",
+                         "mi355x-288gb", "gaudi2-96gb", "ascend-910c", "hygon-k100-ai",
                          "cambricon-mlu370-x8", "tpu-v5e", "tpu-v5p", "tpu-v6e", "trainium1", "trainium2"}) {
     INFO(id);
     const PerfProfile p = perf_profile_for(id);
@@ -279,6 +279,13 @@ TEST_CASE("accelerators without a measured performance profile fall back to the 
   CHECK(perf_profile_for("a100-sxm-80gb").matmul.value == 0.869);
   CHECK(perf_profile_for("h100-sxm-80gb").matmul.value == 0.803);
   CHECK(perf_profile_for("mi300x-192gb").matmul.value == 0.514);
+  // Ascend 910B (gameofdimension/limulidae): GEMM 328 / 353.89 TFLOP/s; HCCS bus bandwidth
+  // (72 × 2·7/8 + 149 × 7/8) / 2 = 128.2 of 196 GB/s. The rest stays the default's.
+  const PerfProfile a = perf_profile_for("ascend-910b");
+  CHECK(a.profile_id == "ascend-910b");
+  CHECK(a.matmul.value == Approx(328 / 353.89).margin(5e-4));
+  CHECK(a.scaleup.value == Approx((72 * 1.75 + 149 * 0.875) / 2 / 196).margin(5e-4));
+  CHECK(a.attention_fwd.confidence == "low");  // from the default profile
 }
 
 TEST_CASE("the model presets: at least 25 dense models, each with its source", "[catalog][models]") {
