@@ -136,6 +136,9 @@ Expected<ordered_json> compare_report(std::string_view scenario_json, std::strin
     row["goodput_fraction"] = v["goodput"]["fraction"];
     row["gpu_hours"] = v["goodput"]["gpu_hours"];
     row["mfu"] = v["performance"]["mfu"];
+    // Whose efficiencies the time model used: this GPU's measured profile, a measured
+    // sibling's (data/perf.json aliases), or the unmeasured default.
+    row["perf_profile"] = v["performance"]["perf_profile"];
     row["step_time_s"] = v["performance"]["step_time_s"];
     row["cost"] = v["cost"];
     ordered_json& en = v["energy"];
