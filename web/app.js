@@ -134,7 +134,8 @@ function edit(mutate) {
 // keystroke; the core's full answer replaces it (with the same numbers) when it lands.
 
 function curveKey(scenario) {
-  const s = structuredClone(scenario);
+  // As the core saw it: with the currency the page prices in (money.js).
+  const s = JSON.parse(requestText(scenario));
   delete s.target;
   if (s.training && typeof s.training === "object") delete s.training.tokens;
   if (s.parallel && typeof s.parallel === "object") {

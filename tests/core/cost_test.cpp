@@ -204,7 +204,7 @@ TEST_CASE("energy: GPUs × TDP × (1 + host overhead) × PUE × hours", "[cost][
   capped.power_limit_w = Spec{500.0, "scenario", "user"};
   CHECK(energy_use(e, capped, 4096, 1000).mwh == Approx(6191.67744 * 500 / 700).epsilon(1e-12));
   // Unknown power: no energy rather than a guess.
-  CHECK_FALSE(energy_use(e, gpu("ascend-910c"), 8, 1).known);
+  CHECK_FALSE(energy_use(e, gpu("hygon-k100-ai"), 8, 1).known);
 }
 
 TEST_CASE("owned cluster: amortised purchase plus electricity", "[cost][owned]") {
@@ -354,7 +354,9 @@ TEST_CASE("compare: one row per accelerator, prices per accelerator", "[compare]
   CHECK(rows[1]["days"] == h20["training"]["days"]);
   CHECK(rows[1]["goodput_days"] == h20["goodput"]["days"]);
   CHECK(rows[1]["memory"]["used_bytes"] == h20["memory"]["total_bytes"]);
-  CHECK(rows[1]["cost"].is_null());  // no public H20 price
+  // H20's only public price is 7.5 CNY: converted at 7.1057 CNY per USD for this USD scenario.
+  CHECK(rows[1]["cost"]["per_gpu_hour"].get<double>() == Approx(7.5 / 7.1057).epsilon(1e-12));
+  CHECK(rows[2]["cost"].is_null());  // no public H800 price
   CHECK(rows[0]["cost"]["per_gpu_hour"] == 2.95);
   CHECK(rows[4]["cost"]["per_gpu_hour"] == 1.5);
   for (const auto& r : rows) {
@@ -366,7 +368,7 @@ TEST_CASE("compare: one row per accelerator, prices per accelerator", "[compare]
   // The scenario's own price is its accelerator's, not every row's.
   const json p = value_of(compare_json(example_with({{"cost", {{"price_per_gpu_hour", 2.0}}}}), "h100-sxm-80gb,h20-96gb,mi300x-192gb"));
   CHECK(p["rows"][0]["cost"]["per_gpu_hour"] == 2.0);
-  CHECK(p["rows"][1]["cost"].is_null());
+  CHECK(p["rows"][1]["cost"]["per_gpu_hour"].get<double>() == Approx(7.5 / 7.1057).epsilon(1e-12));  // its catalog default
   CHECK(p["rows"][2]["cost"]["per_gpu_hour"] == 1.5);
   // Bad lists name /gpu.
   for (const char* ids : {"h100-sxm-80gb,h999", "h100-sxm-80gb,,h20-96gb", "h20-96gb,h20-96gb", ""}) {
