@@ -6,8 +6,9 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { after, before, test } from "node:test";
-import { CLI, DEFAULT_EXAMPLE, readJson } from "../wasm/helpers.mjs";
-import { launch, shot, waitForAnswer } from "./harness.mjs";
+import path from "node:path";
+import { CLI, DEFAULT_EXAMPLE, DIST, readJson } from "../wasm/helpers.mjs";
+import { SHOTS, launch, shot, waitForAnswer } from "./harness.mjs";
 import { startServer } from "./static-server.mjs";
 
 let server;
@@ -15,7 +16,7 @@ let browser;
 let page;
 
 before(async () => {
-  server = await startServer(process.env.GPUCALC_DIST ?? "dist");
+  server = await startServer(DIST);
   browser = await launch();
   page = browser.page;
 });
@@ -63,7 +64,7 @@ test("the comparison shows for the default scenario, the CLI's rows, each with i
   assert.match(by["h800-sxm-80gb"][8], /H100's, measured/);
   assert.match(by["ascend-910c"][8], /assumed/);
   await shot(page, "compare-desktop-en.png");
-  await page.locator("#compare-card").screenshot({ path: "test-results/compare-card-en.png" });
+  await page.locator("#compare-card").screenshot({ path: path.join(SHOTS, "compare-card-en.png") });
 });
 
 test("any offered accelerator can be added, and the set is remembered", async () => {
@@ -92,8 +93,8 @@ test("Chinese readers see 元, switchable to USD; the rate is the dated central 
   await page.click("#q-money summary");
   assert.match(await page.locator("#q-fx-hint").innerText(), /7\.1057.*2025-09-23/);
   await shot(page, "compare-desktop-zh.png");
-  await page.locator("#compare-card").screenshot({ path: "test-results/compare-card-zh.png" });
-  await page.locator("#quick").screenshot({ path: "test-results/money-form-zh.png" });
+  await page.locator("#compare-card").screenshot({ path: path.join(SHOTS, "compare-card-zh.png") });
+  await page.locator("#quick").screenshot({ path: path.join(SHOTS, "money-form-zh.png") });
   await page.check("#q-cur-usd");
   await page.waitForFunction(() => /美元/.test(document.querySelector("#headline")?.textContent ?? ""));
   await page.check("#q-cur-cny");
@@ -127,12 +128,12 @@ test("phone (360 px): the comparison scrolls inside its card, in both languages"
   await compareReady(7);
   const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok((await overflow()) <= 0, `page is ${await overflow()}px wider than a phone screen`);
-  await page.locator("#compare-card").screenshot({ path: "test-results/compare-phone-zh.png" });
+  await page.locator("#compare-card").screenshot({ path: path.join(SHOTS, "compare-phone-zh.png") });
   await page.click("#lang");
   await page.waitForFunction(() => document.documentElement.lang === "en");
   await compareReady(7);
   assert.ok((await overflow()) <= 0, `en page is ${await overflow()}px wider than a phone screen`);
-  await page.locator("#compare-card").screenshot({ path: "test-results/compare-phone-en.png" });
+  await page.locator("#compare-card").screenshot({ path: path.join(SHOTS, "compare-phone-en.png") });
   await page.setViewportSize({ width: 1280, height: 900 });
 });
 
