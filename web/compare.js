@@ -95,12 +95,12 @@ const layoutText = (l) => {
   return parts.join(" ");
 };
 
-const memText = (m) => `${F.gib(L(), m.used_bytes, 0)} / ${F.gib(L(), m.capacity_bytes, 0)}`;
+const memText = (m) => `${F.num(L(), m.used_bytes / F.GIB, 0)} / ${F.num(L(), m.capacity_bytes / F.GIB, 0)}`;
 
 export function renderCompare(c, currentGpu) {
   const rows = Array.isArray(c?.rows) ? c.rows.filter((r) => r && r.gpu) : [];
   $("compare-status").hidden = rows.length > 0;
-  const heads = [t("q_gpu"), t("f_gpus"), t("cmp_layout"), t("f_days"), "MFU", t("cmp_memory"), t("cost"), t("energy"), t("cmp_confidence")];
+  const heads = [t("q_gpu"), t("f_gpus"), t("cmp_layout"), t("cmp_days"), "MFU", t("cmp_memory"), t("cost"), t("energy"), t("cmp_confidence")];
   $("compare-table").replaceChildren(
     el("caption", { class: "sr-only", text: t("compare") }),
     el("thead", {}, el("tr", {}, heads.map((h) => el("th", { scope: "col", text: h })))),

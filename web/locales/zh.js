@@ -521,6 +521,7 @@ export default {
   cmp_loading: "正在对比…",
   cmp_note: "每行是同一场景换成该加速卡，卡数与并行方式按主答案的方法搜索。天数含故障与重启。置信度：“实测”表示有该卡公开测得的效率；“默认”为假设值，最不确定。",
   cmp_layout: "TP×PP×DP",
+  cmp_days: "天数",
   cmp_memory: "显存 (GiB)",
   cmp_confidence: "效率来源",
   cmp_conf_measured: "实测",
