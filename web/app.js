@@ -110,7 +110,8 @@ function syncOutputs() {
   }
   const json = $("json-text");
   if (document.activeElement !== json) json.value = prettyJson(state.scenario);
-  $("cli-text").textContent = cliCommand(state.scenario);
+  // The command gives the page's answer: with the currency the page prices in.
+  $("cli-text").textContent = cliCommand(JSON.parse(requestText(state.scenario)));
   if (EMBED) $("open-full").href = permalink();
 }
 
@@ -792,7 +793,7 @@ function toggleTheme() {
 
 function wireShare() {
   $("copy-link").addEventListener("click", () => copyText(permalink(), t("copied_link")));
-  $("copy-cli").addEventListener("click", () => copyText(cliCommand(state.scenario), t("copied_cli")));
+  $("copy-cli").addEventListener("click", () => copyText(cliCommand(JSON.parse(requestText(state.scenario))), t("copied_cli")));
   $("copy-embed").addEventListener("click", () => {
     const code = `<iframe src="${embedUrl()}" title="gpucalc" width="100%" height="560" loading="lazy" style="border:0;max-width:760px"></iframe>`;
     copyText(code, t("copied_embed"));
@@ -905,12 +906,13 @@ async function start() {
   wireShare();
   wireTrust();
   wireCalibration({ edit, setClientError, evaluateNow, answer: () => state.answer });
-  wireMoney({ edit, setClientError, evaluateNow, scenario: () => state.scenario });
+  wireMoney({ edit, setClientError, evaluateNow, syncOutputs, scenario: () => state.scenario });
   $("lang").addEventListener("click", () => {
     i18n.setLanguage(lang() === "zh" ? "en" : "zh");
     i18n.saveLanguage(lang());
     applyLanguage();
     // 元 in Chinese, USD in English, unless the reader or the scenario chose.
+    syncOutputs();
     if (state.ready && requestText(state.scenario) !== state.answerText) evaluateNow();
   });
   $("theme").addEventListener("click", toggleTheme);

@@ -70,6 +70,7 @@ export function wireMoney(ctx) {
         } catch {
           /* ignore */
         }
+        ctx.syncOutputs?.();
         evaluateNow();
       }
     });
