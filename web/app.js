@@ -16,7 +16,7 @@ import { shapeForParams } from "./shape.js";
 import { adaptToModel, modelLabel, populateJob, wireJob } from "./jobtype.js";
 import { calibrationFieldFor, populateCalibration, wireCalibration } from "./calibrate.js";
 import { renderTrust, wireTrust } from "./trust.js";
-import { displayCurrency, populateMoney, requestText, wireMoney } from "./money.js";
+import { displayCurrency, populateMoney, requestText, setAcceleratorPrice, unitOf, wireMoney } from "./money.js";
 import { buildPicker, compareIds, markCompareStale, renderCompare } from "./compare.js";
 
 const root = document.documentElement;
@@ -294,6 +294,14 @@ function scheduleExplore(text) {
 // "国产 vs 英伟达" (compare.js): the same job on the chosen accelerators, after the answer,
 // in its own worker; a newer answer supersedes a comparison still running.
 let compareTimer = 0;
+// Prices the reader gives for accelerators without a public one, per row.
+function compareCtx() {
+  return {
+    prices: state.scenario.cost?.prices_per_gpu_hour ?? {},
+    unit: unitOf(displayCurrency(state.scenario)),
+    onPrice: (id, value) => edit((s) => setAcceleratorPrice(s, id, value)),
+  };
+}
 function scheduleCompare(text) {
   if (EMBED) return;
   clearTimeout(compareTimer);
@@ -305,7 +313,7 @@ function scheduleCompare(text) {
       if (result.superseded || text !== state.answerText) return;
       if (result.envelope?.ok) {
         state.compare = { text, ids, value: result.envelope.value };
-        renderCompare(result.envelope.value, baseOf(state.scenario.gpu));
+        renderCompare(result.envelope.value, baseOf(state.scenario.gpu), compareCtx());
       }
     }, () => {});
   }, 250);
@@ -338,7 +346,7 @@ function renderAll() {
   else markExploreStale();
   populateQuickHints();
   populateMoney(state.scenario, state.answer);
-  if (state.compare && state.compare.text === state.answerText) renderCompare(state.compare.value, baseOf(state.scenario.gpu));
+  if (state.compare && state.compare.text === state.answerText) renderCompare(state.compare.value, baseOf(state.scenario.gpu), compareCtx());
   state.expert?.populate(state.scenario, state.answer);
 }
 

@@ -97,7 +97,34 @@ const layoutText = (l) => {
 
 const memText = (m) => `${F.num(L(), m.used_bytes / F.GIB, 0)} / ${F.num(L(), m.capacity_bytes / F.GIB, 0)}`;
 
-export function renderCompare(c, currentGpu) {
+// The cost cell: the core's cost, and for an accelerator without a public price (or with
+// one the reader set) a price field that writes cost.prices_per_gpu_hour (ctx.onPrice).
+function costCell(r, ctx) {
+  const priced = r.cost && Number.isFinite(r.cost.total);
+  const own = ctx?.prices?.[r.gpu.id];
+  if (!ctx?.onPrice || (priced && own === undefined)) return el("td", { class: "num-cell", text: priced ? money(r.cost) : t("cmp_no_price") });
+  const input = el("input", {
+    type: "text",
+    inputmode: "decimal",
+    class: "row-price",
+    value: own ?? "",
+    placeholder: t("cmp_price_ph", { unit: ctx.unit }),
+    "aria-label": t("cmp_price_aria", { gpu: gpuShort(r.gpu.id, r.gpu), unit: ctx.unit }),
+    dataset: { gpu: r.gpu.id },
+  });
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") input.blur(); // commits: "change" fires on blur
+  });
+  input.addEventListener("change", () => {
+    const text = input.value.trim();
+    const v = text === "" ? undefined : F.parseNumber(text);
+    input.classList.toggle("invalid", v !== undefined && !(v > 0));
+    if (v === undefined || v > 0) ctx.onPrice(r.gpu.id, v);
+  });
+  return el("td", { class: "num-cell" }, priced ? el("div", { text: money(r.cost) }) : null, input);
+}
+
+export function renderCompare(c, currentGpu, ctx) {
   const rows = Array.isArray(c?.rows) ? c.rows.filter((r) => r && r.gpu) : [];
   $("compare-status").hidden = rows.length > 0;
   const heads = [t("q_gpu"), t("f_gpus"), t("cmp_layout"), t("cmp_days"), "MFU", t("cmp_memory"), t("cost"), t("energy"), t("cmp_confidence")];
@@ -114,7 +141,6 @@ export function renderCompare(c, currentGpu) {
           return el("tr", { class: "row-error" }, name, el("td", { colspan: heads.length - 1, class: "hint", lang: m.translated ? undefined : "en", text: m.text }));
         }
         const d = r.goodput_days ?? r.days;
-        const cost = r.cost && Number.isFinite(r.cost.total) ? money(r.cost) : t("cmp_no_price");
         return el(
           "tr",
           { class: r.gpu.id === currentGpu ? "chosen" : undefined, dataset: { gpu: r.gpu.id } },
@@ -124,7 +150,7 @@ export function renderCompare(c, currentGpu) {
           el("td", { class: "num-cell", text: F.num(L(), d, d < 10 ? 2 : 1) }),
           el("td", { class: "num-cell", text: F.pct(L(), r.mfu) }),
           el("td", { class: "num-cell", text: r.memory ? memText(r.memory) : "" }),
-          el("td", { class: "num-cell", text: cost }),
+          costCell(r, ctx),
           el("td", { class: "num-cell", text: r.energy && Number.isFinite(r.energy.mwh) ? energyText(r.energy.mwh) : "—" }),
           el("td", {}, confidence(r)),
         );

@@ -17,9 +17,6 @@ const OWNED = [
   ["q-own-pue", "/cost/owned/pue", false],
   ["q-own-host", "/cost/owned/host_overhead", false],
 ];
-// Typed but not yet sent: an owned cluster is priced only once its three required
-// numbers are there (the core would otherwise name the first missing one).
-const draft = new Map();
 
 function saved() {
   try {
@@ -44,6 +41,22 @@ export function requestText(scenario) {
   if (scenario?.cost?.currency) return JSON.stringify(scenario);
   return JSON.stringify({ ...scenario, cost: { ...(scenario.cost ?? {}), currency: displayCurrency(scenario) } });
 }
+
+// A cost section the form emptied is dropped (permalinks stay short).
+export function tidyCost(s) {
+  if (s.cost && typeof s.cost === "object" && Object.keys(s.cost).length === 0) delete s.cost;
+}
+
+// A price for one accelerator of the comparison (cost.prices_per_gpu_hour), in the
+// currency the page shows, which the scenario then keeps so the price means what was typed.
+export function setAcceleratorPrice(s, id, value) {
+  if (value !== undefined && !s.cost?.currency) setPath(s, "/cost/currency", displayCurrency(s));
+  setPath(s, `/cost/prices_per_gpu_hour/${id}`, value);
+  if (s.cost?.prices_per_gpu_hour && Object.keys(s.cost.prices_per_gpu_hour).length === 0) delete s.cost.prices_per_gpu_hour;
+  tidyCost(s);
+}
+
+export const unitOf = (c) => unit(c);
 
 const unit = (c) => (c === "CNY" ? "元" : lang() === "zh" ? "美元" : "USD");
 
@@ -78,12 +91,18 @@ export function wireMoney(ctx) {
   $("q-price").addEventListener("input", () => {
     const v = readNumber("q-price", "/cost/price_per_gpu_hour", ctx);
     if (v === null) return evaluateNow();
-    edit((s) => setPath(s, "/cost/price_per_gpu_hour", v));
+    edit((s) => {
+      setPath(s, "/cost/price_per_gpu_hour", v);
+      tidyCost(s);
+    });
   });
   $("q-fx").addEventListener("input", () => {
     const v = readNumber("q-fx", "/cost/usd_cny", ctx);
     if (v === null) return evaluateNow();
-    edit((s) => setPath(s, "/cost/usd_cny", v));
+    edit((s) => {
+      setPath(s, "/cost/usd_cny", v);
+      tidyCost(s);
+    });
   });
   $("q-owned").addEventListener("change", () => {
     $("q-owned-fields").hidden = !$("q-owned").checked;
@@ -96,8 +115,10 @@ export function wireMoney(ctx) {
 function writeOwned(ctx) {
   const { edit, evaluateNow } = ctx;
   if (!$("q-owned").checked) {
-    draft.clear();
-    return edit((s) => setPath(s, "/cost/owned", undefined));
+    return edit((s) => {
+      setPath(s, "/cost/owned", undefined);
+      tidyCost(s);
+    });
   }
   const owned = {};
   let bad = false;
@@ -113,6 +134,7 @@ function writeOwned(ctx) {
   edit((s) => {
     setPath(s, "/cost/price_per_gpu_hour", undefined);
     setPath(s, "/cost/owned", complete ? owned : undefined);
+    tidyCost(s);
   });
 }
 

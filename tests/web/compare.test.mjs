@@ -58,7 +58,8 @@ test("the comparison shows for the default scenario, the CLI's rows, each with i
   const by = Object.fromEntries(rows.map((r) => [r.gpu, r.cells]));
   assert.match(by["h100-sxm-80gb"][6], /^\$/);
   assert.match(by["h20-96gb"][6], /^\$/); // its CNY listing, converted
-  assert.match(by["ascend-910b"][6], /no public price/);
+  // No public price: a field for the reader's (next test).
+  assert.equal(await page.locator('#compare-table input.row-price[data-gpu="ascend-910b"]').count(), 1);
   assert.match(by["h100-sxm-80gb"][8], /^measured$/);
   assert.match(by["ascend-910b"][8], /^measured$/);
   assert.match(by["h800-sxm-80gb"][8], /H100's, measured/);
@@ -119,6 +120,28 @@ test("an owned cluster priced from the form: purchase, amortisation, electricity
   await page.fill("#q-own-pue", "");
   await page.uncheck("#q-owned");
   await err.waitFor({ state: "hidden" });
+});
+
+test("a price for an accelerator without a public one prices its row, in the reader's currency", async () => {
+  await compareReady(7);
+  const field = page.locator('#compare-table input.row-price[data-gpu="ascend-910b"]');
+  await field.fill("12");
+  await field.press("Enter");
+  await page.waitForFunction(() => {
+    const row = document.querySelector('#compare-table tr[data-gpu="ascend-910b"]');
+    return row && !document.querySelector("#compare-card.stale") && /元/.test(row.children[6].textContent);
+  });
+  const s = await page.evaluate(() => JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(new URLSearchParams(location.hash.slice(1)).get("s").replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0)))));
+  assert.deepEqual(s.cost, { currency: "CNY", prices_per_gpu_hour: { "ascend-910b": 12 } });
+  // The CLI's compare of that scenario: 12 元 × the row's wall-clock GPU-hours.
+  const cli = cliCompare(s, "h100-sxm-80gb,ascend-910b").rows[1];
+  assert.ok(Math.abs(cli.cost.total - 12 * cli.gpu_hours) < 1e-6 * cli.cost.total);
+  await page.locator('#compare-table input.row-price[data-gpu="ascend-910b"]').fill("");
+  await page.locator('#compare-table input.row-price[data-gpu="ascend-910b"]').dispatchEvent("change");
+  await page.waitForFunction(() => {
+    const cell = document.querySelector('#compare-table tr[data-gpu="ascend-910b"]')?.children[6];
+    return cell && !/元/.test(cell.textContent) && cell.querySelector("input.row-price")?.value === "";
+  });
 });
 
 test("phone (360 px): the comparison scrolls inside its card, in both languages", async () => {

@@ -530,6 +530,8 @@ export default {
   cmp_conf_measured: "measured",
   cmp_conf_sibling: "{gpu}'s, measured",
   cmp_conf_default: "assumed (default)",
+  cmp_price_ph: "{unit} per GPU-hour",
+  cmp_price_aria: "Price per GPU-hour of {gpu}, in {unit}",
   cmp_no_price: "no public price",
   q_money: "Cost:",
   q_currency: "Currency",

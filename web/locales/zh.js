@@ -527,6 +527,8 @@ export default {
   cmp_conf_measured: "实测",
   cmp_conf_sibling: "沿用 {gpu} 实测",
   cmp_conf_default: "默认（假设）",
+  cmp_price_ph: "{unit}/卡时",
+  cmp_price_aria: "{gpu} 每卡每小时价格（{unit}）",
   cmp_no_price: "无公开价格",
   q_money: "费用：",
   q_currency: "币种",
