@@ -290,7 +290,8 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
   // optimizer, 2 also gradients, 3 also weights. Routed-expert parameters are already
   // split over the ep ranks of that group, so ZeRO shards them over the rest of it, the
   // expert-data-parallel group of dp·cp/ep ranks (Megatron-Core expert DP).
-  const double shard = static_cast<double>(l.dp * l.cp);
+  // Hybrid sharding (parallel.shard) keeps the states sharded within groups of shard·cp.
+  const double shard = static_cast<double>(zero_shard(l) * l.cp);
   const double eshard = static_cast<double>(expert_dp(l));
   const StateBytes sb = state_bytes(t, &m);
   const bool titan = t.framework == Framework::torchtitan;

@@ -67,6 +67,19 @@ const PerfData& perf_data() {
       if (auto m = it->find("m"); m != it->end() && m->is_number()) p.tile_m = m->get<double>();
       if (auto n = it->find("n"); n != it->end() && n->is_number()) p.tile_n = n->get<double>();
     }
+    if (auto it = j.find("nccl_latency"); it != j.end() && it->is_object()) {
+      const auto num = [&](const char* group, const char* key, double& out) {
+        auto g = it->find(group);
+        if (g == it->end() || !g->is_object()) return;
+        if (auto v = g->find(key); v != g->end() && v->is_number()) out = v->get<double>();
+      };
+      num("base_us", "ring", p.nccl.ring_base_us);
+      num("base_us", "tree", p.nccl.tree_base_us);
+      num("ring_hop_us", "scaleup", p.nccl.ring_hop_up_us);
+      num("ring_hop_us", "scaleout", p.nccl.ring_hop_out_us);
+      num("tree_hop_us", "scaleup", p.nccl.tree_hop_up_us);
+      num("tree_hop_us", "scaleout", p.nccl.tree_hop_out_us);
+    }
     return p;
   }();
   return d;
@@ -99,8 +112,6 @@ PerfProfile perf_profile_for(const std::string& gpu_id) {
   take(p.memory, "memory");
   take(p.scaleup, "scaleup");
   take(p.scaleout, "scaleout");
-  take(p.scaleup_latency_us, "scaleup_latency_us");
-  take(p.scaleout_latency_us, "scaleout_latency_us");
   // A measured sibling stands in for this GPU: say so in the confidence.
   if (key != id && !own.empty()) {
     for (Spec* s : {&p.matmul, &p.fp8_matmul, &p.attention_fwd, &p.attention_bwd})

@@ -173,6 +173,9 @@ LayoutRule broken_rule(const ModelShape& m, const Training& t, const Layout& l) 
   // Megatron's interleaved schedule needs the micro-batch count to be a multiple of pp.
   if (l.vpp > 1 && micro_batches(t, l) % l.pp != 0) return R::vpp_micro_batches;
   if (l.zero_stage < 0 || l.zero_stage > 3) return R::zero_stage;
+  // Hybrid sharding: the sharding groups tile the dp ranks; sharding needs ZeRO.
+  if (l.shard < 0 || (l.shard > 0 && l.dp % l.shard != 0)) return R::shard_dp;
+  if (l.shard > 0 && l.shard < l.dp && l.zero_stage == 0) return R::shard_zero;
   if (uneven_split(l)) {
     // Megatron-Core: the stages without a count of their own split the rest evenly; every
     // chunk of every stage needs at least one layer.
@@ -192,6 +195,10 @@ std::optional<Error> check_layout(const ModelShape& m, const Training& t, const 
     case R::tp_positive: return Error{"/parallel/tp", "must be a positive integer, got " + s(l.tp)};
     case R::pp_positive: return Error{"/parallel/pp", "must be a positive integer, got " + s(l.pp)};
     case R::dp_positive: return Error{"/parallel/dp", "must be a positive integer, got " + s(l.dp)};
+    case R::shard_dp:
+      return Error{"/parallel/shard", "must divide dp (" + s(l.dp) + "): the sharding groups tile the data-parallel ranks, got " + s(l.shard)};
+    case R::shard_zero:
+      return Error{"/parallel/shard", "needs training.zero_stage 1-3: hybrid sharding shards ZeRO/FSDP states within groups of shard ranks"};
     case R::cp_positive: return Error{"/parallel/cp", "must be a positive integer, got " + s(l.cp)};
     case R::vpp_positive: return Error{"/parallel/vpp", "must be a positive integer, got " + s(l.vpp)};
     case R::tp_heads:

@@ -181,6 +181,8 @@ void plan_json(JsonWriter& w, const Scenario& s, const Layout& l) {
   w.field("global_batch", p.training.global_batch);
   w.field("global_batch_tokens", p.training.global_batch * p.training.seq_len);
   w.field("zero_stage", l.zero_stage);
+  // The ranks ZeRO/FSDP shards the states over: all of dp, or a hybrid-sharding group.
+  w.field("shard", l.zero_stage > 0 ? zero_shard(l) : 1);
   w.field("recompute", to_string(l.recompute));
   w.key("recompute_modules").begin_array();
   if (l.recompute == Recompute::selective) {
@@ -198,6 +200,7 @@ void plan_json(JsonWriter& w, const Scenario& s, const Layout& l) {
   if (!c.dp) w.value("dp");
   if (!c.cp) w.value("cp");
   if (is_moe(p.model) && !c.ep) w.value("ep");
+  if (l.zero_stage > 0 && !c.shard) w.value("shard");
   if (is_moe(p.model) && !c.etp) w.value("etp");
   if (!c.vpp) w.value("vpp");
   if (!c.micro_batch) w.value("micro_batch");

@@ -204,7 +204,8 @@ void read_gpu(Reader& r, const json& root, Gpu& g) {
     const json& o = *it;
     const std::string P = "/gpu";
     r.only_keys(o, P, {"base", "name", "memory_gib", "bf16_tflops", "fp16_tflops", "fp8_tflops", "memory_bw_tbs",
-                       "scaleup_gbs", "scaleup_domain", "scaleout_gbps", "tdp_w", "power_limit_w"});
+                       "scaleup_gbs", "scaleup_domain", "scaleout_gbps", "tdp_w", "power_limit_w", "rail_optimized",
+                       "in_network_reduction"});
     if (auto base = r.text(o, P, "base", 64)) {
       const Gpu* p = find_gpu(*base);
       if (!p) return r.fail(P + "/base", "unknown GPU \"" + *base + "\" (known: " + gpu_ids() + ")");
@@ -227,6 +228,8 @@ void read_gpu(Reader& r, const json& root, Gpu& g) {
     override_spec(r, o, P, "scaleout_gbps", g.scaleout_gbps, 0, 1e6);
     override_spec(r, o, P, "tdp_w", g.tdp_w, 0, 1e5);
     override_spec(r, o, P, "power_limit_w", g.power_limit_w, 0, 1e5);
+    if (auto v = r.boolean(o, P, "rail_optimized")) g.rail_optimized = *v;
+    if (auto v = r.boolean(o, P, "in_network_reduction")) g.in_network_reduction = *v;
     if (r.failed()) return;
   }
   if (!g.memory_gib.value) return r.fail("/gpu/memory_gib", "is unknown for " + g.name + "; set it in a gpu object");
@@ -339,7 +342,8 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   r.only_keys(o, P, {"tokens", "seq_len", "global_batch", "global_batch_tokens", "micro_batch", "precision",
                      "optimizer", "recompute", "zero_stage", "stage", "flash_attention", "sequence_parallel",
                      "framework", "grad_dtype", "overlap_grad_reduce", "overlap_param_gather", "master_weights",
-                     "lora", "offload", "overlap_moe_comm", "dataset", "recompute_modules", "moe_dispatcher"});
+                     "lora", "offload", "overlap_moe_comm", "dataset", "recompute_modules", "moe_dispatcher",
+                     "torch_compile", "fp8_recipe"});
   // Fine-tuning jobs are sized in samples × average length × epochs (training.dataset);
   // give that or tokens.
   const bool has_dataset = o.contains("dataset");
@@ -403,6 +407,9 @@ void read_training(Reader& r, const json& root, Scenario& s) {
                                     : Stage::pretrain;
   if (auto v = r.boolean(o, P, "master_weights")) t.master_weights = *v;
   if (auto v = r.boolean(o, P, "overlap_moe_comm")) t.overlap_moe_comm = *v;
+  if (auto v = r.boolean(o, P, "torch_compile")) t.torch_compile = *v;
+  if (auto v = r.choice(o, P, "fp8_recipe", {"tensorwise", "delayed", "mxfp8"}, false))
+    t.fp8_recipe = *v == "mxfp8" ? Fp8Recipe::mxfp8 : *v == "delayed" ? Fp8Recipe::delayed : Fp8Recipe::tensorwise;
   if (auto v = r.choice(o, P, "moe_dispatcher", {"alltoall", "deepep"}, false))
     t.moe_dispatcher = *v == "deepep" ? MoeDispatcher::deepep : MoeDispatcher::alltoall;
   if (auto rm = o.find("recompute_modules"); rm != o.end() && !r.failed()) {
@@ -435,6 +442,10 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (auto v = r.boolean(o, P, "overlap_grad_reduce")) t.overlap_grad_reduce = *v;
   if (auto v = r.boolean(o, P, "overlap_param_gather")) t.overlap_param_gather = *v;
   if (r.failed()) return;
+  if (o.contains("fp8_recipe") && t.precision != Precision::fp8)
+    return r.fail(P + "/fp8_recipe", "applies with precision \"fp8\" only");
+  if (t.torch_compile && t.framework == Framework::megatron)
+    return r.fail(P + "/torch_compile", "applies to the PyTorch-native frameworks (torchtitan, …); Megatron fuses its element-wise kernels already");
   if (t.stage == Stage::qlora && t.precision == Precision::fp8)
     return r.fail(P + "/precision", "QLoRA computes in bf16 or fp16 on dequantised NF4 weights; fp8 does not apply");
   if (is_adapter_stage(t) && t.framework == Framework::torchtitan)
@@ -457,7 +468,7 @@ void read_parallel(Reader& r, const json& root, Scenario& s) {
   if (!r.expect_object(&*it, "/parallel")) return;
   const json& o = *it;
   const std::string P = "/parallel";
-  r.only_keys(o, P, {"gpus", "tp", "pp", "dp", "cp", "ep", "etp", "vpp", "first_stage_layers", "last_stage_layers"});
+  r.only_keys(o, P, {"gpus", "tp", "pp", "dp", "cp", "ep", "etp", "vpp", "first_stage_layers", "last_stage_layers", "shard"});
   Constraints& c = s.constraints;
   c.gpus = r.integer(o, P, "gpus", false, 1, kMaxGpus);
   c.tp = r.integer(o, P, "tp", false, 1, 1'000'000);
@@ -467,6 +478,7 @@ void read_parallel(Reader& r, const json& root, Scenario& s) {
   c.ep = r.integer(o, P, "ep", false, 1, 1'000'000);
   c.etp = r.integer(o, P, "etp", false, 1, 1'000'000);
   c.vpp = r.integer(o, P, "vpp", false, 1, 1'000);
+  c.shard = r.integer(o, P, "shard", false, 1, kMaxGpus);
   const auto first = r.integer(o, P, "first_stage_layers", false, 1, 1'000'000);
   const auto last = r.integer(o, P, "last_stage_layers", false, 1, 1'000'000);
   if (r.failed()) return;
@@ -495,6 +507,8 @@ void read_parallel(Reader& r, const json& root, Scenario& s) {
   if (c.etp && is_moe(m) && m.moe.expert_ffn_hidden % *c.etp != 0)
     return r.fail(P + "/etp", "must divide the experts' expert_ffn_hidden (" + str(m.moe.expert_ffn_hidden) + "), got " +
                                   str(*c.etp));
+  if (c.shard && c.dp && *c.dp % *c.shard != 0)
+    return r.fail(P + "/shard", "must divide dp (" + str(*c.dp) + "): the sharding groups tile the data-parallel ranks, got " + str(*c.shard));
   if (c.dp && t.global_batch % *c.dp != 0)
     return r.fail(P + "/dp", "must divide the global batch (" + str(t.global_batch) + " sequences), got " + str(*c.dp));
   // Each factor is at most kMaxGpus, so stopping once the product passes kMaxGpus keeps

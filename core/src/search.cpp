@@ -139,6 +139,15 @@ bool enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
     return out;
   };
   const int64_t etp = c.etp.value_or(1);
+  // Hybrid sharding, open under ZeRO-3: all of dp (0), or one scale-up domain's worth of
+  // ranks, so the per-layer gathers stay on NVLink and only the once-per-step gradient
+  // all-reduce crosses the NICs (PyTorch HSDP; Zhao et al. 2023 §3.2.2).
+  const auto shards_for = [&](int64_t tp, int64_t cp, int64_t dp, int zero) {
+    if (c.shard) return std::vector<int64_t>{*c.shard};
+    const int64_t in_domain = domain / (tp * cp);
+    if (zero < 3 || in_domain < 2 || in_domain >= dp || dp % in_domain != 0) return std::vector<int64_t>{0};
+    return std::vector<int64_t>{0, in_domain};
+  };
 
   for (int64_t tp : tps) {
     for (int64_t pp : pps) {
@@ -170,12 +179,14 @@ bool enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
                 // Micro-batch innermost and ascending: per-GPU memory never falls as the
                 // micro-batch grows (activations ∝ b·min(m, p), m·b fixed), so once the
                 // visitor prunes a size, every larger one is skipped.
+                for (int64_t shard : shards_for(tp, cp, dp, zero))
                 for (int64_t mb : mbs) {
                   if (++considered > kMaxLayoutsConsidered) return false;
                   Layout l;
                   l.tp = tp; l.pp = pp; l.cp = cp; l.dp = dp; l.ep = ep; l.etp = etp; l.vpp = vpp;
                   l.micro_batch = mb; l.zero_stage = zero; l.recompute = rc; l.recompute_modules = mods;
                   l.first_stage_layers = c.first_stage_layers; l.last_stage_layers = c.last_stage_layers;
+                  l.shard = shard;
                   if (broken_rule(m, t, l) != LayoutRule::none) continue;
                   if (++visited > kMaxLayoutsVisited) return false;
                   if (!visit(l)) break;
@@ -202,6 +213,7 @@ Error explain_no_layout(const Problem& p, const Constraints& c) {
     Layout l;
     l.tp = *c.tp; l.pp = *c.pp; l.dp = *c.dp; l.cp = c.cp.value_or(1); l.ep = c.ep.value_or(1);
     l.etp = c.etp.value_or(1);
+    l.shard = c.shard.value_or(0);
     l.first_stage_layers = c.first_stage_layers; l.last_stage_layers = c.last_stage_layers;
     l.vpp = c.vpp.value_or(1); l.micro_batch = c.micro_batch.value_or(1);
     l.zero_stage = c.zero_stage.value_or(0); l.recompute = c.recompute.value_or(Recompute::none);

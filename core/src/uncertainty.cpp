@@ -92,6 +92,16 @@ const ValidationSpread& validation_spread() {
     v.memory_low = number_at(m, "low");
     v.memory_high = number_at(m, "high");
     v.memory_ratios = numbers_at(m, "ratios_sorted");
+    const json& regimes = object_at(t, "regimes");
+    for (auto it = regimes.begin(); it != regimes.end(); ++it) {
+      ValidationSpread::Band b;
+      b.n = static_cast<int>(number_at(*it, "n", 0));
+      b.p10 = number_at(*it, "p10");
+      b.p50 = number_at(*it, "p50");
+      b.p90 = number_at(*it, "p90");
+      b.max_gpus = number_at(*it, "max_gpus", 0);
+      if (b.n > 0 && b.p10 > 0 && b.p10 <= b.p50 && b.p50 <= b.p90 && std::isfinite(b.p90)) v.regimes.emplace_back(it.key(), b);
+    }
     const bool finite = std::isfinite(v.time_p10) && std::isfinite(v.time_p50) && std::isfinite(v.time_p90) &&
                         std::isfinite(v.memory_low) && std::isfinite(v.memory_high);
     v.ok = finite && v.time_n > 0 && v.memory_n > 0 && v.time_ratios.size() == static_cast<size_t>(v.time_n) &&
@@ -104,6 +114,18 @@ const ValidationSpread& validation_spread() {
     return v;
   }();
   return spread;
+}
+
+const ValidationSpread::Band* ValidationSpread::regime(const std::string& name) const {
+  for (const auto& [k, b] : regimes)
+    if (k == name) return &b;
+  return nullptr;
+}
+
+const char* time_regime(const Problem& p) {
+  if (p.perf.profile_id == "default") return "unmeasured_accelerator";
+  if (p.training.stage != Stage::pretrain) return "finetune";
+  return is_moe(p.model) ? "moe" : "dense";
 }
 
 double quantile_type6(const std::vector<double>& x, double p) {
@@ -265,7 +287,20 @@ void uncertainty_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
                             : p.efficiency.hfu  ? "assume.hfu"
                                                 : "validation";
   w.field("basis", basis);
-  w.field("n", v.time_n);
+  // The band of the answer's regime; beyond the largest GPU count its runs reach, the
+  // wider of it and the band of every run (docs/validation.md, Uncertainty ranges).
+  const char* regime = time_regime(p);
+  const ValidationSpread::Band pooled{v.time_n, v.time_p10, v.time_p50, v.time_p90, 0};
+  const ValidationSpread::Band* own = v.regime(regime);
+  ValidationSpread::Band band = own ? *own : pooled;
+  const bool beyond = own && static_cast<double>(b.layout.gpus()) > own->max_gpus;
+  if (beyond) {
+    band.p10 = std::min(band.p10, pooled.p10);
+    band.p90 = std::max(band.p90, pooled.p90);
+  }
+  w.field("regime", regime);
+  w.field("n", band.n);
+  w.field("beyond_validated_scale", beyond);
   const bool ranged = basis == "validation";
   const auto range = [&](const char* key, double point) {
     w.key(key);
@@ -274,9 +309,9 @@ void uncertainty_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
       return;
     }
     w.begin_object();
-    w.field("p10", point * v.time_p10);
-    w.field("p50", point * v.time_p50);
-    w.field("p90", point * v.time_p90);
+    w.field("p10", point * band.p10);
+    w.field("p50", point * band.p50);
+    w.field("p90", point * band.p90);
     w.end_object();
   };
   range("ratio", 1.0);
@@ -291,9 +326,14 @@ void uncertainty_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
           basis == "calibration"
               ? std::string("the step time is the scenario's measurement on this layout, so the validation spread no longer applies")
           : basis == "validation"
-              ? fmt("P10, P50 and P90 of actual / predicted time over %.0f published runs", v.time_n) +
-                    " (Hyndman & Fan 1996 definition 6: the k-th smallest of n is the k/(n+1) quantile), times each "
-                    "predicted time figure; goodput and prices are taken as given"
+              ? std::string(own ? "an 80% prediction interval of actual / predicted time from the " +
+                                      fmt("%.0f published runs of the regime ", band.n) + regime +
+                                      " (log-normal, Student t with n-1 degrees of freedom, so few runs widen it)"
+                                : "P10-P90 of actual / predicted time over every published run (no band for the regime)") +
+                    (beyond ? "; the plan's GPU count is beyond the regime's largest validated run, so the band is "
+                              "widened to cover every run's"
+                            : "") +
+                    ", times each predicted time figure; goodput and prices are taken as given"
           : basis == "unavailable"
               ? std::string("the embedded validation data is missing")
               : basis + " sets the step time; the validation measures the predicted time model, so no range is given");

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "gpucalc/compute.hpp"
+#include "gpucalc/network.hpp"
 #include "gpucalc/search.hpp"
 
 using namespace gpucalc;
@@ -18,17 +19,51 @@ Problem llama70b_h100() {
 }
 }  // namespace
 
-TEST_CASE("a group inside the NVLink domain uses scale-up, one spanning nodes uses its NIC", "[perf][network]") {
+TEST_CASE("a group inside the NVLink domain uses scale-up, one spanning nodes its members' NICs", "[perf][network]") {
   const Gpu g = *find_gpu("h100-sxm-80gb");
   const PerfProfile perf = perf_profile_for(g.id);
-  const Link tp = link_for(g, perf, 1, 8);
-  CHECK_FALSE(tp.scaleout);
-  CHECK(tp.bytes_per_s == Approx(450e9 * *perf.scaleup.value));
-  const Link dp = link_for(g, perf, 8, 2);  // TP 8 inside, DP 2 across two nodes
-  CHECK(dp.scaleout);
-  CHECK(dp.bytes_per_s == Approx(400e9 / 8 * *perf.scaleout.value));
-  const Link cp = link_for(g, perf, 2, 4);  // TP 2 × CP 4 = 8: still one node
-  CHECK_FALSE(cp.scaleout);
+  const Fabric f = fabric_for(g, perf);
+  const double up = 450e9 * *perf.scaleup.value, nic = 400e9 / 8 * *perf.scaleout.value;
+  const GroupShape tp = shape_of(f, Group{8, 1});
+  CHECK(tp.domains == 1);
+  CHECK(bus_bytes_per_s(f, tp) == Approx(up));
+  // DP 2 at stride 8 (TP 8 inside): one member per node, its own NIC bounds the ring.
+  const GroupShape dp = shape_of(f, Group{2, 8});
+  CHECK(dp.per_domain == 1);
+  CHECK(dp.domains == 2);
+  CHECK(bus_bytes_per_s(f, dp) == Approx(nic));
+  // TP 2 x CP 4 = 8: still one node.
+  CHECK(shape_of(f, Group{4, 2}).domains == 1);
+  // FSDP over 64 GPUs without TP: 8 members per node, one ring per NIC, so 8 NICs carry
+  // the inter-node traffic (NCCL), capped by the NVLink rate.
+  const GroupShape fsdp = shape_of(f, Group{64, 1});
+  CHECK(fsdp.per_domain == 8);
+  CHECK(fsdp.domains == 8);
+  CHECK(bus_bytes_per_s(f, fsdp) == Approx(std::min(up, 8 * nic)));
+  // Not rail-optimised: the rings cross the spine on one NIC's rate.
+  Fabric spine = f;
+  spine.rail_optimized = false;
+  CHECK(bus_bytes_per_s(spine, fsdp) == Approx(nic));
+}
+
+TEST_CASE("collectives follow NCCL's cost model: ring volume, hop latency, tree for large all-reduces", "[perf][network]") {
+  const Gpu g = *find_gpu("h100-sxm-80gb");
+  const Fabric f = fabric_for(g, perf_profile_for(g.id));
+  const double S = 1e9;
+  // One node, ring all-gather: 7/8 of the buffer at the NVLink bus rate, 7 NVLink hops.
+  CHECK(all_gather_s(f, Group{8, 1}, S) == Approx(7.0 / 8 * S / f.up_bytes_per_s + f.base_latency_s + 7 * f.up_hop_s));
+  CHECK(reduce_scatter_s(f, Group{8, 1}, S) == Approx(all_gather_s(f, Group{8, 1}, S)));
+  // Large buffer: an all-reduce moves twice an all-gather's volume.
+  CHECK(all_reduce_s(f, Group{8, 1}, S) / all_gather_s(f, Group{8, 1}, S) == Approx(2.0).epsilon(0.01));
+  // 4,096 ranks one per node (rail): a small all-reduce takes the tree, whose latency
+  // grows with log2 of the nodes, not with the ranks.
+  const double small = 1e3;
+  const double tree = 2.0 * 12 * f.tree_out_hop_s;
+  CHECK(all_reduce_s(f, Group{4096, 8}, small) == Approx(tree + 2.0 * 4095 / 4096 * small / f.out_bytes_per_s));
+  // In-network reduction (SHARP/NVLS) moves the buffer once instead of 2(n-1)/n times.
+  Fabric sharp = f;
+  sharp.in_network_reduction = true;
+  CHECK(all_reduce_s(sharp, Group{8, 1}, S) < 0.6 * all_reduce_s(f, Group{8, 1}, S));
 }
 
 TEST_CASE("TP with SP costs 4 collectives forward and 6 backward per layer", "[perf][tp]") {
@@ -38,9 +73,8 @@ TEST_CASE("TP with SP costs 4 collectives forward and 6 backward per layer", "[p
   Layout l;
   l.tp = 8; l.pp = 1; l.dp = 16; l.micro_batch = 1; l.zero_stage = 1;
   const StepTime st = step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency);
-  const Link k = link_for(p.gpu, p.perf, 1, 8);
   const double act = 2.0 * 8192 * 8192;  // bytes of one s·b·h activation
-  const double one = 7.0 / 8 * act / k.bytes_per_s + k.latency_s;
+  const double one = all_gather_s(fabric_for(p.gpu, p.perf), Group{8, 1}, act);
   const double m = 1024.0 / 16;
   CHECK(st.tp_comm_s == Approx(m * 80 * 10 * one).epsilon(1e-9));
 }

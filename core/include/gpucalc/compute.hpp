@@ -61,16 +61,6 @@ double peak_flops(const Gpu& g, Precision p);
 StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, const Gpu& g,
                    const PerfProfile& perf, const Efficiency& e);
 
-// Per-GPU bandwidth (bytes/s, achieved) and latency (s) of the network level a group
-// of `size` ranks at rank stride `stride` uses: scale-up when it fits inside one
-// scale-up domain, else scale-out.
-struct Link {
-  double bytes_per_s = 0;
-  double latency_s = 0;
-  bool scaleout = false;
-};
-Link link_for(const Gpu& g, const PerfProfile& perf, int64_t stride, int64_t size);
-
 // GPU-host link (PCIe, per direction) and the host DRAM bandwidth a CPU optimizer step
 // gets per GPU, bytes/s (training.offload overrides both).
 double host_link_bytes_per_s(const Gpu& g, const Training& t);

@@ -43,6 +43,10 @@ struct Gpu {
   Spec scaleout_gbps;   // per GPU NIC, Gb/s
   Spec tdp_w;
   Spec power_limit_w;   // scenario: a board power cap below tdp_w (e.g. 500 W H100s)
+  // The cluster's fabric (scenario gpu.rail_optimized / gpu.in_network_reduction):
+  // NIC i of every node on rail switch i (default), and SHARP / NVLS reduction.
+  std::optional<bool> rail_optimized;
+  std::optional<bool> in_network_reduction;
   // Catalog text (a custom GPU keeps its base's, or has none): maker and the reference's caveats.
   std::string vendor;
   std::string arch;

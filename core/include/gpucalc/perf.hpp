@@ -19,8 +19,6 @@ struct PerfProfile {
   Spec memory;             // fraction of HBM bandwidth for large streams
   Spec scaleup;            // achieved fraction of scale-up bandwidth (NCCL bus bandwidth)
   Spec scaleout;           // achieved fraction of scale-out bandwidth
-  Spec scaleup_latency_us;
-  Spec scaleout_latency_us;
 };
 
 // A piecewise-linear curve y(x), clamped at both ends.
@@ -30,10 +28,18 @@ struct Curve {
   double at(double v) const;
 };
 
+// NCCL's latency model, Simple protocol (data/perf.json nccl_latency), microseconds.
+struct NcclLatency {
+  double ring_base_us = 8.4, tree_base_us = 0;
+  double ring_hop_up_us = 5.7, ring_hop_out_us = 6.6;
+  double tree_hop_up_us = 28, tree_hop_out_us = 50;
+};
+
 struct PerfData {
   Curve matmul_rolloff;  // fraction of the asymptote vs GEMM size in GFLOP
   Curve memory_rolloff;  // fraction of the asymptote vs transfer size in MB
   double tile_m = 256, tile_n = 128;  // GEMM output tile (NVIDIA's GEMM guide)
+  NcclLatency nccl;
 };
 
 const PerfData& perf_data();

@@ -26,6 +26,11 @@ enum class RecomputeModule : unsigned {
 // every routed copy; DeepEP (DeepSeek 2025) sends each token once per remote scale-up
 // domain and fans it out over NVLink, in FP8 when the GEMMs are FP8.
 enum class MoeDispatcher { alltoall, deepep };
+// FP8 scaling (NVIDIA Transformer Engine): per-tensor current scaling ("FP8-CS" in the
+// Megatron-Bridge tables) takes each tensor's amax just before casting it, delayed
+// scaling uses the amax history (the amax is fused into the producing kernel), MXFP8
+// (Blackwell) scales each block of 32 values as it casts.
+enum class Fp8Recipe { tensorwise, delayed, mxfp8 };
 // Optimizer state per trainable parameter (docs/memory-model.md §1b): AdamW two fp32
 // moments (Loshchilov & Hutter 2019); 8-bit Adam two 8-bit moments with one fp32 absmax
 // per 2048-value block (Dettmers et al. 2022, bitsandbytes); SGD with momentum one fp32
@@ -86,7 +91,16 @@ struct Training {
   Offload offload;
   bool overlap_moe_comm = false;     // EP all-to-all hidden under other micro-batches' compute (DualPipe, 1F1B A2A overlap)
   MoeDispatcher moe_dispatcher = MoeDispatcher::alltoall;
+  // training.torch_compile: PyTorch stacks (torchtitan) fuse their element-wise ops with
+  // torch.compile instead of running them as separate eager kernels.
+  bool torch_compile = false;
+  // training.fp8_recipe: how FP8 GEMM inputs are scaled (Transformer Engine recipes).
+  Fp8Recipe fp8_recipe = Fp8Recipe::tensorwise;
 };
+
+// Element-wise ops run as separate eager PyTorch kernels: the PyTorch-native stacks
+// without torch.compile. Megatron fuses them (Transformer Engine, Apex kernels).
+inline bool eager_kernels(const Training& t) { return t.framework != Framework::megatron && !t.torch_compile; }
 
 struct Layout;
 // True when the layout's selective recomputation rebuilds module `mod`.
@@ -127,6 +141,10 @@ struct Layout {
   // ranks of a stage, tp·cp·dp of them, fold into etp × ep × expert-DP ("MoE parallel
   // folding", Liu et al. 2025).
   int64_t etp = 1;
+  // Hybrid sharding (PyTorch HSDP, DeepSpeed ZeRO++ hpZ): ZeRO/FSDP shards the model
+  // states over `shard` of the dp ranks and replicates them across dp / shard groups;
+  // 0 = over all of dp.
+  int64_t shard = 0;
   int64_t micro_batch = 1;  // b, sequences per micro-batch per DP rank
   int zero_stage = 0;       // 0..3; FSDP full-shard = 3
   Recompute recompute = Recompute::none;
@@ -146,6 +164,8 @@ struct Layout {
 int64_t micro_batches(const Training& t, const Layout& l);
 // The expert-data-parallel group a routed expert's parameters are replicated (and ZeRO-
 // sharded) over: tp·cp·dp / (etp·ep).
+// The DP ranks ZeRO/FSDP shards over (times cp for the whole sharding group).
+inline int64_t zero_shard(const Layout& l) { return l.shard > 0 ? l.shard : l.dp; }
 inline int64_t expert_dp(const Layout& l) { return l.tp * l.cp * l.dp / (l.etp * l.ep); }
 
 // The divisibility and range rules a layout must obey, by name (one place for the
@@ -154,7 +174,7 @@ enum class LayoutRule {
   none, tp_positive, pp_positive, dp_positive, cp_positive, vpp_positive, tp_heads, tp_kv_heads, tp_ffn,
   pp_layers, vpp_needs_pp, vpp_layers, cp_seq_len, ep_dense, ep_positive, ep_experts, ep_dp_cp, tp_expert_ffn, etp_tp,
   mb_positive, dp_batch, mb_batch,
-  vpp_micro_batches, zero_stage, split_needs_pp, split_first, split_last, split_rest
+  vpp_micro_batches, zero_stage, split_needs_pp, split_first, split_last, split_rest, shard_dp, shard_zero
 };
 LayoutRule broken_rule(const ModelShape& m, const Training& t, const Layout& l);
 

@@ -22,7 +22,7 @@ namespace gpucalc {
 
 // What the scenario fixed; empty = the calculator chooses.
 struct Constraints {
-  std::optional<int64_t> gpus, tp, pp, dp, cp, ep, etp, vpp, micro_batch;
+  std::optional<int64_t> gpus, tp, pp, dp, cp, ep, etp, vpp, micro_batch, shard;
   std::optional<int> zero_stage;
   std::optional<Recompute> recompute;
   std::optional<unsigned> recompute_modules;  // training.recompute_modules (RecomputeModule bits)

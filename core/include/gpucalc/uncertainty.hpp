@@ -45,8 +45,22 @@ struct ValidationSpread {
   int memory_n = 0;
   double memory_low = 1, memory_high = 1;
   std::vector<double> memory_ratios;
+  // The same ratio per regime of the answer (time_regime), as a prediction interval
+  // (data/uncertainty.json time.regimes; docs/validation.md "Uncertainty ranges").
+  struct Band {
+    int n = 0;
+    double p10 = 1, p50 = 1, p90 = 1;
+    double max_gpus = 0;  // the largest GPU count among the regime's runs
+  };
+  std::vector<std::pair<std::string, Band>> regimes;
+  const Band* regime(const std::string& name) const;
 };
 const ValidationSpread& validation_spread();
+
+// The regime an answer's time falls in, for its range: "unmeasured_accelerator" (the GPU
+// runs on the default performance profile), else "finetune" (full, LoRA, QLoRA), "moe"
+// or "dense" pre-training.
+const char* time_regime(const Problem& p);
 
 // Hyndman & Fan (1996) definition 6 on a sorted, non-empty sample: the k-th smallest of n
 // values is the k/(n+1) quantile, linear in between, clamped to the sample's ends.

@@ -1,0 +1,381 @@
+#include "layer_time.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpucalc/memory.hpp"
+
+namespace gpucalc {
+
+Kernels kernels_for(const Gpu& g, const PerfProfile& perf, const Training& t, const Efficiency& e) {
+  Kernels k;
+  k.data = &perf_data();
+  // Tensor cores run at the clock the GPU sustains at its power limit, below the clock
+  // the peak is quoted at (data/perf.json sustained_clock); HBM is not slowed.
+  k.peak = peak_flops(g, t.precision) * perf.sustained_clock.value.value_or(0.9);
+  // A board power cap below TDP lowers the sustained clock further. Dynamic power goes
+  // as C·V²·f with V rising about linearly with f in the DVFS range, so P ∝ f³ and the
+  // clock scales as (cap / TDP)^(1/3).
+  if (g.power_limit_w.value && g.tdp_w.value && *g.power_limit_w.value < *g.tdp_w.value)
+    k.peak *= std::cbrt(*g.power_limit_w.value / *g.tdp_w.value);
+  k.mm_eff = (t.precision == Precision::fp8 ? perf.fp8_matmul.value : perf.matmul.value).value_or(0.75);
+  const Precision p16 = t.precision == Precision::fp8 ? Precision::bf16 : t.precision;
+  k.peak16 = k.peak / peak_flops(g, t.precision) * peak_flops(g, p16);
+  k.mm_eff16 = perf.matmul.value.value_or(0.75);
+  k.att_fwd = perf.attention_fwd.value.value_or(0.55);
+  k.att_bwd = perf.attention_bwd.value.value_or(0.4);
+  k.hbm = g.memory_bw_tbs.value.value_or(2.0) * 1e12 * perf.memory.value.value_or(0.9);
+  k.sms = perf.sm_count.value.value_or(0.0);
+  if (e.hfu) {
+    static const PerfData flat{};
+    k.mm_eff = *e.hfu;
+    k.peak = peak_flops(g, t.precision);
+    k.mm_eff16 = *e.hfu;
+    k.peak16 = k.peak;
+    k.data = &flat;
+    k.sms = 0;
+  }
+  return k;
+}
+
+namespace {
+
+// HBM-bound element-wise work per token, forward, in bytes read plus written, attention
+// side. Fused kernels (Megatron/Transformer Engine, or torch.compile): each norm reads
+// and writes h (2 B each), each residual add reads 2h and writes h, RoPE reads and writes
+// Q and K, dropout reads, writes and stores a 1-byte mask; without FlashAttention the
+// fused softmax reads and writes the s×s scores (plus their dropout) and the heads are
+// permuted in and out of the batched GEMM layout. Eager PyTorch (torchtitan, HF,
+// torchtune without torch.compile; torchtitan/models/llama/model.py) upcasts RMSNorm to
+// fp32 in five passes (≈32 B per element) and runs RoPE on fp32 complex views (≈28 B
+// per Q/K element).
+double attention_side_bytes(const LayerCtx& c) {
+  const ModelShape& m = *c.m;
+  const double norm = c.eager ? 32.0 : 4.0, rope = c.eager ? 28.0 : 4.0;
+  double b = static_cast<double>(m.norms_per_layer) * norm * c.h / c.ts;  // norms
+  if (m.qk_norm) b += norm * (c.a + c.g_kv) * c.d / c.tp;                // per-head q/k norms
+  b += 2 * 6.0 * c.h / c.ts;                                             // two residual adds
+  if (c.mla) {
+    // RoPE on the d_rope part of every query head and the one shared key; the two latent norms.
+    b += rope * (c.a / c.tp + 1) * static_cast<double>(m.mla.qk_rope_head_dim);
+    b += norm * static_cast<double>(m.mla.q_lora_rank + m.mla.kv_lora_rank);
+  } else if (m.position == PositionEmbedding::rope) {
+    b += rope * (c.a + c.g_kv) * c.d / c.tp;  // RoPE on Q, K (ALiBi and learned tables need no pass)
+  }
+  if (m.dropout) b += 2 * 5.0 * c.h / c.ts;  // two dropouts
+  if (!c.t->flash_attention) {
+    b += (4.0 + (m.dropout ? 5.0 : 0.0)) * c.a * c.s / c.tp;       // softmax (+ dropout)
+    b += 2 * 4.0 * (2 * c.a + 2 * c.g_kv) * c.d / c.tp;            // head permutes in and out
+  }
+  return b;
+}
+
+// Forward, backward and weight count of a block of linears on this GPU.
+struct Gemms {
+  double fwd = 0, bwd = 0, weights = 0;
+  double up_fwd = 0;  // MLA up-projections (q_b, kv_b) forward: what mla_up_proj recomputes
+  void add(const LayerCtx& c, double mm, double nn, double kk) {
+    fwd += c.k.linear_fwd(mm, nn, kk);
+    bwd += c.k.linear_bwd(mm, nn, kk, c.frozen);
+    weights += nn * kk;
+  }
+};
+
+Gemms attention_gemms(const LayerCtx& c) {
+  Gemms r;
+  const double M = c.M, tp = c.tp, h = c.h, a = c.a;
+  if (!c.mla) {
+    r.add(c, M, (a + 2 * c.g_kv) * c.d / tp, h);  // QKV
+    r.add(c, M, h, a * c.d / tp);                 // output projection
+    return r;
+  }
+  // MLA (DeepSeek-V2 §2.1): down-projections to the q and kv latents on every TP rank,
+  // up-projections to per-head q, k, v split by TP, then the output projection.
+  const MlaShape& x = c.m->mla;
+  const double qr = static_cast<double>(x.q_lora_rank), kr = static_cast<double>(x.kv_lora_rank),
+               dr = static_cast<double>(x.qk_rope_head_dim), dn = static_cast<double>(x.qk_nope_head_dim);
+  if (qr > 0) {
+    r.add(c, M, qr, h);
+    r.add(c, M, a * c.dqk / tp, qr);
+    r.up_fwd += c.k.linear_fwd(M, a * c.dqk / tp, qr);
+  } else {
+    r.add(c, M, a * c.dqk / tp, h);
+  }
+  r.add(c, M, kr + dr, h);
+  r.add(c, M, a * (dn + c.dv) / tp, kr);
+  r.up_fwd += c.k.linear_fwd(M, a * (dn + c.dv) / tp, kr);
+  r.add(c, M, h, a * c.dv / tp);
+  return r;
+}
+
+// Attention scores and values. FlashAttention skips the masked half of a causal
+// sequence: M·s·a·(d_qk+d_v)/t FLOPs forward; its backward recomputes the scores, 2.5×
+// the forward FLOPs (Dao 2023, §3.1). Without it (Megatron 2021/22) QKᵀ and ·V are
+// batched GEMMs over the full s×s square, 2·M·s·a·(d_qk+d_v)/t forward, 2× backward,
+// writing and reading the a/t × s × s score matrix (2 B each).
+struct Pair {
+  double fwd = 0, bwd = 0;
+};
+Pair core_attention(const LayerCtx& c) {
+  if (c.t->flash_attention) {
+    const double fl = c.M * c.s * c.a * (c.dqk + c.dv) / c.tp;
+    return {fl / (c.k.peak16 * c.k.att_fwd), 2.5 * fl / (c.k.peak16 * c.k.att_bwd)};
+  }
+  const double fl = 2 * c.M * c.s * c.a * (c.dqk + c.dv) / c.tp;
+  const double fwd = c.k.gemm16(fl, 2.0 * 2 * c.M * c.s * c.a / c.tp);
+  return {fwd, 2 * fwd};
+}
+
+// The MLP half of a layer, with what selective recomputation may rebuild of it.
+struct MlpBlock {
+  Gemms gemms;
+  double bytes_tok = 0;     // element-wise bytes per token, forward
+  double units = 1;         // activation copies the MLP's TP collectives carry
+  double mlp_fwd = 0, shared_fwd = 0, routed_fwd = 0;  // recomputable forward times
+  double act_tok = 0, shared_act_tok = 0, permute_tok = 0;
+  double ep = 0;            // EP all-to-all, all passes
+  double cast_fwd = 0, cast_bwd = 0;  // FP8: GEMM-input elements per token quantised, forward / backward
+};
+
+MlpBlock dense_mlp(const LayerCtx& c) {
+  MlpBlock b;
+  const double up = (c.swiglu ? 2 : 1) * c.ff / c.tp;
+  b.gemms.add(c, c.M, up, c.h);          // gate+up, or fc1
+  b.gemms.add(c, c.M, c.h, c.ff / c.tp); // down
+  b.mlp_fwd = b.gemms.fwd;
+  b.act_tok = c.act_bytes_per_f * c.ff / c.tp;
+  b.bytes_tok = b.act_tok;
+  b.cast_fwd = c.h / c.ts + c.ff / c.tp;   // inputs of the up and down projections
+  b.cast_bwd = up + c.h / c.ts;            // their output gradients
+  return b;
+}
+
+// EP all-to-all (Megatron-Core alltoall dispatcher): each GPU sends its local tokens' k
+// routed copies (2 B · h each) out and receives them back, dispatch and combine forward
+// and again backward (and forward once more when the MoE layer is recomputed). The share
+// for ranks in the same scale-up domain rides NVLink, the rest the GPU's own NIC — the
+// split DeepSeek-V3 §3.2.2 limits with node-limited routing. DeepEP sends a token once
+// per remote domain its k experts fall in (FP8 dispatch under FP8) and fans out over NVLink.
+double ep_all_to_all(const LayerCtx& c) {
+  const Layout& l = *c.l;
+  const double ep = static_cast<double>(l.ep), etp = static_cast<double>(l.etp);
+  const double kk = static_cast<double>(c.m->moe.top_k);
+  const bool deepep = c.t->moe_dispatcher == MoeDispatcher::deepep;
+  const double elem = deepep && c.t->precision == Precision::fp8 ? 1.5 : 2.0;
+  const double bytes = elem * (c.M / c.ts) * kk * c.h;
+  const Group group{l.ep, l.etp};  // EP ranks sit at stride etp
+  double one = all_to_all_s(c.fabric, group, bytes);
+  const GroupShape gs = shape_of(c.fabric, group);
+  if (deepep && gs.domains > 1) {
+    // Of D domains a token reaches D·(1 - (1 - 1/D)^k) on average (uniform routing),
+    // D-1 of D of them remote; every copy then fans out over NVLink.
+    const double D = gs.domains;
+    const double reached = D * (1.0 - std::pow(1.0 - 1.0 / D, kk));
+    const double off = elem * (c.M / c.ts) * c.h * reached * (D - 1) / D / c.fabric.out_bytes_per_s;
+    const double on = bytes * (ep - 1) / ep / c.fabric.up_bytes_per_s;
+    one = std::max(on, off) + c.fabric.base_latency_s + c.fabric.out_hop_s;
+  }
+  (void)etp;
+  const bool again = l.recompute == Recompute::full || recomputes(l, RecomputeModule::moe);
+  return (4.0 + (again ? 2.0 : 0.0)) * one;
+}
+
+// MoE block (Megatron-Core MoE): the router on the local tokens, the shared experts as a
+// dense MLP, and on this GPU E/ep local experts in one grouped GEMM over the tokens
+// routed to them from the ep ranks: ep·M·k/E each on average, load× that on the busiest
+// rank. Expert-TP etp of tp: each GPU routes its sequence shard M/ts, an expert's etp
+// ranks gather their shards, M·etp/ts tokens at width f_e/etp.
+MlpBlock moe_block(const LayerCtx& c) {
+  MlpBlock b;
+  const ModelShape& m = *c.m;
+  const Layout& l = *c.l;
+  const double E = static_cast<double>(m.moe.experts), kk = static_cast<double>(m.moe.top_k),
+               fe = static_cast<double>(m.moe.expert_ffn_hidden), ep = static_cast<double>(l.ep),
+               etp = static_cast<double>(l.etp), load = expert_load(m), fs = static_cast<double>(shared_expert_width(m));
+  const double up = c.swiglu ? 2 : 1;
+  const double router = c.k.linear_fwd(c.M / c.ts, E, c.h);
+  b.gemms.fwd += router;
+  b.gemms.bwd += c.k.linear_bwd(c.M / c.ts, E, c.h, c.frozen);
+  if (fs > 0) {
+    b.gemms.add(c, c.M, up * fs / c.tp, c.h);
+    b.gemms.add(c, c.M, c.h, fs / c.tp);
+    b.shared_fwd = c.k.linear_fwd(c.M, up * fs / c.tp, c.h) + c.k.linear_fwd(c.M, c.h, fs / c.tp);
+  }
+  const double me = c.M * etp / c.ts;
+  const double te = ep * me * kk * load / E;  // tokens per local expert
+  const double local = E / ep;
+  const double ef = c.k.grouped_fwd(local, te, up * fe / etp, c.h) + c.k.grouped_fwd(local, te, c.h, fe / etp);
+  b.gemms.fwd += ef;
+  b.gemms.bwd += c.k.grouped_bwd(local, te, up * fe / etp, c.h, c.frozen) +
+                 c.k.grouped_bwd(local, te, c.h, fe / etp, c.frozen);
+  b.gemms.weights += local * (up * fe + fe) * c.h / etp;
+  b.routed_fwd = ef + router;
+  // Element-wise: the activation over load·k routed copies and the shared width;
+  // permute and unpermute read and write each routed copy (2 B · h, twice); the router's
+  // softmax/top-k over E fp32 scores.
+  b.act_tok = c.act_bytes_per_f * load * kk * fe * (me / c.M) / etp;
+  b.shared_act_tok = c.act_bytes_per_f * fs / c.tp;
+  b.permute_tok = 2 * 4.0 * load * kk * c.h * (me / c.M) + 8.0 * E / c.ts;
+  b.bytes_tok = b.act_tok + b.shared_act_tok + b.permute_tok;
+  // The MLP's TP collectives: the shared experts' (as a dense MLP), and the routed
+  // copies' all-gather / reduce-scatter inside each expert's etp group.
+  b.units = (fs > 0 ? 1.0 : 0.0) + (l.etp > 1 ? kk * load * etp / c.tp : 0.0);
+  if (l.ep > 1) b.ep = ep_all_to_all(c);
+  // FP8 inputs of the expert and shared-expert projections (routed copies per token).
+  const double copies = load * kk * (me / c.M);
+  b.cast_fwd = copies * (c.h + fe / etp) + (fs > 0 ? c.h / c.ts + fs / c.tp : 0.0);
+  b.cast_bwd = copies * (up * fe / etp + c.h) + (fs > 0 ? up * fs / c.tp + c.h / c.ts : 0.0);
+  return b;
+}
+
+// Selective or full recomputation: the forward work rebuilt during backward.
+double recompute_time(const LayerCtx& c, bool moe_layer, const LayerTime& r, const MlpBlock& mlp, const Gemms& att,
+                      const Pair& core, double mem_fwd) {
+  const Layout& l = *c.l;
+  if (l.recompute == Recompute::full) return r.fwd;
+  if (l.recompute != Recompute::selective) return 0.0;
+  if (c.t->framework == Framework::torchtitan) {
+    // torchtitan's op-level SAC: every second matmul (wk, wo, w3) and the element-wise work.
+    return c.k.linear_fwd(c.M, c.g_kv * c.d / c.tp, c.h) + c.k.linear_fwd(c.M, c.h, c.a * c.d / c.tp) +
+           (c.swiglu ? c.k.linear_fwd(c.M, c.ff / c.tp, c.h) : 0) + mem_fwd;
+  }
+  // Megatron-Core modules (plan.hpp): each rebuilds its forward in backward.
+  using RM = RecomputeModule;
+  const auto mem_tok = [&](double b) { return b > 0 ? c.k.mem(b * c.M, b * c.M / 8) : 0.0; };
+  double t = 0;
+  if (recomputes(l, RM::core_attn)) t += core.fwd + (c.t->flash_attention ? 0 : mem_fwd * 0.5);
+  if (recomputes(l, RM::layernorm)) t += mem_tok(2 * (c.eager ? 32.0 : 4.0) * c.h / c.ts);
+  if (c.mla && recomputes(l, RM::mla_up_proj)) t += att.up_fwd;
+  if (!moe_layer && recomputes(l, RM::mlp)) t += mlp.mlp_fwd + mem_tok(mlp.act_tok);
+  if (moe_layer && recomputes(l, RM::moe)) {
+    t += mlp.routed_fwd + mlp.shared_fwd + mem_tok(mlp.act_tok + mlp.shared_act_tok + mlp.permute_tok);
+  } else if (moe_layer) {
+    if (recomputes(l, RM::moe_act)) t += mem_tok(mlp.act_tok);
+    if (recomputes(l, RM::shared_experts)) t += mlp.shared_fwd + mem_tok(mlp.shared_act_tok);
+  }
+  return t;
+}
+
+// TP: per layer two all-reduces of the s·b·h activation forward and two backward
+// (Shoeybi et al. 2019 §3); with SP each all-reduce becomes an all-gather plus a
+// reduce-scatter of the same volume, and backward all-gathers the two stored
+// sequence-sharded linear inputs once more for the weight gradients (Korthikanti §4.2.2):
+// 4 collectives forward, 6 backward. Full recomputation repeats the forward ones. Not
+// overlapped (Megatron without --tp-comm-overlap).
+double tp_comm(const LayerCtx& c, double mlp_units) {
+  const Layout& l = *c.l;
+  if (l.tp <= 1) return 0.0;
+  const double act = 2.0 * c.M * c.h;  // bytes of the full activation
+  const Group group{l.tp, 1};
+  const double half = all_gather_s(c.fabric, group, act);
+  const double fwd = c.sp ? 2 * half * (1 + mlp_units) : all_reduce_s(c.fabric, group, act) * 2 * (1 + mlp_units) / 2;
+  const double bwd = c.sp ? 3 * half * (1 + mlp_units) : fwd;
+  return fwd + bwd + (l.recompute == Recompute::full ? fwd : 0.0);
+}
+
+// CP: ring attention passes K and V blocks around the cp ranks, overlapped with the
+// blockwise attention; only what exceeds the attention time is exposed. Backward also
+// returns dK and dV. MLA exchanges its materialised per-head K and V.
+double cp_comm(const LayerCtx& c, const Pair& core) {
+  const Layout& l = *c.l;
+  if (l.cp <= 1) return 0.0;
+  const double kv = 2.0 * c.M * (c.mla ? c.a * (c.dqk + c.dv) : 2 * c.g_kv * c.d) / c.tp;
+  const GroupShape gs = shape_of(c.fabric, Group{l.cp, l.tp});
+  const double fwd = (c.cp - 1) * p2p_s(c.fabric, gs.domains > 1, kv);
+  return std::max(0.0, fwd - core.fwd) + std::max(0.0, 2 * fwd - core.bwd);
+}
+
+// FP8 GEMMs take quantised inputs (NVIDIA Transformer Engine): forward each linear's
+// input, backward its output gradient, and each weight once a step (cached across the
+// step's micro-batches). A cast reads the 16-bit tensor and writes the FP8 copy and its
+// transpose (the backward GEMMs need the other layout on Hopper; MXFP8 writes both with
+// their 1-in-32 block scales); per-tensor current scaling first reads the tensor once
+// more for its amax. HBM-bound.
+Pair fp8_casts(const LayerCtx& c, const MlpBlock& mlp, double weights) {
+  if (c.fp8_cast_bytes <= 0) return {};
+  const double att_fwd = c.h / c.ts + c.a * c.dv / c.tp;                              // QKV and projection inputs
+  const double att_bwd = (c.a * c.dqk + (c.mla ? c.a * c.dv : 2 * c.g_kv * c.d)) / c.tp + c.h / c.ts;  // their output gradients
+  const double fwd = c.fp8_cast_bytes * (c.M * (att_fwd + mlp.cast_fwd) + weights / c.micro_batches);
+  const double bwd = c.fp8_cast_bytes * c.M * (att_bwd + mlp.cast_bwd);
+  return {c.k.mem(fwd, fwd / 8), c.k.mem(bwd, bwd / 8)};
+}
+
+}  // namespace
+
+LayerCtx layer_ctx(const ModelShape& m, const Training& t, const Layout& l, const Gpu& g, const PerfProfile& perf,
+                   const Efficiency& e) {
+  LayerCtx c;
+  c.m = &m;
+  c.t = &t;
+  c.l = &l;
+  c.g = &g;
+  c.k = kernels_for(g, perf, t, e);
+  c.fabric = fabric_for(g, perf);
+  c.h = static_cast<double>(m.hidden);
+  c.a = static_cast<double>(m.heads);
+  c.g_kv = static_cast<double>(m.kv_heads);
+  c.d = static_cast<double>(head_dim(m));
+  c.dqk = static_cast<double>(qk_head_dim(m));
+  c.dv = static_cast<double>(v_head_dim(m));
+  c.ff = static_cast<double>(m.ffn_hidden);
+  c.tp = static_cast<double>(l.tp);
+  c.cp = static_cast<double>(l.cp);
+  c.s = static_cast<double>(t.seq_len);
+  c.M = static_cast<double>(l.micro_batch) * c.s / c.cp;
+  c.sp = t.sequence_parallel && l.tp > 1;
+  c.ts = c.sp ? c.tp : 1.0;
+  c.swiglu = gated_ffn(m.ffn_act);
+  c.mla = is_mla(m);
+  c.frozen = is_adapter_stage(t);
+  c.qlora = t.stage == Stage::qlora;
+  c.eager = eager_kernels(t);
+  c.att_bytes_tok = attention_side_bytes(c);
+  // SwiGLU reads 2f and writes f fused (two kernels, ≈10 B, eager); GELU f and f.
+  c.act_bytes_per_f = c.swiglu ? (c.eager ? 10.0 : 6.0) : 4.0;
+  // QLoRA: every frozen linear weight is dequantised from NF4 to bf16 before each use
+  // (bitsandbytes): read ≈0.52 B and write 2 B per weight, forward and again backward.
+  c.dequant_per_weight = c.qlora ? nf4_bytes_per_param(t.lora.double_quant) + 2.0 : 0.0;
+  // Bytes per element of an FP8 cast: read 2 + write 1 + its transpose 1, and 2 more
+  // for the amax read of current scaling; MXFP8 adds 1/32 B of scale per copy.
+  if (t.precision == Precision::fp8 && !e.hfu)
+    c.fp8_cast_bytes = t.fp8_recipe == Fp8Recipe::tensorwise ? 6.0 : t.fp8_recipe == Fp8Recipe::delayed ? 4.0 : 4.0 + 2.0 / 32;
+  c.micro_batches = static_cast<double>(std::max<int64_t>(1, micro_batches(t, l)));
+  return c;
+}
+
+LayerTime layer_time(const LayerCtx& c, bool moe_layer) {
+  LayerTime r;
+  Gemms att = attention_gemms(c);
+  const Pair core = core_attention(c);
+  const MlpBlock mlp = moe_layer ? moe_block(c) : dense_mlp(c);
+  double fwd = att.fwd + mlp.gemms.fwd, bwd = att.bwd + mlp.gemms.bwd;
+  const double weights = att.weights + mlp.gemms.weights;
+  if (c.frozen) {
+    // LoRA adapters: x·A then ·B per target, forward 2 FLOPs per parameter per token and
+    // backward 4; thin GEMMs (rank r), priced at the roll-off of their size.
+    const double lora = lora_params_per_layer(*c.m, c.t->lora, moe_layer, moe_layer) / c.tp;
+    fwd += c.k.gemm(2 * c.M * lora);
+    bwd += c.k.gemm(4 * c.M * lora);
+  }
+  const double mem_fwd = c.k.mem((c.att_bytes_tok + mlp.bytes_tok) * c.M, (c.att_bytes_tok + mlp.bytes_tok) * c.M / 8);
+  const double dq = c.qlora ? c.k.mem(c.dequant_per_weight * weights, c.dequant_per_weight * weights / 8) : 0.0;
+  const Pair cast = fp8_casts(c, mlp, weights);
+  r.fwd = fwd + core.fwd + mem_fwd + dq + cast.fwd;
+  r.bwd = bwd + core.bwd + 2 * mem_fwd + dq + cast.bwd;
+  r.recompute = recompute_time(c, moe_layer, r, mlp, att, core, mem_fwd);
+  r.tp = tp_comm(c, mlp.units);
+  r.cp = cp_comm(c, core);
+  // EP all-to-all overlapped with another micro-batch's compute (DeepSeek-V3 DualPipe,
+  // Megatron-Core's 1F1B A2A overlap): only what exceeds the layer's compute shows.
+  r.ep = c.t->overlap_moe_comm ? std::max(0.0, mlp.ep - r.compute()) : mlp.ep;
+  return r;
+}
+
+double head_time(const LayerCtx& c) {
+  const double V = static_cast<double>(c.m->vocab);
+  const double gemm = c.k.linear16(c.M, V / c.tp, c.h, c.frozen);
+  const double loss_bytes = 16.0 * c.M * V / c.tp;  // ~16 B per logit in all
+  return gemm + c.k.mem(loss_bytes, loss_bytes / 4);
+}
+
+}  // namespace gpucalc

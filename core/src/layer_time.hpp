@@ -1,0 +1,47 @@
+// One transformer layer's time for one micro-batch on one GPU, as named pieces:
+// attention GEMMs, core attention, element-wise work, the dense MLP or the MoE block
+// (router, grouped expert GEMMs, permutation, all-to-all), recomputation, and the
+// TP / CP collectives (docs/performance-model.md).
+#pragma once
+#include "gpucalc/compute.hpp"
+#include "gpucalc/network.hpp"
+#include "kernels.hpp"
+
+namespace gpucalc {
+
+// What every piece of a layer needs: the shapes per GPU and the priced kernels.
+struct LayerCtx {
+  const ModelShape* m = nullptr;
+  const Training* t = nullptr;
+  const Layout* l = nullptr;
+  const Gpu* g = nullptr;
+  Kernels k;
+  Fabric fabric;
+  double h = 0, a = 0, g_kv = 0, d = 0, dqk = 0, dv = 0, ff = 0, tp = 1, cp = 1, s = 0;
+  double M = 0;        // tokens per micro-batch per GPU (b·s/cp)
+  double ts = 1;       // sequence-sharded region divisor (tp with SP)
+  bool sp = false, swiglu = true, mla = false, frozen = false, qlora = false;
+  bool eager = false;  // element-wise ops run as separate eager PyTorch kernels
+  double att_bytes_tok = 0;     // attention-side element-wise bytes per token, forward
+  double act_bytes_per_f = 0;   // the MLP activation function, bytes per f element
+  double dequant_per_weight = 0;  // QLoRA: NF4 read + bf16 write per frozen weight per use
+  double fp8_cast_bytes = 0;      // FP8: HBM bytes per element to quantise a GEMM input (0: not FP8)
+  double micro_batches = 1;       // per step: FP8 weight casts are made once a step
+};
+
+LayerCtx layer_ctx(const ModelShape& m, const Training& t, const Layout& l, const Gpu& g, const PerfProfile& perf,
+                   const Efficiency& e);
+
+struct LayerTime {
+  double fwd = 0, bwd = 0, recompute = 0;  // compute
+  double tp = 0, cp = 0, ep = 0;           // exposed communication
+  double compute() const { return fwd + bwd + recompute; }
+};
+
+LayerTime layer_time(const LayerCtx& c, bool moe_layer);
+
+// The output layer on the last stage: the V·h/t head GEMM forward and backward, and the
+// loss over the logits (HBM-bound).
+double head_time(const LayerCtx& c);
+
+}  // namespace gpucalc

@@ -1,0 +1,231 @@
+// Step time composed from named pieces (docs/performance-model.md): the slowest pipeline
+// stage's layers (layer_time.cpp), pipeline sends and bubble, data-parallel gradient and
+// parameter collectives (ZeRO / FSDP, hybrid sharding), offload and the optimizer step.
+#include <algorithm>
+#include <cmath>
+
+#include "gpucalc/compute.hpp"
+#include "gpucalc/memory.hpp"
+#include "layer_time.hpp"
+
+namespace gpucalc {
+namespace {
+
+struct StageSum {
+  double compute = 0, tp = 0, cp = 0, ep = 0, fwd = 0, bwd = 0;
+  StageLayers layers;
+  double total() const { return compute + tp + cp + ep; }
+};
+
+struct Layers {
+  LayerTime dense, moe;
+  double head = 0;
+};
+
+StageSum stage_sum(const ModelShape& m, const Layout& l, const Layers& x, int stage) {
+  StageSum r;
+  r.layers = stage_layers(m, l, stage);
+  const double nd = static_cast<double>(r.layers.dense), nm = static_cast<double>(r.layers.moe());
+  r.compute = nd * x.dense.compute() + nm * x.moe.compute() + (stage == l.pp - 1 ? x.head : 0.0);
+  r.tp = nd * x.dense.tp + nm * x.moe.tp;
+  r.cp = nd * x.dense.cp + nm * x.moe.cp;
+  r.ep = nm * x.moe.ep;
+  r.fwd = nd * x.dense.fwd + nm * x.moe.fwd;
+  r.bwd = nd * (x.dense.bwd + x.dense.recompute) + nm * (x.moe.bwd + x.moe.recompute);
+  return r;
+}
+
+// The slowest stage sets the pipeline's pace: the last (it adds the output layer) unless
+// the first holds more (MoE dense layers apart) or an uneven split lightened the ends,
+// when a middle stage can be the slowest.
+StageSum critical_stage(const ModelShape& m, const Layout& l, const Layers& x) {
+  StageSum crit = stage_sum(m, l, x, static_cast<int>(l.pp - 1));
+  const auto slower = [&](int stage) {
+    const StageSum s = stage_sum(m, l, x, stage);
+    if (s.total() > crit.total()) crit = s;
+  };
+  if (l.pp > 1 && (is_moe(m) || uneven_split(l))) slower(0);
+  if (l.pp > 2 && uneven_split(l)) slower(1);
+  return crit;
+}
+
+// PP: each micro-batch crosses each of its v chunk boundaries once forward (activation)
+// and once backward (gradient), on the critical path of 1F1B.
+double pp_comm(const LayerCtx& c) {
+  const Layout& l = *c.l;
+  if (l.pp <= 1) return 0.0;
+  const GroupShape gs = shape_of(c.fabric, Group{l.pp, l.tp * l.cp * l.dp});
+  return static_cast<double>(l.vpp) * 2 * p2p_s(c.fabric, gs.domains > 1, 2.0 * c.M * c.h / c.ts);
+}
+
+// Parameters on one GPU of the critical stage, split into those reduced over the whole
+// data-parallel group and the routed experts (reduced over the expert-data-parallel group).
+struct StageParams {
+  double dense = 0, expert = 0;              // held (frozen ones included)
+  double train_dense = 0, train_expert = 0;  // trained
+};
+
+StageParams stage_params(const ModelShape& m, const Training& t, const Layout& l, const StageLayers& s) {
+  const ParamCounts pc = count_params(m);
+  const double tp = static_cast<double>(l.tp);
+  const double nd = static_cast<double>(s.dense), nm = static_cast<double>(s.moe());
+  StageParams p;
+  p.dense = nd * (static_cast<double>(pc.attention + pc.mlp) / tp + static_cast<double>(pc.layer_norms)) +
+            nm * (static_cast<double>(pc.attention + pc.shared_mlp) / tp + static_cast<double>(pc.router) +
+                  static_cast<double>(pc.layer_norms)) +
+            static_cast<double>(pc.embedding) / tp;
+  p.expert = nm * static_cast<double>(pc.routed_experts) / static_cast<double>(l.etp * l.ep);
+  const bool frozen = is_adapter_stage(t);
+  p.train_dense = frozen ? (nd * lora_params_per_layer(m, t.lora, false) + nm * lora_params_per_layer(m, t.lora, true)) / tp
+                         : p.dense;
+  p.train_expert = frozen ? 0.0 : p.expert;
+  return p;
+}
+
+// The communicators of data parallelism. ZeRO/FSDP shards over `shard` ranks (DP × CP,
+// or a hybrid-sharding group of them) and replicates across the rest; experts over the
+// expert-data-parallel group.
+struct DpGroups {
+  Group shard, replicas, expert;
+};
+DpGroups dp_groups(const Layout& l) {
+  const int64_t shard = zero_shard(l) * l.cp;
+  return {Group{shard, l.tp}, Group{l.dp / zero_shard(l), l.tp * shard}, Group{expert_dp(l), l.etp * l.ep}};
+}
+
+// ZeRO-0: all-reduce; ZeRO-1/2: reduce-scatter of gradients + all-gather of the updated
+// parameters, the same volume (Rajbhandari et al. 2020 §7). Overlapped with the last
+// micro-batch's backward and the next step's first forward.
+void dp_sync(const Fabric& f, const Layout& l, const Training& t, const StageParams& p, const StageSum& crit,
+             StepTime& st) {
+  const DpGroups g = dp_groups(l);
+  const StateBytes sb = state_bytes(t);
+  double rs = 0, ag = 0;
+  if (l.zero_stage == 0) {
+    rs = all_reduce_s(f, g.shard, sb.gradients * p.train_dense) + all_reduce_s(f, g.expert, sb.gradients * p.train_expert);
+  } else {
+    rs = reduce_scatter_s(f, g.shard, sb.gradients * p.train_dense) +
+         reduce_scatter_s(f, g.expert, sb.gradients * p.train_expert);
+    ag = all_gather_s(f, g.shard, 2.0 * p.train_dense) + all_gather_s(f, g.expert, 2.0 * p.train_expert);
+  }
+  // Hybrid sharding: the shards' gradients are then all-reduced across the replicas.
+  rs += all_reduce_s(f, g.replicas, sb.gradients * p.train_dense / static_cast<double>(g.shard.size));
+  st.dp_comm_total_s = rs + ag;
+  st.dp_comm_exposed_s = (t.overlap_grad_reduce ? std::max(0.0, rs - crit.bwd) : rs) +
+                         (t.overlap_param_gather ? std::max(0.0, ag - crit.fwd) : ag);
+}
+
+// ZeRO-3 / FSDP: per micro-batch the parameters are all-gathered forward and again
+// backward, and the gradients reduce-scattered, layer by layer, each prefetched under the
+// compute of the layer before it (FSDP's forward/backward prefetch, Zhao et al. 2023
+// §3.3): per layer only what exceeds that layer's compute shows, and the first layer's
+// gather waits with nothing to hide under. Frozen weights are gathered but never reduced.
+void zero3_sync(const Fabric& f, const Layout& l, const Training& t, const StageParams& p, const StageSum& crit,
+                double m_count, StepTime& st) {
+  const DpGroups g = dp_groups(l);
+  const StateBytes sb = state_bytes(t);
+  const double wbytes = t.stage == Stage::qlora ? nf4_bytes_per_param(t.lora.double_quant) : 2.0;
+  const double ag = all_gather_s(f, g.shard, wbytes * p.dense) + all_gather_s(f, g.expert, wbytes * p.expert);
+  const double rs = reduce_scatter_s(f, g.shard, sb.gradients * p.train_dense) +
+                    reduce_scatter_s(f, g.expert, sb.gradients * p.train_expert);
+  const double replicas = all_reduce_s(f, g.replicas, sb.gradients * p.train_dense / static_cast<double>(g.shard.size));
+  const double n = std::max<double>(1.0, static_cast<double>(crit.layers.total));
+  st.dp_comm_total_s = m_count * (2 * ag + rs) + replicas;
+  st.zero3_comm_exposed_s = m_count * (std::max(0.0, ag - crit.fwd) + std::max(0.0, ag + rs - crit.bwd) + 2 * ag / n) +
+                            std::max(0.0, replicas - crit.bwd);
+}
+
+// The optimizer step, HBM-bound: read and write its state (fp32 master, moments), read
+// the gradient, write the 16-bit weight (AdamW mixed precision: 4·6 + grad + 2 bytes per
+// parameter it updates; torchtitan's fp32 parameter is read and written). Under
+// ZeRO-Offload (Ren et al. 2021 §4) the gradients go to the host over PCIe, the CPU
+// optimizer updates the fp32 states in host DRAM and the 16-bit weights come back, not
+// overlapped with the next step (no delayed parameter update).
+double optimizer_time(const LayerCtx& c, const StageParams& p) {
+  const Layout& l = *c.l;
+  const Training& t = *c.t;
+  const DpGroups g = dp_groups(l);
+  const StateBytes sb = state_bytes(t, c.m);
+  const double opt_params = l.zero_stage >= 1 ? p.train_dense / static_cast<double>(g.shard.size) +
+                                                    p.train_expert / static_cast<double>(g.expert.size)
+                                              : p.train_dense + p.train_expert;
+  if (t.offload.optimizer) {
+    const double host_bytes = (2.0 * sb.optimizer + 4.0 + 2.0) * opt_params;
+    const double transfer = (sb.gradients + 2.0) * opt_params / host_link_bytes_per_s(*c.g, t);
+    return host_bytes / host_memory_bytes_per_s(t) + transfer;
+  }
+  const bool titan = t.framework == Framework::torchtitan;
+  const double bytes = (2.0 * sb.optimizer + sb.gradients + (titan ? 2.0 * sb.weights : sb.weights)) * opt_params;
+  return c.k.mem(bytes, bytes);
+}
+
+}  // namespace
+
+StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, const Gpu& g, const PerfProfile& perf,
+                   const Efficiency& e) {
+  StepTime st;
+  st.peak_flops = peak_flops(g, t.precision);
+  const double tokens_step = static_cast<double>(t.global_batch) * static_cast<double>(t.seq_len);
+  const double n = static_cast<double>(l.gpus());
+  const FlopsPerToken f = flops_per_token(m, t.seq_len, l.recompute, &t, l.recompute_modules);
+  const auto finish = [&]() {
+    st.bubble_fraction = st.step_time_s > 0 ? st.bubble_s / st.step_time_s : 0.0;
+    st.tokens_per_s_per_gpu = tokens_step / (st.step_time_s * n);
+    st.mfu = tokens_step * f.model / (st.step_time_s * n * st.peak_flops);
+    st.hfu = tokens_step * f.hardware / (st.step_time_s * n * st.peak_flops);
+    st.tflops_per_gpu = tokens_step * f.model / (st.step_time_s * n) / 1e12;
+    st.efficiency = st.hfu;
+    return st;
+  };
+  if (e.mfu) {
+    // assume.mfu is an end-to-end figure: it already includes bubbles and stalls.
+    st.step_time_s = tokens_step * f.model / (n * st.peak_flops * *e.mfu);
+    st.compute_s = st.step_time_s;
+    return finish();
+  }
+  const LayerCtx c = layer_ctx(m, t, l, g, perf, e);
+  Layers x;
+  x.dense = layer_time(c, false);
+  if (is_moe(m)) x.moe = layer_time(c, true);
+  x.head = head_time(c);
+  const StageSum crit = critical_stage(m, l, x);
+  const double t_pp = pp_comm(c);
+  const double m_count = static_cast<double>(micro_batches(t, l));
+  const StageParams p = stage_params(m, t, l, crit.layers);
+  double t_offload = 0;
+  if (l.zero_stage <= 2) {
+    dp_sync(c.fabric, l, t, p, crit, st);
+  } else {
+    zero3_sync(c.fabric, l, t, p, crit, m_count, st);
+    if (t.offload.params) {
+      // ZeRO-Infinity: offloaded parameters are fetched over PCIe for every micro-batch's
+      // forward and backward, prefetched under the compute.
+      const DpGroups dg = dp_groups(l);
+      const double wbytes = t.stage == Stage::qlora ? nf4_bytes_per_param(t.lora.double_quant) : 2.0;
+      const double fetch = 2.0 * wbytes *
+                           (p.dense / static_cast<double>(dg.shard.size) + p.expert / static_cast<double>(dg.expert.size)) /
+                           host_link_bytes_per_s(g, t);
+      t_offload = std::max(0.0, fetch - (crit.fwd + crit.bwd));
+    }
+  }
+  const double t_mb = crit.total() + t_pp + t_offload;
+  st.compute_s = m_count * crit.compute;
+  st.tp_comm_s = m_count * crit.tp;
+  st.cp_comm_s = m_count * crit.cp;
+  st.ep_comm_s = m_count * crit.ep;
+  st.pp_comm_s = m_count * t_pp;
+  st.offload_s = m_count * t_offload;
+  // 1F1B bubble: (p-1) slots, (p-1)/v interleaved (Narayanan et al. 2021 §2.2). A slot
+  // lasts one model chunk; when a stage's layers do not split evenly over its v chunks
+  // (an uneven split), the largest chunk, ceil(n/v) of its n layers, sets the slot.
+  const double n_crit = static_cast<double>(crit.layers.total);
+  const double chunk_share = n_crit > 0 ? std::ceil(n_crit / static_cast<double>(l.vpp)) / n_crit
+                                        : 1.0 / static_cast<double>(l.vpp);
+  st.bubble_s = static_cast<double>(l.pp - 1) * chunk_share * t_mb;
+  st.optimizer_s = optimizer_time(c, p);
+  st.step_time_s = st.compute_s + st.tp_comm_s + st.cp_comm_s + st.ep_comm_s + st.pp_comm_s + st.offload_s +
+                   st.bubble_s + st.dp_comm_exposed_s + st.zero3_comm_exposed_s + st.optimizer_s;
+  return finish();
+}
+
+}  // namespace gpucalc
