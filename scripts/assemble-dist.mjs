@@ -86,11 +86,13 @@ const defaultScenario = readJson(DEFAULT_EXAMPLE);
 // data/validation.json with what the page shows only (no notes, labels or method texts).
 const validationForPage = () => {
   const v = readJson("data/validation.json");
-  const { n, p10, p50, p90, ratios_sorted } = v.uncertainty.time;
+  const { n, p10, p50, p90, ratios_sorted, regimes } = v.uncertainty.time;
   const m = v.uncertainty.memory;
   return {
     summary: v.summary,
-    uncertainty: { time: { n, p10, p50, p90, ratios_sorted }, memory: { n: m.n, low: m.low, high: m.high, ratios_sorted: m.ratios_sorted } },
+    regimes: v.regimes,
+    coverage: v.coverage,
+    uncertainty: { time: { n, p10, p50, p90, ratios_sorted, regimes }, memory: { n: m.n, low: m.low, high: m.high, ratios_sorted: m.ratios_sorted } },
     rows: v.rows.map((r) => ({
       id: r.id,
       source: r.source,

@@ -100,6 +100,31 @@ const dataRows = rows.map((x) => {
 const sample = dataRows.filter((r) => r.counts_toward_target);
 const timeSorted = sample.filter((r) => r.time_ratio !== null).map((r) => r.time_ratio).sort((a, b) => a - b);
 const memRatios = sample.filter((r) => r.memory_ratio !== null).map((r) => r.memory_ratio).sort((a, b) => a - b);
+// ---- The unmeasured-accelerator regime: what the default performance profile gets wrong
+// on hardware that has a measured one. Each counted time row on a measured profile is
+// fed again with its GPU written out as a custom accelerator of the same catalog specs
+// (a custom accelerator runs on the default profile), and the ratios of those runs, with
+// any row on a genuinely unmeasured part, make the regime's band.
+const catalog = JSON.parse(spawnSync(CLI, ["catalog", "gpus"], { encoding: "utf8" }).stdout).gpus;
+const SPEC_KEYS = ["memory_gib", "bf16_tflops", "fp16_tflops", "fp8_tflops", "memory_bw_tbs", "scaleup_gbs", "scaleup_domain", "scaleout_gbps", "tdp_w"];
+const asUnmeasured = (x) => {
+  const id = typeof x.row.scenario.gpu === "string" ? x.row.scenario.gpu : x.row.scenario.gpu.base;
+  const g = catalog.find((c) => c.id === id);
+  if (!g) return null;
+  const gpu = { name: `${g.name} on the default profile` };
+  for (const k of SPEC_KEYS) if (g[k] && g[k].value != null) gpu[k] = g[k].value;
+  if (typeof x.row.scenario.gpu === "object") Object.assign(gpu, x.row.scenario.gpu, { base: undefined });
+  delete gpu.base;
+  const r = spawnSync(CLI, ["evaluate", "-"], { input: JSON.stringify({ ...x.row.scenario, gpu }), encoding: "utf8" });
+  if (r.status !== 0) return null;
+  const v = JSON.parse(r.stdout);
+  const m = METRICS[x.primary.key];
+  return { ...x.primary, predicted: m.get(v), error: m.get(v) / x.primary.reported - 1 };
+};
+const unmeasuredRuns = rows
+  .filter((x) => x.row.counts_toward_target && x.primary.kind !== "memory" && x.regime !== "unmeasured_accelerator")
+  .map((x) => ({ x, primary: asUnmeasured(x) }))
+  .filter((u) => u.primary);
 const spread = {
   time: {
     n: timeSorted.length,
@@ -134,7 +159,9 @@ const regimeNames = ["dense", "moe", "finetune", "unmeasured_accelerator"];
 const regimeStats = {};
 const bands = {};
 for (const name of regimeNames) {
-  const xs = counted.filter((x) => x.regime === name);
+  const xs = name === "unmeasured_accelerator"
+    ? [...counted.filter((x) => x.regime === name), ...unmeasuredRuns.map((u) => ({ ...u.x, primary: u.primary }))]
+    : counted.filter((x) => x.regime === name);
   if (!xs.length) continue;
   const e = xs.map((x) => Math.abs(x.primary.error)).sort((a, b) => a - b);
   const med = e.length % 2 ? e[(e.length - 1) / 2] : (e[e.length / 2 - 1] + e[e.length / 2]) / 2;
@@ -272,6 +299,20 @@ page give the same ranges).
   largest: a narrower range than ${q.n} runs justify).
   **P10 = ${fx(q.p10)}, P50 = ${fx(q.p50)}, P90 = ${fx(q.p90)}** × the predicted time. Days,
   GPU-hours, cost and energy scale with time, so they take the same ratios.
+- **Per regime** (what an answer actually carries: \`uncertainty.time.regime\`). The error
+  differs by kind of job far more than within one, so the band comes from the runs of the
+  answer's own regime — dense pre-training, MoE pre-training, fine-tuning (full, LoRA,
+  QLoRA), or an accelerator without a measured performance profile — as an 80% prediction
+  interval for one new run: exp(mean ± t(0.9, n−1)·sd·√(1 + 1/n)) of the log ratios
+  (the normal-theory prediction interval, Hahn & Meeker 1991 §4.7; Student's t makes a
+  regime with few runs wide). Beyond the largest GPU count of the regime's runs the band
+  also covers every run's spread. The unmeasured-accelerator band is measured, not
+  guessed: every counted run on a measured GPU is fed again with that GPU written out as a
+  custom accelerator of the same specs (so it runs on the default profile), and those
+  ratios make the band; an answer on such a part also takes its job's own regime band.
+${Object.entries(bands).map(([k, b]) => `  ${k}: P10 ${fx(b.p10)}, P50 ${fx(b.p50)}, P90 ${fx(b.p90)} (n ${b.n}, up to ${b.max_gpus} GPUs).`).join("\n")}
+  In-sample coverage of the counted runs: ${coverage.inside} of ${coverage.rows} inside their regime's band.
+  The pooled quantiles above remain for the regimes without a band.
 - **Memory.** Only ${spread.memory.n} rows measure peak memory, too few for quantiles
   (ratios measured / predicted: ${spread.memory.ratios_sorted.map(fx).join(", ")}): the range spans the
   point estimate and every measured ratio, **${fx(spread.memory.low)}–${fx(spread.memory.high)}** × the predicted peak.

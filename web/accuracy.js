@@ -32,6 +32,32 @@ function metricValue(key, x) {
   return F.int(L(), x);
 }
 
+// The error and the range of each regime (dense, MoE, fine-tuning, unmeasured accelerator).
+function regimeSection(d) {
+  const regimes = d.regimes ?? {};
+  const bands = d.uncertainty?.time?.regimes ?? {};
+  const names = Object.keys(regimes);
+  if (!names.length) return [];
+  const ratio2 = (x) => (finite(x) ? F.fixed(L(), x, 2) : "—");
+  const head = el("tr", {}, ["acc_regime_col", "acc_regime_runs", "acc_regime_median", "acc_regime_max", "acc_regime_band"].map((k) => el("th", { scope: "col", text: t(k) })));
+  const rows = names.map((n) => {
+    const r = regimes[n];
+    const b = bands[n];
+    return el("tr", { dataset: { regime: n } },
+      el("td", { text: t(`regime_${n}`) }),
+      el("td", { text: F.int(L(), r.rows) }),
+      el("td", { text: pct(r.median_abs_error) }),
+      el("td", { text: pct(r.max_abs_error) }),
+      el("td", { text: b ? `${ratio2(b.p10)}–${ratio2(b.p90)}` : "—" }));
+  });
+  const c = d.coverage ?? {};
+  return [
+    el("h3", { class: "sub-title", text: t("acc_regimes_title") }),
+    el("div", { class: "table-wrap" }, el("table", { id: "acc-regimes", class: "acc-table" }, el("thead", {}, head), el("tbody", {}, rows))),
+    el("p", { class: "acc-note", text: t("acc_regimes_note", { inside: c.inside ?? "—", rows: c.rows ?? "—" }) }),
+  ];
+}
+
 function metricLabel(key, fallback) {
   const k = `acc_m_${key}`;
   const s = t(k);
@@ -107,6 +133,7 @@ export function fillAccuracy(body) {
         max: el("strong", { text: pct(s.max_abs_error) }),
       }),
     ),
+    ...regimeSection(d),
     el("div", { class: "table-wrap" }, table(d)),
     el("h3", { class: "sub-title", text: t("acc_ranges_title") }),
     el(

@@ -63,7 +63,8 @@ function rangeLine(v) {
     const bits = [t("range_days", { lo: days(u.days.p10), hi: days(u.days.p90) })];
     if (hasRange(u.gpu_hours)) bits.push(t("range_hours", { lo: F.big(L(), u.gpu_hours.p10), hi: F.big(L(), u.gpu_hours.p90) }));
     if (hasRange(u.cost) && v.cost?.currency) bits.push(`${money(v.cost.currency, u.cost.p10)}–${money(v.cost.currency, u.cost.p90)}`);
-    parts.push(`${t("range_label", { n: u.n })}: ${bits.join(" · ")}`);
+    const regime = u.regime ? t(`regime_${u.regime}`) : "";
+    parts.push(`${t("range_label", { n: u.n, regime, beyond: u.beyond_validated_scale ? t("range_beyond") : "" })}: ${bits.join(" · ")}`);
   } else if (u?.basis && u.basis !== "validation") {
     parts.push(t("range_assumed", { what: u.basis }));
   }

@@ -23,6 +23,10 @@ struct Kernels {
   double att_fwd = 0, att_bwd = 0;
   double hbm = 0;         // achieved HBM bytes/s for large streams
   double sms = 0;         // SMs for wave quantization; 0: none (assume.hfu)
+  // Bytes per element a linear's GEMMs move through HBM: its inputs (1 under FP8, else 2),
+  // its 16-bit output, and the weight gradient it accumulates (read and written at the
+  // gradient's size: Megatron's fused fp32 main_grad accumulation).
+  double in_bytes = 2, out_bytes = 2, wgrad_bytes = 8;
   const PerfData* data = nullptr;
 
   // A GEMM of `flops` moving `bytes` through HBM: the slower of its tensor-core time
@@ -51,9 +55,17 @@ struct Kernels {
   }
   // A linear layer y[m×n] = x[m×k]·W[k×n]: forward, and backward's input gradient
   // (m×k out) and weight gradient (k×n out, reducing over m), each with its own waves.
-  double linear_fwd(double m, double n, double kk) const { return gemm(2 * m * n * kk) / wave(m, n); }
-  double linear_dgrad(double m, double n, double kk) const { return gemm(2 * m * n * kk) / wave(m, kk); }
-  double linear_wgrad(double m, double n, double kk) const { return gemm(2 * m * n * kk) / wave(kk, n); }
+  // Each is also held to the roofline by what it moves (Williams et al. 2009): skinny
+  // GEMMs — fine-grained experts, small widths under FP8 — are HBM-bound.
+  double linear_fwd(double m, double n, double kk) const {
+    return gemm(2 * m * n * kk, in_bytes * (m * kk + kk * n) + out_bytes * m * n) / wave(m, n);
+  }
+  double linear_dgrad(double m, double n, double kk) const {
+    return gemm(2 * m * n * kk, in_bytes * (m * n + kk * n) + out_bytes * m * kk) / wave(m, kk);
+  }
+  double linear_wgrad(double m, double n, double kk) const {
+    return gemm(2 * m * n * kk, in_bytes * (m * kk + m * n) + wgrad_bytes * kk * n) / wave(kk, n);
+  }
   double linear_bwd(double m, double n, double kk, bool frozen) const {
     return linear_dgrad(m, n, kk) + (frozen ? 0.0 : linear_wgrad(m, n, kk));
   }
@@ -65,10 +77,13 @@ struct Kernels {
   // Grouped GEMM over `g` experts of m tokens each (Megatron-Core GroupedMLP /
   // TE GroupedLinear): each expert's GEMM runs at the roll-off of its own size — small
   // experts stay small — while their tiles share waves.
-  double grouped_fwd(double g, double m, double n, double kk) const { return g * gemm(2 * m * n * kk) / wave(m, n, g); }
+  double grouped_fwd(double g, double m, double n, double kk) const {
+    return g * gemm(2 * m * n * kk, in_bytes * (m * kk + kk * n) + out_bytes * m * n) / wave(m, n, g);
+  }
   double grouped_bwd(double g, double m, double n, double kk, bool frozen) const {
-    const double one = gemm(2 * m * n * kk);
-    return g * one / wave(m, kk, g) + (frozen ? 0.0 : g * one / wave(kk, n, g));
+    const double dgrad = gemm(2 * m * n * kk, in_bytes * (m * n + kk * n) + out_bytes * m * kk);
+    const double wgrad = gemm(2 * m * n * kk, in_bytes * (m * kk + m * n) + wgrad_bytes * kk * n);
+    return g * dgrad / wave(m, kk, g) + (frozen ? 0.0 : g * wgrad / wave(kk, n, g));
   }
   // HBM-bound work of `bytes` in operations of `op_bytes` each (size roll-off).
   double mem(double bytes, double op_bytes) const {

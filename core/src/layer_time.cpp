@@ -26,6 +26,8 @@ Kernels kernels_for(const Gpu& g, const PerfProfile& perf, const Training& t, co
   k.att_bwd = perf.attention_bwd.value.value_or(0.4);
   k.hbm = g.memory_bw_tbs.value.value_or(2.0) * 1e12 * perf.memory.value.value_or(0.9);
   k.sms = perf.sm_count.value.value_or(0.0);
+  k.in_bytes = t.precision == Precision::fp8 ? 1.0 : 2.0;
+  k.wgrad_bytes = 2.0 * state_bytes(t).gradients;
   if (e.hfu) {
     static const PerfData flat{};
     k.mm_eff = *e.hfu;
@@ -34,6 +36,7 @@ Kernels kernels_for(const Gpu& g, const PerfProfile& perf, const Training& t, co
     k.peak16 = k.peak;
     k.data = &flat;
     k.sms = 0;
+    k.in_bytes = k.out_bytes = k.wgrad_bytes = 0;  // flat: no roofline either
   }
   return k;
 }
@@ -364,6 +367,11 @@ LayerTime layer_time(const LayerCtx& c, bool moe_layer) {
   r.bwd = bwd + core.bwd + 2 * mem_fwd + dq + cast.bwd;
   r.recompute = recompute_time(c, moe_layer, r, mlp, att, core, mem_fwd);
   r.tp = tp_comm(c, mlp.units);
+  // With TP communication overlap the collectives are split into tp chunks pipelined
+  // with the GEMM chunks (ring exchange): the first chunk of each has nothing to hide
+  // under, the rest shows only where it outlasts the layer's GEMMs.
+  if (c.t->overlap_tp_comm && c.l->tp > 1)
+    r.tp = r.tp / c.tp + std::max(0.0, r.tp * (c.tp - 1) / c.tp - (fwd + bwd));
   r.cp = cp_comm(c, core);
   // EP all-to-all overlapped with another micro-batch's compute (DeepSeek-V3 DualPipe,
   // Megatron-Core's 1F1B A2A overlap): only what exceeds the layer's compute shows.

@@ -343,7 +343,7 @@ void read_training(Reader& r, const json& root, Scenario& s) {
                      "optimizer", "recompute", "zero_stage", "stage", "flash_attention", "sequence_parallel",
                      "framework", "grad_dtype", "overlap_grad_reduce", "overlap_param_gather", "master_weights",
                      "lora", "offload", "overlap_moe_comm", "dataset", "recompute_modules", "moe_dispatcher",
-                     "torch_compile", "fp8_recipe"});
+                     "torch_compile", "fp8_recipe", "overlap_tp_comm"});
   // Fine-tuning jobs are sized in samples × average length × epochs (training.dataset);
   // give that or tokens.
   const bool has_dataset = o.contains("dataset");
@@ -408,6 +408,7 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (auto v = r.boolean(o, P, "master_weights")) t.master_weights = *v;
   if (auto v = r.boolean(o, P, "overlap_moe_comm")) t.overlap_moe_comm = *v;
   if (auto v = r.boolean(o, P, "torch_compile")) t.torch_compile = *v;
+  if (auto v = r.boolean(o, P, "overlap_tp_comm")) t.overlap_tp_comm = *v;
   if (auto v = r.choice(o, P, "fp8_recipe", {"tensorwise", "delayed", "mxfp8"}, false))
     t.fp8_recipe = *v == "mxfp8" ? Fp8Recipe::mxfp8 : *v == "delayed" ? Fp8Recipe::delayed : Fp8Recipe::tensorwise;
   if (auto v = r.choice(o, P, "moe_dispatcher", {"alltoall", "deepep"}, false))

@@ -298,6 +298,14 @@ void uncertainty_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
     band.p10 = std::min(band.p10, pooled.p10);
     band.p90 = std::max(band.p90, pooled.p90);
   }
+  // An unmeasured accelerator also carries its job's own regime's error (an MoE job there
+  // is at least as uncertain as on a measured GPU).
+  const char* kind = p.training.stage != Stage::pretrain ? "finetune" : is_moe(p.model) ? "moe" : "dense";
+  const ValidationSpread::Band* job = v.regime(kind);
+  if (own && job && std::string(regime) == "unmeasured_accelerator") {
+    band.p10 = std::min(band.p10, job->p10);
+    band.p90 = std::max(band.p90, job->p90);
+  }
   w.field("regime", regime);
   w.field("n", band.n);
   w.field("beyond_validated_scale", beyond);
@@ -333,6 +341,10 @@ void uncertainty_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
                     (beyond ? "; the plan's GPU count is beyond the regime's largest validated run, so the band is "
                               "widened to cover every run's"
                             : "") +
+                    (std::string(regime) == "unmeasured_accelerator"
+                         ? std::string("; the unmeasured-accelerator band is the default profile's error on measured GPUs, "
+                                       "joined with the band of the job's own regime (") + kind + ")"
+                         : "") +
                     ", times each predicted time figure; goodput and prices are taken as given"
           : basis == "unavailable"
               ? std::string("the embedded validation data is missing")

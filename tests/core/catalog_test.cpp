@@ -277,6 +277,11 @@ TEST_CASE("accelerators without a measured performance profile fall back to the 
   }
   // MAMF-measured profiles.
   CHECK(perf_profile_for("a100-sxm-80gb").matmul.value == 0.869);
+  // Blackwell (stas00/ml-engineering MAMF table): B200 1745.0 of 2250, GB200 1822.0 of 2500.
+  CHECK(perf_profile_for("b200-180gb").matmul.value == Approx(1745.0 / 2250).margin(5e-4));
+  CHECK(perf_profile_for("gb200-186gb").matmul.value == Approx(1822.0 / 2500).margin(5e-4));
+  CHECK(perf_profile_for("b300-288gb").fp8_matmul.value == Approx(3353.3 / 4500).margin(5e-4));
+  CHECK(perf_profile_for("b200-180gb").sm_count.value == 148);
   CHECK(perf_profile_for("h100-sxm-80gb").matmul.value == 0.803);
   CHECK(perf_profile_for("mi300x-192gb").matmul.value == 0.514);
   // Ascend 910B (gameofdimension/limulidae): GEMM 328 / 353.89 TFLOP/s; HCCS bus bandwidth

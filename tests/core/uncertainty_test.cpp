@@ -176,8 +176,9 @@ TEST_CASE("the validation spread per regime: wide where the model is far off or 
   // docs/validation.md "Uncertainty ranges": per regime an 80% prediction interval of
   // actual / predicted time, exp(mean ± t(0.9, n-1)·sd·sqrt(1 + 1/n)) of the log ratios.
   // Recorded over the counted rows: dense pre-training on measured NVIDIA profiles is
-  // the tight one; MoE (5 runs on H100, up to 4× too fast) and the accelerators without
-  // a measured profile (Blackwell, Ascend: mostly too fast) are wide and sit above 1.
+  // the tight one; MoE (31 Megatron-Bridge runs, all predicted too fast, up to 3×) sits
+  // well above 1; the default profile, tried on every measured GPU's runs, is wider than
+  // the dense band.
   const ValidationSpread& v = validation_spread();
   REQUIRE(v.ok);
   const auto* dense = v.regime("dense");
@@ -187,15 +188,14 @@ TEST_CASE("the validation spread per regime: wide where the model is far off or 
   REQUIRE(moe);
   REQUIRE(unmeasured);
   CHECK(dense->n >= 30);
-  CHECK(dense->p10 == Approx(0.83).margin(0.05));
-  CHECK(dense->p90 == Approx(1.33).margin(0.08));
+  CHECK(dense->p10 == Approx(0.85).margin(0.05));
+  CHECK(dense->p90 == Approx(1.31).margin(0.08));
   CHECK(dense->p90 / dense->p10 < 1.7);
-  // MoE: the model is optimistic, so the band lies above 1 at its middle and is wide.
+  // MoE: the model is optimistic, so the whole band lies above 1.
   CHECK(moe->p50 > 1.3);
-  CHECK(moe->p90 / moe->p10 > 3.0);
-  CHECK(unmeasured->p10 > 1.0);
-  // A regime's band widens as its runs get fewer: t(0.9, 4) = 1.533 against 1.282.
-  CHECK(moe->n < dense->n);
+  CHECK(moe->p10 > 1.0);
+  CHECK(unmeasured->n > dense->n);
+  CHECK(unmeasured->p90 / unmeasured->p10 > dense->p90 / dense->p10);
   for (const auto& [name, b] : v.regimes) {
     CHECK(b.p10 <= b.p50);
     CHECK(b.p50 <= b.p90);

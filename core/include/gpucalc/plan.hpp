@@ -94,6 +94,10 @@ struct Training {
   // training.torch_compile: PyTorch stacks (torchtitan) fuse their element-wise ops with
   // torch.compile instead of running them as separate eager kernels.
   bool torch_compile = false;
+  // training.overlap_tp_comm: Transformer Engine's userbuffers pipeline the TP/SP
+  // all-gathers and reduce-scatters with the GEMMs beside them (Megatron
+  // --tp-comm-overlap; on in NVIDIA's performance recipes whenever TP > 1).
+  bool overlap_tp_comm = false;
   // training.fp8_recipe: how FP8 GEMM inputs are scaled (Transformer Engine recipes).
   Fp8Recipe fp8_recipe = Fp8Recipe::tensorwise;
 };
