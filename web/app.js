@@ -16,6 +16,8 @@ import { shapeForParams } from "./shape.js";
 import { adaptToModel, modelLabel, populateJob, wireJob } from "./jobtype.js";
 import { calibrationFieldFor, populateCalibration, wireCalibration } from "./calibrate.js";
 import { renderTrust, wireTrust } from "./trust.js";
+import { displayCurrency, populateMoney, requestText, setAcceleratorPrice, unitOf, wireMoney } from "./money.js";
+import { buildPicker, compareIds, markCompareStale, renderCompare } from "./compare.js";
 
 const root = document.documentElement;
 const EMBED = root.hasAttribute("data-embed");
@@ -108,7 +110,8 @@ function syncOutputs() {
   }
   const json = $("json-text");
   if (document.activeElement !== json) json.value = prettyJson(state.scenario);
-  $("cli-text").textContent = cliCommand(state.scenario);
+  // The command gives the page's answer: with the currency the page prices in.
+  $("cli-text").textContent = cliCommand(JSON.parse(requestText(state.scenario)));
   if (EMBED) $("open-full").href = permalink();
 }
 
@@ -132,7 +135,8 @@ function edit(mutate) {
 // keystroke; the core's full answer replaces it (with the same numbers) when it lands.
 
 function curveKey(scenario) {
-  const s = structuredClone(scenario);
+  // As the core saw it: with the currency the page prices in (money.js).
+  const s = JSON.parse(requestText(scenario));
   delete s.target;
   if (s.training && typeof s.training === "object") delete s.training.tokens;
   if (s.parallel && typeof s.parallel === "object") {
@@ -209,7 +213,7 @@ function evaluateNow() {
     return;
   }
   if (!state.ready) return;
-  const text = JSON.stringify(state.scenario);
+  const text = requestText(state.scenario);
   const seq = ++state.seq;
   // aria-busy: the answer on screen is not yet the one for the inputs (also what the
   // tests wait on).
@@ -266,7 +270,10 @@ function onAnswer(envelope, text, { prebuilt = false } = {}) {
     root.dataset.firstCoreAnswerMs = performance.now().toFixed(1);
     registerServiceWorker();
   }
-  if (!prebuilt) scheduleExplore(text);
+  if (!prebuilt) {
+    scheduleExplore(text);
+    scheduleCompare(text);
+  }
 }
 
 let exploreTimer = 0;
@@ -276,7 +283,7 @@ function scheduleExplore(text) {
   exploreTimer = setTimeout(() => {
     const answer = state.answer;
     state.engine
-      .explore(text, { gpus: answer?.plan?.gpus, min_gpus_fit: answer?.search?.min_gpus_fit, compare: EMBED ? null : compareIds() })
+      .explore(text, { gpus: answer?.plan?.gpus, min_gpus_fit: answer?.search?.min_gpus_fit })
       .then((result) => {
         if (result.superseded || text !== state.answerText) return;
         if (result.envelope?.ok) onExplore(result.envelope.value, text);
@@ -284,13 +291,32 @@ function scheduleExplore(text) {
   }, EMBED ? 400 : 120);
 }
 
-// Accelerators the same job is compared on (the planners' usual shortlist, and the
-// one chosen), when the core can compare.
-const COMPARE = ["h100-sxm-80gb", "h800-sxm-80gb", "h20-96gb", "h200-sxm-141gb", "b200-180gb", "ascend-910b", "mi300x-192gb"];
-function compareIds() {
-  const current = baseOf(state.scenario.gpu);
-  const ids = [...new Set([...(current && GPUS.some((g) => g.id === current) ? [current] : []), ...COMPARE])];
-  return ids.filter((id) => GPUS.some((g) => g.id === id)).join(",");
+// "国产 vs 英伟达" (compare.js): the same job on the chosen accelerators, after the answer,
+// in its own worker; a newer answer supersedes a comparison still running.
+let compareTimer = 0;
+// Prices the reader gives for accelerators without a public one, per row.
+function compareCtx() {
+  return {
+    prices: state.scenario.cost?.prices_per_gpu_hour ?? {},
+    unit: unitOf(displayCurrency(state.scenario)),
+    onPrice: (id, value) => edit((s) => setAcceleratorPrice(s, id, value)),
+  };
+}
+function scheduleCompare(text) {
+  if (EMBED) return;
+  clearTimeout(compareTimer);
+  const ids = compareIds(baseOf(state.scenario.gpu)).join(",");
+  if (state.compare?.text === text && state.compare?.ids === ids) return;
+  markCompareStale();
+  compareTimer = setTimeout(() => {
+    state.engine.compare(text, ids).then((result) => {
+      if (result.superseded || text !== state.answerText) return;
+      if (result.envelope?.ok) {
+        state.compare = { text, ids, value: result.envelope.value };
+        renderCompare(result.envelope.value, baseOf(state.scenario.gpu), compareCtx());
+      }
+    }, () => {});
+  }, 250);
 }
 
 function onExplore(value, text) {
@@ -319,6 +345,8 @@ function renderAll() {
   if (state.explore && state.explore.text === state.answerText) renderExploreNow();
   else markExploreStale();
   populateQuickHints();
+  populateMoney(state.scenario, state.answer);
+  if (state.compare && state.compare.text === state.answerText) renderCompare(state.compare.value, baseOf(state.scenario.gpu), compareCtx());
   state.expert?.populate(state.scenario, state.answer);
 }
 
@@ -733,6 +761,8 @@ function applyLanguage() {
   button.setAttribute("aria-label", t("switch_to_aria"));
   fillQuickSelects();
   populateQuick(true);
+  populateMoney(state.scenario, state.answer);
+  if (!EMBED) buildPicker(() => state.answerText && scheduleCompare(state.answerText));
   state.expert?.relabel(state.scenario, state.answer);
   $("version").textContent = state.version ? t("core", { v: state.version }) : "";
   updateThemeButton();
@@ -771,7 +801,7 @@ function toggleTheme() {
 
 function wireShare() {
   $("copy-link").addEventListener("click", () => copyText(permalink(), t("copied_link")));
-  $("copy-cli").addEventListener("click", () => copyText(cliCommand(state.scenario), t("copied_cli")));
+  $("copy-cli").addEventListener("click", () => copyText(cliCommand(JSON.parse(requestText(state.scenario))), t("copied_cli")));
   $("copy-embed").addEventListener("click", () => {
     const code = `<iframe src="${embedUrl()}" title="gpucalc" width="100%" height="560" loading="lazy" style="border:0;max-width:760px"></iframe>`;
     copyText(code, t("copied_embed"));
@@ -884,10 +914,14 @@ async function start() {
   wireShare();
   wireTrust();
   wireCalibration({ edit, setClientError, evaluateNow, answer: () => state.answer });
+  wireMoney({ edit, setClientError, evaluateNow, syncOutputs, scenario: () => state.scenario });
   $("lang").addEventListener("click", () => {
     i18n.setLanguage(lang() === "zh" ? "en" : "zh");
     i18n.saveLanguage(lang());
     applyLanguage();
+    // 元 in Chinese, USD in English, unless the reader or the scenario chose.
+    syncOutputs();
+    if (state.ready && requestText(state.scenario) !== state.answerText) evaluateNow();
   });
   $("theme").addEventListener("click", toggleTheme);
   matchMedia("(prefers-color-scheme: dark)").addEventListener("change", updateThemeButton);
@@ -912,8 +946,9 @@ async function start() {
 
   // The default scenario's answer was computed at build time by the same core (native
   // CLI): show it now; the wasm core recomputes it as soon as it has loaded.
-  const text = JSON.stringify(state.scenario);
-  if (DEFAULT_ANSWER && text === JSON.stringify(DEFAULT_SCENARIO)) {
+  // Its prices are the catalog's USD ones: shown only to a reader who sees USD.
+  const text = requestText(state.scenario);
+  if (DEFAULT_ANSWER && JSON.stringify(state.scenario) === JSON.stringify(DEFAULT_SCENARIO) && displayCurrency(state.scenario) === "USD") {
     onAnswer({ ok: true, value: DEFAULT_ANSWER }, text, { prebuilt: true });
     if (DEFAULT_SEARCH) onExplore(DEFAULT_SEARCH, text);
   }

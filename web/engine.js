@@ -99,14 +99,11 @@ class MainThread {
     const t0 = performance.now();
     let envelope;
     if (op === "evaluate") envelope = JSON.parse(this.core.evaluate(scenario));
+    else if (op === "compare") envelope = JSON.parse(this.core.compare(scenario, hint.ids));
     else if (typeof this.core.search === "function") {
       envelope = JSON.parse(this.core.search(scenario));
       if (envelope.ok) envelope.value.source = "search";
     } else envelope = this.sweep((s) => JSON.parse(this.core.evaluate(JSON.stringify(s))), JSON.parse(scenario), hint);
-    if (op !== "evaluate" && envelope.ok && hint?.compare && typeof this.core.compare === "function") {
-      const compared = JSON.parse(this.core.compare(scenario, hint.compare));
-      if (compared.ok) envelope.value.compare = compared.value;
-    }
     return { envelope, ms: performance.now() - t0 };
   }
 
@@ -117,6 +114,7 @@ export class Engine {
   constructor() {
     this.fast = null;
     this.slow = null;
+    this.cmp = null;
   }
 
   // Resolves {version, search, mainThread?} once the core answers.
@@ -151,5 +149,20 @@ export class Engine {
     }
     this.slow.restartIfStale(1500);
     return this.slow.request({ op: "explore", scenario: scenarioText, hint });
+  }
+
+  // The same job on several accelerators (compare.js), in a worker of its own so neither
+  // the answer nor the search ever waits for it.
+  compare(scenarioText, ids) {
+    if (!this.cmp) {
+      try {
+        this.cmp = new Channel("gpucalc-compare");
+        this.cmp.ready.catch(() => {});
+      } catch {
+        this.cmp = this.fast;
+      }
+    }
+    this.cmp.restartIfStale?.(3000);
+    return this.cmp.request({ op: "compare", scenario: scenarioText, hint: { ids } });
   }
 }

@@ -55,7 +55,9 @@ export const MODELS = CATALOG_MODELS.map((m) => ({
   shape: m,
 }));
 
-export const GPUS = CATALOG_GPUS.map((g) => ({
+// Only accelerators with every key spec the models need (the core's missing_specs, from
+// the build): an incomplete one stays usable by id in a scenario, with its gaps named.
+export const GPUS = CATALOG_GPUS.filter((g) => !(g.missing_specs?.length)).map((g) => ({
   id: g.id,
   label: g.name ?? g.id,
   vendor: g.vendor ?? "",
@@ -70,6 +72,8 @@ export const DEFAULT_SCENARIO = catalog.DEFAULT_SCENARIO;
 export const DEFAULT_ANSWER = catalog.DEFAULT_ANSWER ?? null;
 export const DEFAULT_SEARCH = catalog.DEFAULT_SEARCH ?? null;
 export { SPEC_SOURCES };
+// The catalog USD↔CNY rate (data/currency.json): {value, date, source, confidence}.
+export const USD_CNY = catalog.USD_CNY ?? null;
 export const DEFAULT_SCENARIO_URL = "examples/llama-3.1-70b-h100.json";
 
 export const modelById = (id) => MODELS.find((m) => m.id === id) ?? null;

@@ -26,7 +26,7 @@ const L = () => lang();
 const n0 = (v) => F.int(L(), v);
 const n1 = (v, d = 1) => F.num(L(), v, d);
 // Energy: MWh for runs, kWh below 1 MWh (a fine-tuning job is often a few hundred kWh).
-const energyText = (mwh) => (Math.abs(mwh) < 1 ? `${n1(mwh * 1000, 0)} kWh` : `${n1(mwh, 0)} MWh`);
+export const energyText = (mwh) => (Math.abs(mwh) < 1 ? `${n1(mwh * 1000, 0)} kWh` : `${n1(mwh, 0)} MWh`);
 const big = (v) => F.big(L(), v);
 const gib = (v) => F.gib(L(), v);
 const pct = (v) => F.pct(L(), v);
@@ -236,7 +236,7 @@ export function renderHeadline(v, ctx) {
 }
 
 // en: $13.3M, ¥95M; zh: 1,326万美元, 9,500万元.
-function money(cost) {
+export function money(cost) {
   const code = String(cost.currency ?? "");
   const amount = big(cost.total);
   if (L() === "zh") return code === "USD" ? `${amount}美元` : code === "CNY" ? `${amount}元` : `${amount} ${code}`;
@@ -540,43 +540,6 @@ function renderWarnings(v) {
   $("warnings-card").hidden = warnings.length + defaults.length === 0;
 }
 
-// The same job on other accelerators: the core's compare() output
-// ({rows: [{gpu: {id, name}, ok, gpus, days, goodput_days, gpu_hours, cost, energy} |
-// {gpu, ok: false, error}]}), where the core has it; hidden otherwise.
-function renderCompare(c, currentGpu) {
-  const rows = Array.isArray(c?.rows) ? c.rows.filter((r) => r && r.gpu) : [];
-  $("compare-card").hidden = rows.length === 0;
-  if (rows.length === 0) return;
-  const withCost = rows.some((r) => r.cost && Number.isFinite(r.cost.total));
-  const withEnergy = rows.some((r) => r.energy && Number.isFinite(r.energy.mwh));
-  const heads = [t("q_gpu"), t("f_gpus"), t("f_days"), t("f_gpu_hours"), withCost ? t("cost") : null, withEnergy ? t("energy") : null];
-  $("compare-table").replaceChildren(
-    el("thead", {}, el("tr", {}, heads.filter(Boolean).map((h) => el("th", { scope: "col", text: h })))),
-    el(
-      "tbody",
-      {},
-      rows.map((r) => {
-        const name = el("td", { text: gpuShort(r.gpu.id, r.gpu) });
-        if (r.ok === false) {
-          const m = coreMessage(String(r.error?.message ?? r.error ?? ""));
-          return el("tr", {}, name, el("td", { colspan: heads.filter(Boolean).length - 1, class: "hint", lang: m.translated ? undefined : "en", text: m.text }));
-        }
-        const d = r.goodput_days ?? r.days;
-        return el(
-          "tr",
-          { class: r.gpu.id === currentGpu ? "chosen" : undefined },
-          name,
-          el("td", { class: "num-cell", text: n0(r.gpus) }),
-          el("td", { class: "num-cell", text: n1(d) }),
-          el("td", { class: "num-cell", text: big(r.gpu_hours) }),
-          withCost ? el("td", { class: "num-cell", text: r.cost && Number.isFinite(r.cost.total) ? money(r.cost) : "—" }) : null,
-          withEnergy ? el("td", { class: "num-cell", text: r.energy && Number.isFinite(r.energy.mwh) ? energyText(r.energy.mwh) : "—" }) : null,
-        );
-      }),
-    ),
-  );
-}
-
 export function renderAnswer(v, ctx) {
   renderHeadline(v, ctx);
   renderPlan(v);
@@ -659,8 +622,6 @@ export function renderExplore(x, answer, ctx) {
     card.hidden = false;
   } else card.hidden = true;
 
-  renderCompare(x?.compare, answer?.gpu?.id);
-
   const topCard = $("top-card");
   if (top.length > 0) {
     const same = (p) => answer && ["tp", "pp", "dp", "cp", "vpp", "micro_batch", "zero_stage", "recompute"].every((k) => p[k] === answer.plan?.[k]);
@@ -703,7 +664,6 @@ export function renderExplore(x, answer, ctx) {
 }
 
 export function hideExplore() {
-  $("compare-card").hidden = true;
   $("curve-card").hidden = true;
   $("top-card").hidden = true;
 }

@@ -1,5 +1,5 @@
 // The core in a Web Worker, so typing never waits for it.
-// in:  {id, op: "evaluate" | "explore", scenario: JSON text, hint?: {gpus, min_gpus_fit, compare}}
+// in:  {id, op: "evaluate" | "explore" | "compare", scenario: JSON text, hint?: {gpus, min_gpus_fit} | {ids}}
 // out: {type: "ready", version, search} once, then {id, envelope, ms} per request.
 import { loadCore } from "./gpucalc-api.js";
 import { sweep } from "./explore.js";
@@ -12,17 +12,14 @@ function evaluateObject(scenario) {
 
 function handle({ op, scenario, hint }) {
   if (op === "evaluate") return JSON.parse(core.evaluate(scenario));
+  // The same job on other accelerators: compare(json, "id,id,…").
+  if (op === "compare") return JSON.parse(core.compare(scenario, String(hint?.ids ?? "")));
   if (op === "explore") {
     let envelope;
     if (typeof core.search === "function") {
       envelope = JSON.parse(core.search(scenario));
       if (envelope.ok) envelope.value.source = "search";
     } else envelope = sweep(evaluateObject, JSON.parse(scenario), hint);
-    // The same job on other accelerators, where the core exports compare(json, "id,id,…").
-    if (envelope.ok && hint?.compare && typeof core.compare === "function") {
-      const compared = JSON.parse(core.compare(scenario, hint.compare));
-      if (compared.ok) envelope.value.compare = compared.value;
-    }
     return envelope;
   }
   return { ok: false, error: { path: "", message: `unknown operation ${op}` } };

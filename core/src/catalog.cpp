@@ -133,6 +133,21 @@ const GpuCatalog& gpu_data() {
 
 const std::vector<Gpu>& gpu_catalog() { return gpu_data().gpus; }
 
+std::vector<std::string> missing_specs(const Gpu& g) {
+  std::vector<std::string> out;
+  const auto need = [&](const char* name, const Spec& s) {
+    if (!s.value) out.emplace_back(name);
+  };
+  need("memory_gib", g.memory_gib);
+  need("bf16_tflops", g.bf16_tflops.value ? g.bf16_tflops : g.fp16_tflops);
+  need("memory_bw_tbs", g.memory_bw_tbs);
+  need("scaleup_gbs", g.scaleup_gbs);
+  need("scaleup_domain", g.scaleup_domain);
+  need("scaleout_gbps", g.scaleout_gbps);
+  need("tdp_w", g.tdp_w);
+  return out;
+}
+
 const Gpu* find_gpu(const std::string& id) {
   for (const auto& g : gpu_catalog())
     if (g.id == id) return &g;

@@ -37,6 +37,7 @@ Expected<ordered_json> catalog_report(std::string_view kind) {
       auto id = e.find("id");
       const Gpu* g = (id != e.end() && id->is_string()) ? find_gpu(id->get<std::string>()) : nullptr;
       e["default_price"] = g ? default_price_json(*g) : ordered_json(nullptr);
+      e["missing_specs"] = g ? ordered_json(missing_specs(*g)) : ordered_json(nullptr);
     }
     return doc;
   }

@@ -70,11 +70,21 @@ Expected<ordered_json> compare_report(std::string_view scenario_json, std::strin
   auto doc = input::parse_document(scenario_json);
   if (!doc) return doc.error();
   const std::string owner = price_owner(*base);
+  // Rows priced in one currency: the scenario's, else the one its own accelerator's price
+  // is in (other rows' prices convert at the USD↔CNY rate; docs/cost.md "Currencies").
+  const CostModel& bc = base->problem.cost;
+  const char* row_currency = bc.currency ? to_string(*bc.currency)
+                         : bc.mode == CostMode::rented && bc.rental ? to_string(bc.rental->currency)
+                                                                    : nullptr;
 
   ordered_json rows = ordered_json::array();
   for (const std::string& id : *ids) {
     input::json d = *doc;
     d["gpu"] = id;
+    if (row_currency && !bc.currency && d.is_object()) {
+      if (!d.contains("cost")) d["cost"] = input::json::object();
+      if (d["cost"].is_object()) d["cost"]["currency"] = row_currency;
+    }
     // A calibration was measured on the scenario's own accelerator: the other rows are the
     // model's predictions.
     std::vector<std::string> notes;
@@ -136,6 +146,9 @@ Expected<ordered_json> compare_report(std::string_view scenario_json, std::strin
     row["goodput_fraction"] = v["goodput"]["fraction"];
     row["gpu_hours"] = v["goodput"]["gpu_hours"];
     row["mfu"] = v["performance"]["mfu"];
+    // Whose efficiencies the time model used: this GPU's measured profile, a measured
+    // sibling's (data/perf.json aliases), or the unmeasured default.
+    row["perf_profile"] = v["performance"]["perf_profile"];
     row["step_time_s"] = v["performance"]["step_time_s"];
     row["cost"] = v["cost"];
     ordered_json& en = v["energy"];

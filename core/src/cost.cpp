@@ -57,7 +57,7 @@ bool per_gpu_hour(const Price& p) {
 
 const char* to_string(Currency c) { return c == Currency::cny ? "CNY" : "USD"; }
 
-std::optional<RentalPrice> default_rental_price(const Gpu& g, std::optional<Currency> currency) {
+std::optional<RentalPrice> default_rental_price(const Gpu& g, std::optional<Currency> currency, const FxRate& fx) {
   const auto pick = [&](Currency want) -> std::optional<RentalPrice> {
     const Price* best = nullptr;
     int best_tier = 0;
@@ -82,7 +82,19 @@ std::optional<RentalPrice> default_rental_price(const Gpu& g, std::optional<Curr
     r.value = r.range_midpoint ? (*best->value + *best->value_max) / 2 : *best->value;
     return r;
   };
-  if (currency) return pick(*currency);
+  if (currency) {
+    if (auto own = pick(*currency)) return own;
+    // Only the other currency is listed: its price, converted.
+    const Currency other = *currency == Currency::usd ? Currency::cny : Currency::usd;
+    auto r = pick(other);
+    if (!r || !(fx.usd_cny > 0)) return std::nullopt;
+    r->converted = true;
+    r->native_value = r->value;
+    r->native_currency = other;
+    r->value = convert(r->value, other, *currency, fx);
+    r->currency = *currency;
+    return r;
+  }
   if (auto usd = pick(Currency::usd)) return usd;
   return pick(Currency::cny);
 }

@@ -401,6 +401,11 @@ std::vector<std::string> warnings_json(const Scenario& s, const SearchResult& sr
     w.push_back("step time comes from assume.mfu, which already includes pipeline bubbles and communication");
   if (!p.gpu.scaleout_gbps.value)
     w.push_back("gpu.scaleout_gbps is unknown for " + p.gpu.name + ": groups beyond one scale-up domain are priced at 100 Gb/s");
+  if (!p.gpu.scaleup_domain.value)
+    w.push_back("gpu.scaleup_domain is unknown for " + p.gpu.name + ": a scale-up domain of 8 is assumed");
+  if (!p.gpu.scaleup_gbs.value && (l.tp > 1 || l.ep > 1 || l.cp > 1))
+    w.push_back("gpu.scaleup_gbs is unknown for " + p.gpu.name +
+                ": tensor-, context- and expert-parallel traffic is priced at the scale-out rate");
   return w;
 }
 
@@ -444,6 +449,17 @@ void goodput_json(JsonWriter& w, const Scenario& s, const Goodput& g) {
   w.end_object();
 }
 
+// A catalog price listed in the other currency: what it was and the rate it converts at.
+void fx_json(JsonWriter& w, const RentalPrice& rp, const FxRate& fx) {
+  w.key("converted").begin_object();
+  w.field("from_value", rp.native_value);
+  w.field("from_currency", to_string(rp.native_currency));
+  w.field("usd_cny", fx.usd_cny);
+  w.field("rate_source", fx.from_scenario ? std::string("scenario (cost.usd_cny)") : "data/currency.json: " + fx.source);
+  if (!fx.date.empty()) w.field("rate_date", fx.date);
+  w.end_object();
+}
+
 void price_source_json(JsonWriter& w, const Scenario& s) {
   const CostModel& cm = s.problem.cost;
   if (cm.mode == CostMode::owned) {
@@ -472,11 +488,14 @@ void price_source_json(JsonWriter& w, const Scenario& s) {
   const Price& p = rp.catalog;
   w.field("kind", "catalog");
   w.field("rule", std::string(rp.on_demand ? "the most recent on-demand " : "no on-demand price: the most recent other rental ") +
-                      to_string(rp.currency) + " price per GPU-hour of " + s.problem.gpu.id + " in data/gpus.json" +
-                      (rp.range_midpoint ? ", a range taken at its midpoint" : "") + " (docs/cost.md)");
+                      p.currency + " price per GPU-hour of " + s.problem.gpu.id + " in data/gpus.json" +
+                      (rp.range_midpoint ? ", a range taken at its midpoint" : "") +
+                      (rp.converted ? std::string(", converted to ") + to_string(rp.currency) + " (none listed in it)" : "") +
+                      " (docs/cost.md)");
   w.field("value", rp.value);
+  if (rp.converted) fx_json(w, rp, cm.fx);
   if (rp.range_midpoint) w.key("range").begin_array().value(*p.value).value(*p.value_max).end_array();
-  w.field("currency", p.currency);
+  w.field("currency", to_string(rp.currency));
   w.field("unit", p.unit);
   w.field("type", p.type);
   if (!p.region.empty()) w.field("region", p.region);
@@ -598,7 +617,12 @@ void money_notes(const Scenario& s, const SearchResult& sr, const Outcome& o, st
     const Price& pr = cm.rental->catalog;
     defaults.push_back("cost.price_per_gpu_hour = " + fmt("%.4g ", cm.rental->value) + to_string(cm.rental->currency) +
                        " (default: " + (cm.rental->on_demand ? "most recent on-demand price" : "most recent rental price") +
-                       " in data/gpus.json: " + pr.type + ", " + pr.date + ", " + pr.source + ")");
+                       " in data/gpus.json: " + pr.type + ", " + pr.date + ", " + pr.source +
+                       (cm.rental->converted ? fmt(", %.4g ", cm.rental->native_value) + to_string(cm.rental->native_currency) +
+                                                   fmt(" converted at %.4f CNY per USD", cm.fx.usd_cny) +
+                                                   (cm.fx.from_scenario ? " (cost.usd_cny)" : " (" + cm.fx.date + " central parity)")
+                                             : std::string()) +
+                       ")");
     if (pr.confidence == "low")
       warnings.push_back("the default price for " + p.gpu.name + " (" + pr.type + ", " + pr.date +
                          ") is a low-confidence figure; set cost.price_per_gpu_hour for a firmer cost");

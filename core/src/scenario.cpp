@@ -235,6 +235,9 @@ void read_gpu(Reader& r, const json& root, Gpu& g) {
   if (!g.memory_gib.value) return r.fail("/gpu/memory_gib", "is unknown for " + g.name + "; set it in a gpu object");
   if (!g.bf16_tflops.value && !g.fp16_tflops.value)
     return r.fail("/gpu/bf16_tflops", "is unknown for " + g.name + "; set it in a gpu object");
+  // The time model streams weights, activations and optimizer states through HBM.
+  if (!g.memory_bw_tbs.value)
+    return r.fail("/gpu/memory_bw_tbs", "is unknown for " + g.name + "; set it in a gpu object");
 }
 
 // An array of distinct names from `names` (LoRA targets, recompute modules) as a bit set;
@@ -591,8 +594,10 @@ void read_cost_energy_goodput(Reader& r, const json& root, Scenario& s) {
     const std::string P = "/cost";
     if (!r.expect_object(&*it, P)) return;
     const json& o = *it;
-    r.only_keys(o, P, {"price_per_gpu_hour", "prices_per_gpu_hour", "currency", "owned", "grid_kg_co2_per_kwh"});
+    r.only_keys(o, P, {"price_per_gpu_hour", "prices_per_gpu_hour", "currency", "usd_cny", "owned", "grid_kg_co2_per_kwh"});
     if (auto v = r.choice(o, P, "currency", {"USD", "CNY"}, false)) cm.currency = *v == "CNY" ? Currency::cny : Currency::usd;
+    // CNY per USD; the yuan has traded between about 6 and 8.3 per dollar since 2005.
+    if (auto v = r.number(o, P, "usd_cny", false, 0.1, 100, true)) cm.fx = FxRate{*v, "", "scenario", "user", true};
     price = r.number(o, P, "price_per_gpu_hour", false, 0, 1e6, true);
     // Per-accelerator prices, keyed by catalog id (for compare across accelerators, and
     // for the many China-market parts without a public price): the scenario's own GPU
@@ -734,14 +739,9 @@ void price_from_catalog(Scenario& s) {
   CostModel& cm = s.problem.cost;
   const Gpu& g = s.problem.gpu;
   cm.unpriced.clear();
-  cm.rental = default_rental_price(g, cm.currency);
+  cm.rental = default_rental_price(g, cm.currency, cm.fx);
   if (cm.rental) return;
-  cm.unpriced = "no public rental price for " + g.name + " in data/gpus.json";
-  if (cm.currency)
-    if (auto other = default_rental_price(g, std::nullopt))
-      cm.unpriced += std::string(" in ") + to_string(*cm.currency) + " (it lists " + to_string(other->currency) +
-                     " prices; gpucalc does not convert currencies)";
-  cm.unpriced += "; set cost.price_per_gpu_hour";
+  cm.unpriced = "no public rental price for " + g.name + " in data/gpus.json; set cost.price_per_gpu_hour";
 }
 
 bool cost_priced(const Scenario& s) {

@@ -150,7 +150,9 @@ TEST_CASE("spot values match the reference catalog", "[catalog]") {
   const Gpu& a910b = gpu("ascend-910b");
   CHECK(a910b.bf16_tflops.value == 353.89);
   CHECK(a910b.memory_gib.value == 64);
-  CHECK_FALSE(a910b.memory_bw_tbs.value.has_value());  // not found in any source
+  // Huawei publishes none: 910C's 3.2 TB/s over its two 910B-class dies, low confidence.
+  CHECK(a910b.memory_bw_tbs.value == 1.6);
+  CHECK(a910b.memory_bw_tbs.confidence == "low");
   const Gpu& mi300x = gpu("mi300x-192gb");
   CHECK(mi300x.bf16_tflops.value == 1307.4);
   CHECK(mi300x.memory_gib.value == 192);
@@ -191,11 +193,48 @@ TEST_CASE("accelerators without published figures stay unknown and are refused b
     CHECK(env["ok"] == false);
     CHECK(env["error"]["path"] == "/gpu/memory_gib");
   }
-  // Unknown TDPs stay null rather than guessed.
-  for (const char* id : {"ascend-910c", "tpu-v4", "tpu-v5p", "trainium2"}) {
+  // Unknown TDPs stay null rather than guessed (910C's 800 W is derived: two 910B dies).
+  for (const char* id : {"tpu-v4", "tpu-v5p", "trainium2"}) {
     INFO(id);
     CHECK_FALSE(gpu(id).tdp_w.value.has_value());
   }
+  CHECK(gpu("ascend-910c").tdp_w.value == 800);
+  CHECK(gpu("ascend-910c").tdp_w.confidence == "low");
+}
+
+TEST_CASE("catalog completeness: the seven key specs, and what an incomplete entry does", "[catalog]") {
+  // missing_specs lists what the time, memory and energy models need and the entry lacks;
+  // the page offers only entries where it is empty (scripts/assemble-dist.mjs, web/presets.js).
+  std::set<std::string> complete;
+  for (const Gpu& g : gpu_catalog())
+    if (missing_specs(g).empty()) complete.insert(g.id);
+  // Every accelerator of the "国产 vs 英伟达" comparison but Hygon, whose interconnect and
+  // power are unpublished.
+  for (const char* id : {"h20-96gb", "h800-sxm-80gb", "a800-sxm-80gb", "h100-sxm-80gb", "h200-sxm-141gb", "b200-180gb",
+                         "ascend-910b", "ascend-910c"}) {
+    INFO(id);
+    CHECK(complete.count(id) == 1);
+  }
+  CHECK(complete.size() == 15);
+  CHECK(missing_specs(gpu("hygon-k100-ai")) == std::vector<std::string>{"scaleup_gbs", "scaleup_domain", "scaleout_gbps", "tdp_w"});
+  CHECK(missing_specs(gpu("rtx-4090-24gb")) == std::vector<std::string>{"scaleout_gbps"});
+  // An entry without HBM bandwidth is refused by name (no silent 2 TB/s) ...
+  const json env = json::parse(evaluate_json(
+      R"({"model":"llama-3.1-8b","gpu":{"base":"h100-sxm-80gb"},"training":{"tokens":1e12,"seq_len":4096}})"));
+  CHECK(env["ok"] == true);
+  const json bare = json::parse(evaluate_json(
+      R"({"model":"llama-3.1-8b","gpu":{"memory_gib":80,"bf16_tflops":900},"training":{"tokens":1e12,"seq_len":4096}})"));
+  CHECK(bare["ok"] == false);
+  CHECK(bare["error"]["path"] == "/gpu/memory_bw_tbs");
+  // ... and a missing interconnect is an assumption the answer states.
+  const json hy = json::parse(evaluate_json(
+      R"({"model":"llama-3.1-8b","gpu":"hygon-k100-ai","training":{"tokens":1e11,"seq_len":4096},"parallel":{"tp":8,"pp":1,"dp":1}})"));
+  REQUIRE(hy["ok"] == true);
+  std::string all;
+  for (const auto& w : hy["value"]["warnings"]) all += w.get<std::string>() + "\n";
+  CHECK(all.find("gpu.scaleup_gbs is unknown") != std::string::npos);
+  CHECK(all.find("gpu.scaleup_domain is unknown") != std::string::npos);
+  CHECK(all.find("gpu.scaleout_gbps is unknown") != std::string::npos);
 }
 
 TEST_CASE("China-market and domestic accelerators keep their caveats and variants", "[catalog]") {
@@ -229,7 +268,7 @@ TEST_CASE("China-market and domestic accelerators keep their caveats and variant
 
 TEST_CASE("accelerators without a measured performance profile fall back to the default one", "[catalog][perf]") {
   for (const char* id : {"l40s-48gb", "rtx-4090-24gb", "rtx-5090-32gb", "mi250x-128gb",
-                         "mi355x-288gb", "gaudi2-96gb", "ascend-910b", "ascend-910c", "hygon-k100-ai",
+                         "mi355x-288gb", "gaudi2-96gb", "ascend-910c", "hygon-k100-ai",
                          "cambricon-mlu370-x8", "tpu-v5e", "tpu-v5p", "tpu-v6e", "trainium1", "trainium2"}) {
     INFO(id);
     const PerfProfile p = perf_profile_for(id);
@@ -245,6 +284,13 @@ TEST_CASE("accelerators without a measured performance profile fall back to the 
   CHECK(perf_profile_for("b200-180gb").sm_count.value == 148);
   CHECK(perf_profile_for("h100-sxm-80gb").matmul.value == 0.803);
   CHECK(perf_profile_for("mi300x-192gb").matmul.value == 0.514);
+  // Ascend 910B (gameofdimension/limulidae): GEMM 328 / 353.89 TFLOP/s; HCCS bus bandwidth
+  // (72 × 2·7/8 + 149 × 7/8) / 2 = 128.2 of 196 GB/s. The rest stays the default's.
+  const PerfProfile a = perf_profile_for("ascend-910b");
+  CHECK(a.profile_id == "ascend-910b");
+  CHECK(a.matmul.value == Approx(328 / 353.89).margin(5e-4));
+  CHECK(a.scaleup.value == Approx((72 * 1.75 + 149 * 0.875) / 2 / 196).margin(5e-4));
+  CHECK(a.attention_fwd.confidence == "low");  // from the default profile
 }
 
 TEST_CASE("the model presets: at least 25 dense models, each with its source", "[catalog][models]") {

@@ -136,16 +136,56 @@ TEST_CASE("default prices: the most recent on-demand price, never a made-up one"
   REQUIRE(h200);
   CHECK_FALSE(h200->on_demand);
   CHECK(h200->value == 5.408);
-  // A800: no USD price; the China rental market's [8, 12] CNY.
+  // A800: no USD price; the 2026 index's 5.15 CNY is more recent than the 2023 [8, 12].
   auto a800 = default_rental_price(gpu("a800-sxm-80gb"), std::nullopt);
   REQUIRE(a800);
   CHECK(a800->currency == Currency::cny);
-  CHECK(a800->value == 10);
-  // No currency conversion, and no price where none is published.
-  CHECK_FALSE(default_rental_price(gpu("h100-sxm-80gb"), Currency::cny));
-  CHECK_FALSE(default_rental_price(gpu("h20-96gb"), std::nullopt));
+  CHECK(a800->value == 5.15);
+  CHECK(a800->catalog.source == "HF-GPU-PRICE-INDEX");
+  // H20: one CNY listing (7.5 per GPU-hour), low confidence.
+  auto h20 = default_rental_price(gpu("h20-96gb"), std::nullopt);
+  REQUIRE(h20);
+  CHECK(h20->value == 7.5);
+  CHECK(h20->catalog.confidence == "low");
+  // No price where none is published.
   CHECK_FALSE(default_rental_price(gpu("h800-sxm-80gb"), std::nullopt));
   CHECK_FALSE(default_rental_price(gpu("ascend-910b"), std::nullopt));
+}
+
+TEST_CASE("currencies: a price in the other currency converts at the dated central parity", "[cost][currency]") {
+  // data/currency.json: CFETS central parity 7.1057 CNY per USD on 2025-09-23.
+  const FxRate& fx = catalog_fx();
+  CHECK(fx.usd_cny == 7.1057);
+  CHECK(fx.date == "2025-09-23");
+  CHECK(convert(2.95, Currency::usd, Currency::cny, fx) == Approx(20.961815).epsilon(1e-12));
+  CHECK(convert(7.1057, Currency::cny, Currency::usd, fx) == Approx(1.0).epsilon(1e-12));
+  // H100 in CNY: its 2.95 USD default × 7.1057 = 20.96 CNY per GPU-hour.
+  auto h100 = default_rental_price(gpu("h100-sxm-80gb"), Currency::cny);
+  REQUIRE(h100);
+  CHECK(h100->converted);
+  CHECK(h100->currency == Currency::cny);
+  CHECK(h100->native_value == 2.95);
+  CHECK(h100->value == Approx(2.95 * 7.1057).epsilon(1e-12));
+  // H20 in USD: 7.5 CNY / 7.1057 = 1.0555 USD.
+  auto h20 = default_rental_price(gpu("h20-96gb"), Currency::usd);
+  REQUIRE(h20);
+  CHECK(h20->converted);
+  CHECK(h20->value == Approx(7.5 / 7.1057).epsilon(1e-12));
+  // A price listed in the currency asked for is never converted.
+  auto a800 = default_rental_price(gpu("a800-sxm-80gb"), Currency::cny);
+  REQUIRE(a800);
+  CHECK_FALSE(a800->converted);
+  // Through a scenario, with the scenario's own rate (cost.usd_cny).
+  const json v = value_of(evaluate_json(example_with({{"cost", {{"currency", "CNY"}, {"usd_cny", 7.0}}}})));
+  CHECK(v["cost"]["currency"] == "CNY");
+  CHECK(v["cost"]["per_gpu_hour"].get<double>() == Approx(2.95 * 7.0).epsilon(1e-12));
+  CHECK(v["cost"]["price_source"]["converted"]["from_value"] == 2.95);
+  CHECK(v["cost"]["price_source"]["converted"]["from_currency"] == "USD");
+  CHECK(v["cost"]["price_source"]["converted"]["usd_cny"] == 7.0);
+  // A rate outside 0.1-100 is an error naming the field.
+  const json bad = json::parse(evaluate_json(example_with({{"cost", {{"usd_cny", 0}}}})));
+  CHECK(bad["ok"] == false);
+  CHECK(bad["error"]["path"] == "/cost/usd_cny");
 }
 
 TEST_CASE("energy: GPUs × TDP × (1 + host overhead) × PUE × hours", "[cost][energy]") {
@@ -164,7 +204,7 @@ TEST_CASE("energy: GPUs × TDP × (1 + host overhead) × PUE × hours", "[cost][
   capped.power_limit_w = Spec{500.0, "scenario", "user"};
   CHECK(energy_use(e, capped, 4096, 1000).mwh == Approx(6191.67744 * 500 / 700).epsilon(1e-12));
   // Unknown power: no energy rather than a guess.
-  CHECK_FALSE(energy_use(e, gpu("ascend-910c"), 8, 1).known);
+  CHECK_FALSE(energy_use(e, gpu("hygon-k100-ai"), 8, 1).known);
 }
 
 TEST_CASE("owned cluster: amortised purchase plus electricity", "[cost][owned]") {
@@ -207,14 +247,14 @@ TEST_CASE("a rented run costs price × GPUs × wall-clock hours, with its price'
 }
 
 TEST_CASE("no public price: cost is null with a warning, never a made-up number", "[cost]") {
-  const json v = value_of(evaluate_json(example_with({{"gpu", "h20-96gb"}})));
+  const json v = value_of(evaluate_json(example_with({{"gpu", "h800-sxm-80gb"}})));
   CHECK(v["cost"].is_null());
   CHECK(v["energy"]["mwh"].get<double>() > 0);
   bool warned = false;
   for (const auto& w : v["warnings"]) warned = warned || w.get<std::string>().rfind("cost is null: no public rental price", 0) == 0;
   CHECK(warned);
-  // A price in the other currency is not converted.
-  const json cny = value_of(evaluate_json(example_with({{"cost", {{"currency", "CNY"}}}})));
+  // Not in either currency: no conversion makes one up.
+  const json cny = value_of(evaluate_json(example_with({{"gpu", "h800-sxm-80gb"}, {"cost", {{"currency", "CNY"}}}})));
   CHECK(cny["cost"].is_null());
   // The scenario's own price fills the gap, in its currency.
   const json own = value_of(evaluate_json(example_with({{"gpu", "h20-96gb"}, {"cost", {{"price_per_gpu_hour", 9.5}, {"currency", "CNY"}}}})));
@@ -314,7 +354,9 @@ TEST_CASE("compare: one row per accelerator, prices per accelerator", "[compare]
   CHECK(rows[1]["days"] == h20["training"]["days"]);
   CHECK(rows[1]["goodput_days"] == h20["goodput"]["days"]);
   CHECK(rows[1]["memory"]["used_bytes"] == h20["memory"]["total_bytes"]);
-  CHECK(rows[1]["cost"].is_null());  // no public H20 price
+  // H20's only public price is 7.5 CNY: converted at 7.1057 CNY per USD for this USD scenario.
+  CHECK(rows[1]["cost"]["per_gpu_hour"].get<double>() == Approx(7.5 / 7.1057).epsilon(1e-12));
+  CHECK(rows[2]["cost"].is_null());  // no public H800 price
   CHECK(rows[0]["cost"]["per_gpu_hour"] == 2.95);
   CHECK(rows[4]["cost"]["per_gpu_hour"] == 1.5);
   for (const auto& r : rows) {
@@ -326,7 +368,7 @@ TEST_CASE("compare: one row per accelerator, prices per accelerator", "[compare]
   // The scenario's own price is its accelerator's, not every row's.
   const json p = value_of(compare_json(example_with({{"cost", {{"price_per_gpu_hour", 2.0}}}}), "h100-sxm-80gb,h20-96gb,mi300x-192gb"));
   CHECK(p["rows"][0]["cost"]["per_gpu_hour"] == 2.0);
-  CHECK(p["rows"][1]["cost"].is_null());
+  CHECK(p["rows"][1]["cost"]["per_gpu_hour"].get<double>() == Approx(7.5 / 7.1057).epsilon(1e-12));  // its catalog default
   CHECK(p["rows"][2]["cost"]["per_gpu_hour"] == 1.5);
   // Bad lists name /gpu.
   for (const char* ids : {"h100-sxm-80gb,h999", "h100-sxm-80gb,,h20-96gb", "h20-96gb,h20-96gb", ""}) {
@@ -351,7 +393,10 @@ TEST_CASE("catalogs print as JSON with what the core derives", "[catalog]") {
   CHECK(g["sources"].is_object());
   for (const auto& e : g["gpus"]) {
     if (e["id"] == "h100-sxm-80gb") CHECK(e["default_price"]["value"] == 2.95);
-    if (e["id"] == "h20-96gb") CHECK(e["default_price"].is_null());
+    if (e["id"] == "h20-96gb") CHECK(e["default_price"]["value"] == 7.5);
+    if (e["id"] == "h800-sxm-80gb") CHECK(e["default_price"].is_null());
+    if (e["id"] == "h100-sxm-80gb") CHECK(e["missing_specs"].empty());
+    if (e["id"] == "cambricon-mlu590") CHECK(e["missing_specs"].size() == 7);
   }
   const json m = value_of(catalog_json("models"));
   REQUIRE(m["models"].size() == 41);  // 33 dense + 8 MoE

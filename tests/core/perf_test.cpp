@@ -118,7 +118,7 @@ TEST_CASE("materialised attention is never faster than its HBM traffic (roofline
 }
 
 TEST_CASE("a GPU without a measured profile falls back to the default and says so", "[perf]") {
-  const PerfProfile d = perf_profile_for("ascend-910b");
+  const PerfProfile d = perf_profile_for("ascend-910c");
   CHECK(d.profile_id == "default");
   CHECK(d.matmul.confidence == "low");
   const PerfProfile h800 = perf_profile_for("h800-sxm-80gb");  // alias of the H100 profile

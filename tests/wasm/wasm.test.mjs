@@ -45,7 +45,14 @@ describe("model × GPU presets the page offers: known ids, wasm == native CLI", 
   // one-in-seven sample of the other pairs (each is a full deadline search; all 1,320
   // pairs would take minutes, MoE giants most of it).
   const base = readJson(DEFAULT_EXAMPLE);
-  test("the page offers every preset", () => assert.ok(MODELS.length >= 40 && GPUS.length >= 33));
+  // Every model preset; every accelerator with all seven key specs (the core's
+  // missing_specs, docs/catalog.md "Completeness"), and no other.
+  test("the page offers every preset and every complete accelerator", () => {
+    const complete = JSON.parse(runCli(["catalog", "gpus"]).stdout).gpus.filter((g) => g.missing_specs.length === 0).map((g) => g.id);
+    assert.ok(MODELS.length >= 40);
+    assert.deepEqual(GPUS.map((g) => g.id), complete);
+    assert.ok(complete.length >= 15);
+  });
   for (const [i, model] of MODELS.entries()) {
     for (const [j, gpu] of GPUS.entries()) {
       if (model.id !== base.model && gpu.id !== base.gpu && (i * GPUS.length + j) % 7 !== 0) continue;

@@ -498,7 +498,8 @@ test("outputs of later cores render when present: cost, the quick estimate, othe
   // Cores before the cost issue do not give these: fed by hand here (test data, never
   // shown to users) to check that the page's slots for them work.
   const shown = await page.evaluate(async (cli) => {
-    const { renderAnswer, renderExplore } = await import(new URL("render.js", location.href).href);
+    const { renderAnswer } = await import(new URL("render.js", location.href).href);
+    const { renderCompare } = await import(new URL("compare.js", location.href).href);
     const v = {
       ...cli,
       cost: { currency: "USD", total: 1.234e7, per_gpu_hour: 2.5, formula: "price per GPU-hour × GPUs × hours", price_source: { rule: "catalog", date: "2025-01" } },
@@ -506,19 +507,15 @@ test("outputs of later cores render when present: cost, the quick estimate, othe
       quick_estimate: { gpus_raw: 21.9, gpus: 22, explanation: "rule of thumb" },
     };
     renderAnswer(v, { scenario: {}, gpuId: "h100-sxm-80gb" });
-    renderExplore(
+    renderCompare(
       {
-        curve: [],
-        top: [],
-        compare: {
-          rows: [
-            { gpu: { id: "h100-sxm-80gb", name: "NVIDIA H100" }, ok: true, gpus: 4096, days: 42, goodput_days: 44, gpu_hours: 4.1e6, cost: { currency: "USD", total: 1.2e7 } },
-            { gpu: { id: "h20-96gb", name: "NVIDIA H20" }, ok: true, gpus: 16384, days: 50, gpu_hours: 2e7 },
-            { gpu: { id: "ascend-910b", name: "Ascend" }, ok: false, error: { path: "/gpu", message: "is required" } },
-          ],
-        },
+        rows: [
+          { gpu: { id: "h100-sxm-80gb", name: "NVIDIA H100" }, ok: true, gpus: 4096, days: 42, goodput_days: 44, gpu_hours: 4.1e6, cost: { currency: "USD", total: 1.2e7 } },
+          { gpu: { id: "h20-96gb", name: "NVIDIA H20" }, ok: true, gpus: 16384, days: 50, gpu_hours: 2e7 },
+          { gpu: { id: "ascend-910b", name: "Ascend" }, ok: false, error: { path: "/gpu", message: "is required" } },
+        ],
       },
-      v,
+      "h100-sxm-80gb",
     );
     return {
       headline: document.querySelector("#headline").textContent,

@@ -13,6 +13,19 @@ namespace gpucalc {
 enum class Currency { usd, cny };
 const char* to_string(Currency c);
 
+// The exchange rate every cost converts with: CNY per USD, dated, with its source
+// (data/currency.json, or the scenario's cost.usd_cny).
+struct FxRate {
+  double usd_cny = 0;
+  std::string date;
+  std::string source;
+  std::string confidence;
+  bool from_scenario = false;
+};
+const FxRate& catalog_fx();
+// An amount in `from` expressed in `to` at the rate.
+double convert(double amount, Currency from, Currency to, const FxRate& fx);
+
 // Host overhead: the power of everything in a node besides its GPUs (CPUs, DRAM, NICs,
 // NVSwitches, fans, PSU losses) as a fraction of the GPUs' board power. Measured: an
 // 8 × H100 node under AI training draws 76% of its 10.2 kW rating, 7.75 kW (Brookhaven,
@@ -44,15 +57,22 @@ struct RentalPrice {
   bool range_midpoint = false;  // the catalog gives a [low, high] range: its midpoint
   bool on_demand = false;       // the catalog entry is an on-demand price
   Price catalog;                // the data/gpus.json entry, when not from the scenario
+  // The catalog lists no price in the currency asked for: `value` is the catalog's price
+  // (native_value, in native_currency) converted at the FxRate.
+  bool converted = false;
+  double native_value = 0;
+  Currency native_currency = Currency::usd;
 };
 
 // The default rental price of g from its catalog `prices` (docs/cost.md "Default
 // prices"): among per-GPU-hour (or per-chip-hour) prices in the currency asked for — or,
 // when none is asked for, USD and failing that CNY — an on-demand price before any other
 // rental (capacity blocks, serverless, rental markets); then the most recent date; then
-// the first listed. A [low, high] range counts as its midpoint. Empty when there is none:
-// never a made-up number, and never a currency conversion.
-std::optional<RentalPrice> default_rental_price(const Gpu& g, std::optional<Currency> currency);
+// the first listed. A [low, high] range counts as its midpoint. When a currency is asked
+// for and the GPU has prices only in the other one, that price converted at `fx`. Empty
+// when there is none: never a made-up number.
+std::optional<RentalPrice> default_rental_price(const Gpu& g, std::optional<Currency> currency,
+                                                const FxRate& fx = catalog_fx());
 
 enum class CostMode { rented, owned };
 
@@ -71,6 +91,7 @@ struct CostModel {
   std::optional<OwnedCluster> owned;    // owned: empty when its purchase price does not apply
   std::string unpriced;                 // why the run has no cost, when it has none
   EnergyInputs energy;
+  FxRate fx = catalog_fx();             // for prices listed in the other currency
 };
 
 struct Energy {

@@ -57,6 +57,12 @@ struct Gpu {
 };
 
 const std::vector<Gpu>& gpu_catalog();
+
+// The key specs the time, memory and energy models need that g lacks, by field name:
+// memory_gib, bf16_tflops (fp16_tflops for FP16-only parts), memory_bw_tbs, scaleup_gbs,
+// scaleup_domain, scaleout_gbps, tdp_w. Empty when g is complete (docs/catalog.md); the
+// page offers only complete accelerators.
+std::vector<std::string> missing_specs(const Gpu& g);
 const Gpu* find_gpu(const std::string& id);
 
 // The catalog's source key → full citation map.
