@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "gpucalc/framework.hpp"
 #include "gpucalc/quick_estimate.hpp"
 #include "json_writer.hpp"
 #include "report_text.hpp"
@@ -61,6 +62,11 @@ void memory_json(JsonWriter& w, const Scenario& s, const Candidate& c, bool with
   w.field("activations_bytes", round_bytes(m.activations()));
   w.field("other_bytes", round_bytes(m.other()));
   w.field("total_bytes", round_bytes(m.total()));
+  // The same peak as the caching allocator counts it (framework.hpp MemoryBasis), to set
+  // beside what a framework logs: framework_logs names the one its own log reports.
+  w.field("allocated_bytes", round_bytes(m.allocated()));
+  w.field("reserved_bytes", round_bytes(m.reserved()));
+  w.field("framework_logs", to_string(framework_profile(p.training.framework).logs));
   w.field("capacity_bytes", round_bytes(cap));
   w.field("fits", m.total() <= cap);
   w.field("within_limit", c.fits);
@@ -134,12 +140,15 @@ void memory_json(JsonWriter& w, const Scenario& s, const Candidate& c, bool with
   if (m.recompute_working > 0)
     item(w, "recompute_working_layer", "activations", m.recompute_working,
          "one layer's saved tensors, rebuilt during backward", "Korthikanti et al. 2022 §5");
-  if (m.logits > 0)
+  if (m.logits > 0) {
+    const FrameworkProfile& fw = framework_profile(p.training.framework);
     item(w, "output_layer_and_loss", "activations", m.logits,
-         p.training.framework == Framework::torchtitan
-             ? "2·s·b·h (norm input) + 2·s·b·h (gathered head input) + 12 B × s·b·V/t (fp32 log-softmax and gradients)"
-             : "2 × 2·s·b·h (norm, head inputs) + (2 + 4) B × s·b·V/t (bf16 logits, fp32 softmax)",
-         "Korthikanti et al. 2022 §4.3; Megatron vocab-parallel cross-entropy");
+         std::string(fw.loss_formula) +
+             (m.loss_before_rebuild && m.recompute_working > 0
+                  ? "; freed before the first layer is rebuilt, so the peak holds the larger of this and the rebuilt layer"
+                  : ""),
+         fw.loss_source);
+  }
   if (m.host_bytes > 0)
     item(w, "host_offloaded_states", "host", m.host_bytes,
          tr.offload.optimizer ? "fp32 master + optimizer state + fp32 gradient copy, in host memory (not on the GPU)"
