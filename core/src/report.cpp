@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "gpucalc/fit.hpp"
 #include "gpucalc/framework.hpp"
 #include "gpucalc/quick_estimate.hpp"
 #include "json_writer.hpp"
@@ -78,6 +79,19 @@ void memory_json(JsonWriter& w, const Scenario& s, const Candidate& c, bool with
   w.field("layers_on_gpu", m.layers);
   w.field("micro_batches_in_flight", m.in_flight);
   w.field("host_bytes", round_bytes(m.host_bytes));
+  if (with_items) {
+    // "Will it fit?" for this layout: the largest micro-batch and the longest sequence
+    // under the search's memory limit, and under the whole device (fit.hpp).
+    const FitLimits lim = fit_limits(p.model, p.training, l, p.overheads, p.memory_limit_fraction * cap);
+    const FitLimits all = fit_limits(p.model, p.training, l, p.overheads, cap);
+    w.key("fit").begin_object();
+    w.field("limit_fraction", p.memory_limit_fraction);
+    w.field("max_micro_batch", lim.max_micro_batch);
+    w.field("max_seq_len", lim.max_seq_len);
+    w.field("max_micro_batch_at_capacity", all.max_micro_batch);
+    w.field("max_seq_len_at_capacity", all.max_seq_len);
+    w.end_object();
+  }
   if (!with_items) {
     w.end_object();
     return;
