@@ -93,7 +93,7 @@ export const GROUPS = [
       { path: "/training/zero_stage", kind: "enum", options: [0, 1, 2, 3], def: { chosen: "zero_stage" } },
       { path: "/training/flash_attention", kind: "bool", def: { value: true } },
       { path: "/training/sequence_parallel", kind: "bool", def: { value: true } },
-      { path: "/training/framework", kind: "enum", options: ["megatron", "torchtitan"], def: { value: "megatron" } },
+      { path: "/training/framework", kind: "enum", options: ["megatron", "torchtitan", "deepspeed", "hf", "torchtune"], def: { value: "megatron" } },
     ],
   },
   {
