@@ -428,6 +428,17 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     // Full recomputation checkpoints only each layer's input (2·s·b·h, split by SP)
     // and rebuilds one layer at a time in backward (Korthikanti et al. 2022 §5, Table 2).
     r.layer_activations = static_cast<double>(in_flight) * chunk_layers * kAct * sbh / seq_shard;
+    if (t.activation_offload) {
+      // OffloadActivations (torchtune training/_activation_offloading.py, the same code in
+      // TRL): each checkpoint is copied to pinned host memory as forward produces it, with
+      // at most max_fwd_stash_size = 5 still on the GPU while their copies run, and
+      // backward prefetches the next one: 6 checkpoints at most stay on the GPU.
+      const double checkpoints = static_cast<double>(in_flight) * chunk_layers;
+      const double on_gpu = std::min(checkpoints, 6.0);
+      r.host_activations = r.layer_activations * (checkpoints - on_gpu) / checkpoints;
+      r.host_bytes += r.host_activations;
+      r.layer_activations -= r.host_activations;
+    }
     Layout rebuilt = l;
     rebuilt.recompute = Recompute::none;  // the rebuilt layer holds every tensor, scores included
     r.recompute_working = std::max(sp.layers.dense > 0 ? activation_bytes_per_layer(m, t, rebuilt, false) : 0.0,

@@ -165,9 +165,13 @@ void memory_json(JsonWriter& w, const Scenario& s, const Candidate& c, bool with
   }
   if (m.host_bytes > 0)
     item(w, "host_offloaded_states", "host", m.host_bytes,
-         tr.offload.optimizer ? "fp32 master + optimizer state + fp32 gradient copy, in host memory (not on the GPU)"
-                              : "paged optimizer states in CUDA unified memory, counted on the host",
-         "Ren et al. 2021 (ZeRO-Offload) §4; Dettmers et al. 2023 (QLoRA) paged optimizers");
+         std::string(tr.offload.optimizer ? "fp32 master + optimizer state + fp32 gradient copy, in host memory (not on the GPU)"
+                     : m.host_bytes > m.host_activations ? "paged optimizer states in CUDA unified memory, counted on the host"
+                                                         : "") +
+             (m.host_activations > 0 ? std::string(m.host_bytes > m.host_activations ? "; " : "") +
+                                           "checkpointed activations beyond the 6 kept on the GPU (activation offloading)"
+                                     : std::string()),
+         "Ren et al. 2021 (ZeRO-Offload) §4; Dettmers et al. 2023 (QLoRA) paged optimizers; torchtune OffloadActivations");
   item(w, "cuda_context", "other", m.cuda_context, "per process (assume.cuda_context_gib)",
        "sizing-model.md §3: 0.3-2 GB measured");
   if (m.comm_buffers > 0)

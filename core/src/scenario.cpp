@@ -338,7 +338,7 @@ void read_training(Reader& r, const json& root, Scenario& s) {
                      "optimizer", "recompute", "zero_stage", "stage", "flash_attention", "sequence_parallel",
                      "framework", "grad_dtype", "overlap_grad_reduce", "overlap_param_gather", "master_weights",
                      "lora", "offload", "overlap_moe_comm", "dataset", "recompute_modules", "moe_dispatcher",
-                     "optimizer_in_backward"});
+                     "optimizer_in_backward", "activation_offload"});
   // Fine-tuning jobs are sized in samples × average length × epochs (training.dataset);
   // give that or tokens.
   const bool has_dataset = o.contains("dataset");
@@ -433,6 +433,7 @@ void read_training(Reader& r, const json& root, Scenario& s) {
       if (*v == to_string(f)) t.framework = f;
   }
   if (auto v = r.boolean(o, P, "optimizer_in_backward")) t.optimizer_in_backward = *v;
+  if (auto v = r.boolean(o, P, "activation_offload")) t.activation_offload = *v;
   if (auto v = r.choice(o, P, "grad_dtype", {"bf16", "fp32"}, false)) t.grad_dtype_bytes = *v == "fp32" ? 4 : 2;
   if (auto v = r.boolean(o, P, "overlap_grad_reduce")) t.overlap_grad_reduce = *v;
   if (auto v = r.boolean(o, P, "overlap_param_gather")) t.overlap_param_gather = *v;
@@ -444,6 +445,16 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (t.optimizer_in_backward && t.framework != Framework::torchtune)
     return r.fail(P + "/optimizer_in_backward", std::string("is torchtune's optimizer_in_bwd; set framework \"torchtune\", got \"") +
                                                     to_string(t.framework) + "\"");
+  if (t.activation_offload) {
+    const std::string A = P + "/activation_offload";
+    if (t.framework != Framework::torchtune && t.framework != Framework::hf)
+      return r.fail(A, std::string("is torchtune's enable_activation_offloading or TRL's activation_offloading; set framework "
+                                   "\"torchtune\" or \"hf\", got \"") + to_string(t.framework) + "\"");
+    if (s.constraints.recompute && *s.constraints.recompute != Recompute::full)
+      return r.fail(A, std::string("offloads the checkpoints of recompute \"full\", got recompute \"") +
+                           to_string(*s.constraints.recompute) + "\"");
+    s.constraints.recompute = Recompute::full;
+  }
   if (t.offload.params && s.constraints.zero_stage && *s.constraints.zero_stage < 3)
     return r.fail(P + "/offload/params", "offloading parameters needs zero_stage 3 (ZeRO-Infinity), got " +
                                              std::to_string(*s.constraints.zero_stage));

@@ -48,6 +48,7 @@ struct StageMemory {
   double fragmentation = 0;
   // Not on the GPU: host memory this GPU's process needs for offloaded (or paged) states.
   double host_bytes = 0;
+  double host_activations = 0;  // of host_bytes: checkpointed activations (activation offloading)
   // The framework frees the loss's tensors before backward rebuilds the first checkpointed
   // layer (framework_profile().loss_before_rebuild): the peak holds the larger of the two.
   bool loss_before_rebuild = false;

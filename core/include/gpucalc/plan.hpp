@@ -94,6 +94,10 @@ struct Training {
   // torchtune optimizer_in_bwd: each parameter is updated, and its gradient freed, as soon
   // as the gradient is ready, so one parameter's gradient is alive at a time.
   bool optimizer_in_backward = false;
+  // torchtune enable_activation_offloading / TRL activation_offloading (OffloadActivations):
+  // the checkpointed activations go to pinned host memory during forward and come back
+  // just before their backward; needs recompute "full".
+  bool activation_offload = false;
 };
 
 struct Layout;
