@@ -49,7 +49,7 @@ TEST_CASE("Unsloth's Hugging Face + FA2 longest contexts fit, and its OOM rows d
   }
 }
 
-TEST_CASE("ZeRO-Offload trains a 13B model on one 32 GB V100; without streaming gradients it does not fit",
+TEST_CASE("ZeRO-Offload trains a 13B model on one 32 GB V100, which without streaming gradients does not fit",
           "[fit][validation][deepspeed]") {
   // Ren et al. 2021 (ZeRO-Offload) §1, §6: 13 billion parameters on a single 32 GB V100.
   // A GPT-2-shaped 13B model (12·h²·L = 12.9B with h 4096, L 64), sequence 1024, batch 1,
