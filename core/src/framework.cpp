@@ -44,11 +44,12 @@ const FrameworkProfile kProfiles[] = {
     {Framework::hf, 12.0, kHfLossFormula, kHfLossSource, true, true, kDeepSpeedReduceBucket,
      "Transformers Trainer offloads through its DeepSpeed integration (ZeRO-Offload, Ren et al. 2021 §4.1)",
      MemoryBasis::allocated, "Transformers TrainerMemoryTracker and PEFT's TorchTracemalloc: torch.cuda.max_memory_allocated"},
-    {Framework::torchtune, 3.5,
-     "2·s·b·h (norm input) + 2·s·b·h (head input) + (2 + 12/8) B × s·b·V/t (bf16 logits kept; one of 8 chunks' fp32 "
-     "log-softmax, gradient and input gradient)",
-     "torchtune CEWithChunkedOutputLoss (8 chunks, upcast chunk by chunk) under torch.compile, whose min-cut partitioner "
-     "saves the bf16 logits and recomputes the fp32 softmax in backward",
+    {Framework::torchtune, 2.25,
+     "2·s·b·h (norm input) + 2·s·b·h (head input) + (2 + 2/8) B × s·b·V/t (the bf16 logits of all 8 chunks kept; one "
+     "chunk's bf16 logit gradient at a time)",
+     "torchtune CEWithChunkedOutputLoss (8 chunks, upcast chunk by chunk) compiled (compile: True in its memory table): "
+     "the min-cut partitioner saves the bf16 chunk and recomputes the fp32 softmax inside the fused backward, which "
+     "writes the chunk's bf16 gradient",
      true, true, 0.0,
      "torchtune fsdp_cpu_offload: FSDP2 CPUOffloadPolicy keeps sharded parameters, gradients and optimizer states on the host",
      MemoryBasis::allocated, "torchtune training.get_memory_stats (peak_memory_active / alloc / reserved; the README table does not say which)"},

@@ -345,7 +345,9 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
       // its unsharded gradients accumulate in the fp32 reduce dtype across micro-batches
       // (FSDPParam.to_accumulated_grad_if_needed): 2 + 4 B per stage parameter.
       r.weights_gathered = (2.0 + 4.0) * (sp.params + sp.expert_params);
-    } else if (titan) {
+    } else if (titan || t.framework == Framework::torchtune) {
+      // torchtune shards with FSDP2 the same way (training/_distributed.py shard_model:
+      // each layer, then the root module holding the embedding, final norm and head).
       const bool shared = m.tied_embeddings && stage == 0 && last;  // one matrix serves both
       const double root = (stage == 0 ? sp.embedding_local : 0.0) + (last && !shared ? sp.head_local : 0.0);
       unit = 2.0 * root + (last ? 2.0 * sp.head_local : 0.0);

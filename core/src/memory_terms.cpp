@@ -61,6 +61,10 @@ MemoryTerm gathered_weights_term(const TermInputs& x) {
     return {"zero3_gathered_weights", "weights", bytes,
             "(2 B bf16 params + 4 B fp32 accumulated grads) × stage params, unsharded across the micro-batches",
             "torchtitan parallelize: reshard_after_forward = not pp_enabled; gradient sync on the last micro-batch only"};
+  if (tr.framework == Framework::torchtitan || tr.framework == Framework::torchtune)
+    return {"zero3_gathered_weights", "weights", bytes,
+            "max(3 × 2 B × one layer's params, root unit: 2 B × (embedding + head) + 2 B × the head's gradient)",
+            "PyTorch FSDP2: the root module (embedding, final norm, head) stays gathered from forward through backward"};
   return {"zero3_gathered_weights", "weights", bytes,
           "max(3 × 2 B × one layer's params, 4 B × output layer params" +
               std::string(tr.stage == Stage::qlora ? ", 2 B × the widest dequantised NF4 weight)" : ")"),
