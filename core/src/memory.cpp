@@ -354,7 +354,13 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     } else if (last) {
       unit = 4.0 * sp.head_local;
     }
-    if (!is_adapter_stage(t) && !(titan && l.pp > 1)) r.weights_gathered = std::max(3.0 * 2.0 * sp.layer_local, unit);
+    // The layer in use, the next one prefetched (DeepSpeed: at most its prefetch bucket)
+    // and the in-use layer's unsharded gradient before its reduce-scatter (DeepSpeed: at
+    // most its reduce bucket), 2 B each.
+    const FrameworkProfile& fz = framework_profile(t.framework);
+    const auto capped = [&](double cap) { return cap > 0 ? std::min(sp.layer_local, cap) : sp.layer_local; };
+    const double layer_set = 2.0 * (sp.layer_local + capped(fz.prefetch_bucket_elems) + capped(fz.grad_bucket_elems));
+    if (!is_adapter_stage(t) && !(titan && l.pp > 1)) r.weights_gathered = std::max(layer_set, unit);
   }
   if (t.stage == Stage::qlora) {
     // bitsandbytes dequantises each NF4 weight to bf16 for its matmul, one at a time:

@@ -27,10 +27,13 @@ struct FrameworkProfile {
   bool loss_before_rebuild;
   // With offload.optimizer the gradients go to host memory as backward produces them;
   // the GPU keeps a bucket of grad_bucket_elems 16-bit elements at most (0 = none beyond
-  // the gathered FSDP unit's).
+  // the gathered FSDP unit's). The same reduce bucket caps a ZeRO-3 layer's unsharded
+  // gradient (0 = the whole layer's).
   bool offload_streams_gradients;
   double grad_bucket_elems;
   const char* offload_source;
+  // ZeRO-3: the most of the next unit prefetched, in elements (0 = the whole next layer).
+  double prefetch_bucket_elems;
   // What the stack's own peak-memory log reports.
   MemoryBasis logs;
   const char* logs_source;
