@@ -112,3 +112,58 @@ TEST_CASE("The fit answer is the boundary of the memory model: one more does not
   CHECK(peak(2048, mb) <= limit);
   CHECK(peak(2048, mb + 1) > limit);
 }
+
+TEST_CASE("ZeRO-3 working sets per framework: frozen bases, torchtitan PP, DeepSpeed buckets", "[memory][zero][framework]") {
+  const ModelShape m = *find_model("llama-3.1-70b");
+  const ParamCounts pc = count_params(m);
+  const double layer = static_cast<double>(pc.per_layer);  // one dense layer, tp 1
+  Training t;
+  t.seq_len = 4096; t.global_batch = 64; t.tokens = 1e9;
+  Layout l;
+  l.dp = 8; l.zero_stage = 3; l.recompute = Recompute::full;
+  const Overheads o;
+
+  SECTION("a frozen LoRA base gathers the layer in use and the next, with no gradient: 2 × 2 B × layer") {
+    t.stage = Stage::lora;
+    CHECK(stage_memory(m, t, l, o, 0).weights_gathered == Approx(2 * 2.0 * layer).epsilon(1e-12));
+  }
+  SECTION("QLoRA's FSDP2 gathers NF4 and dequantises one weight: 2 × nf4 × layer + 2 B × h·f") {
+    t.stage = Stage::qlora;
+    const double dequant = 2.0 * 8192 * 28672;
+    CHECK(stage_memory(m, t, l, o, 0).weights_gathered ==
+          Approx(2 * nf4_bytes_per_param(true) * layer + dequant).epsilon(1e-12));
+  }
+  SECTION("torchtitan with PP keeps the stage unsharded: (2 + 4) B × stage params") {
+    t.framework = Framework::torchtitan;
+    l.pp = 4;
+    l.dp = 2;
+    const StageMemory s1 = stage_memory(m, t, l, o, 1);  // a middle stage: 20 layers, no embedding or head
+    CHECK(s1.weights_gathered == Approx(6.0 * 20 * layer).epsilon(1e-12));
+  }
+  SECTION("DeepSpeed caps the prefetch and the unsharded gradient at 5e8 elements each") {
+    t.framework = Framework::deepspeed;
+    ModelShape big = m;
+    big.hidden = 16384; big.heads = 128; big.kv_heads = 8; big.ffn_hidden = 65536;  // a layer far above 5e8 params
+    const double big_layer = static_cast<double>(count_params(big).per_layer);
+    REQUIRE(big_layer > 5e8);
+    CHECK(stage_memory(big, t, l, o, 0).weights_gathered == Approx(2.0 * (big_layer + 5e8 + 5e8)).epsilon(1e-12));
+    t.framework = Framework::megatron;  // FSDP-style: the whole next layer and gradient
+    CHECK(stage_memory(big, t, l, o, 0).weights_gathered == Approx(3 * 2.0 * big_layer).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("offloaded gradients: DeepSpeed keeps one bucket, FSDP2 none, Megatron all", "[memory][offload][framework]") {
+  const ModelShape m = *find_model("llama-3.1-8b");
+  Training t;
+  t.seq_len = 2048; t.global_batch = 8; t.tokens = 1e9;
+  t.offload.optimizer = true;
+  Layout l;
+  l.dp = 8; l.zero_stage = 2; l.recompute = Recompute::full;
+  const Overheads o;
+  t.framework = Framework::deepspeed;
+  CHECK(stage_memory(m, t, l, o, 0).gradients == Approx(2.0 * 5e8));
+  t.framework = Framework::torchtune;
+  CHECK(stage_memory(m, t, l, o, 0).gradients == 0.0);
+  t.framework = Framework::megatron;  // fp32 main gradients, sharded over 8 by ZeRO-2
+  CHECK(stage_memory(m, t, l, o, 0).gradients == Approx(4.0 * static_cast<double>(count_params(m).total) / 8).epsilon(1e-12));
+}
