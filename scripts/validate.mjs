@@ -25,8 +25,12 @@ const METRICS = {
   step_time_s: { kind: "time", label: "step time (s)", get: (v) => v.performance.step_time_s, fmt: (x) => x.toFixed(2) },
   days: { kind: "time", label: "days", get: (v) => v.training.days, fmt: (x) => x.toFixed(1) },
   gpu_hours: { kind: "time", label: "GPU-hours", get: (v) => v.training.gpu_hours, fmt: (x) => x.toExponential(3) },
-  peak_memory_gib: { kind: "memory", label: "peak memory (GiB)", get: (v) => v.memory.total_bytes / 2 ** 30, fmt: (x) => x.toFixed(1) },
+  // A memory row says what its source measured (memory_basis, core/include/gpucalc/framework.hpp
+  // MemoryBasis): the allocator's live tensors ("allocated"), its reservation ("reserved"), or
+  // everything on the device, CUDA context and NCCL buffers included ("device", the default).
+  peak_memory_gib: { kind: "memory", label: "peak memory (GiB)", get: (v, row) => v.memory[MEMORY_BASIS[row.memory_basis ?? "device"]] / 2 ** 30, fmt: (x) => x.toFixed(1) },
 };
+const MEMORY_BASIS = { allocated: "allocated_bytes", reserved: "reserved_bytes", device: "total_bytes" };
 
 const files = readdirSync(path.join(ROOT, "validation")).filter((f) => f.endsWith(".json") && f !== "excluded.json" && f !== "regime-ceilings.json").sort();
 const excluded = JSON.parse(readFileSync(path.join(ROOT, "validation/excluded.json"), "utf8")).rows;
@@ -44,7 +48,8 @@ for (const f of files) {
   const metrics = Object.entries(row.reported).map(([key, reported]) => {
     const m = METRICS[key];
     if (!m) throw new Error(`${row.id}: unknown metric ${key}`);
-    const predicted = m.get(v);
+    if (key === "peak_memory_gib" && !(row.memory_basis ?? "device" in MEMORY_BASIS)) throw new Error(`${row.id}: unknown memory_basis ${row.memory_basis}`);
+    const predicted = m.get(v, row);
     return { key, kind: m.kind, label: m.label, reported, predicted, error: predicted / reported - 1, fmt: m.fmt };
   });
   const worst = Math.max(...metrics.map((m) => Math.abs(m.error)));
@@ -87,6 +92,7 @@ const dataRows = rows.map((x) => {
     source: x.row.source,
     gpu: x.v.gpu.name,
     gpus: x.v.plan.gpus,
+    framework: x.v.plan.framework,
     layout: layoutText(x.v.plan),
     counts_toward_target: Boolean(x.row.counts_toward_target),
     regime: x.regime,
@@ -99,7 +105,25 @@ const dataRows = rows.map((x) => {
 });
 const sample = dataRows.filter((r) => r.counts_toward_target);
 const timeSorted = sample.filter((r) => r.time_ratio !== null).map((r) => r.time_ratio).sort((a, b) => a - b);
-const memRatios = sample.filter((r) => r.memory_ratio !== null).map((r) => r.memory_ratio).sort((a, b) => a - b);
+// Memory: every row that measured a peak, counted toward the time target or not (the
+// fine-tuning rows measure memory only), pooled and by framework.
+const memRows = dataRows.filter((r) => r.memory_ratio !== null);
+const memRatios = memRows.map((r) => r.memory_ratio).sort((a, b) => a - b);
+const memoryBand = (ratios) => ({
+  low: r4(Math.min(1, quantile6(ratios, 0.1))),
+  high: r4(Math.max(1, quantile6(ratios, 0.9))),
+});
+// The band an answer of a framework gets: P10-P90 (definition 6) of that framework's
+// measured / predicted ratios, widened to hold the point estimate; with fewer than 9 rows
+// definition 6 reaches the smallest and largest ratio.
+const memoryByFramework = {};
+for (const fw of [...new Set(memRows.map((r) => r.framework))].sort()) {
+  const rs = memRows.filter((r) => r.framework === fw);
+  const ratios = rs.map((r) => r.memory_ratio).sort((a, b) => a - b);
+  const errs = rs.map((r) => Math.abs(r.metrics.find((m) => m.kind === "memory").error)).sort((a, b) => a - b);
+  const mid = errs.length % 2 ? errs[(errs.length - 1) / 2] : (errs[errs.length / 2 - 1] + errs[errs.length / 2]) / 2;
+  memoryByFramework[fw] = { n: rs.length, median_abs_error: r4(mid), max_abs_error: r4(errs[errs.length - 1]), ratios_sorted: ratios, ...memoryBand(ratios) };
+}
 // ---- The unmeasured-accelerator regime: what the default performance profile gets wrong
 // on hardware that has a measured one. Each counted time row on a measured profile is
 // fed again with its GPU written out as a custom accelerator of the same catalog specs
@@ -138,10 +162,9 @@ const spread = {
   memory: {
     n: memRatios.length,
     quantity: "measured / predicted peak memory per GPU",
-    rule: "too few rows for quantiles: the range spans the point estimate and every measured ratio, [min(1, smallest), max(1, largest)]",
+    rule: "every row that measured a peak (counted toward the time target or not); the range spans the point estimate and the P10-P90 of the ratios (definition 6), [min(1, P10), max(1, P90)]; an answer takes its framework's band (memory_by_framework) when that framework has rows",
     ratios_sorted: memRatios,
-    low: r4(Math.min(1, ...memRatios)),
-    high: r4(Math.max(1, ...memRatios)),
+    ...memoryBand(memRatios),
   },
 };
 // ---- Per regime (the answer's uncertainty.time.regime: dense, moe, finetune,
@@ -213,6 +236,7 @@ const embedded = {
   coverage,
   time: spread.time,
   memory: spread.memory,
+  memory_by_framework: memoryByFramework,
 };
 
 // Counted rows by publication (the id's prefix up to the first "_"): the rows of one
@@ -313,9 +337,16 @@ page give the same ranges).
 ${Object.entries(bands).map(([k, b]) => `  ${k}: P10 ${fx(b.p10)}, P50 ${fx(b.p50)}, P90 ${fx(b.p90)} (n ${b.n}, up to ${b.max_gpus} GPUs).`).join("\n")}
   In-sample coverage of the counted runs: ${coverage.inside} of ${coverage.rows} inside their regime's band.
   The pooled quantiles above remain for the regimes without a band.
-- **Memory.** Only ${spread.memory.n} rows measure peak memory, too few for quantiles
-  (ratios measured / predicted: ${spread.memory.ratios_sorted.map(fx).join(", ")}): the range spans the
-  point estimate and every measured ratio, **${fx(spread.memory.low)}–${fx(spread.memory.high)}** × the predicted peak.
+- **Memory.** ${spread.memory.n} rows measure peak memory, each compared on the basis its
+  source measured (\`memory_basis\`: allocated, reserved or the device total; docs/memory-model.md §7).
+  Ratios measured / predicted: ${spread.memory.ratios_sorted.map(fx).join(", ")}; pooled range
+  **${fx(spread.memory.low)}–${fx(spread.memory.high)}** × the predicted peak (P10–P90, definition 6, widened to hold 1).
+  An answer takes the band of its own framework when that framework has measured rows:
+
+  | framework | rows | median error | max error | band (× predicted) |
+  |---|---|---|---|---|
+${Object.entries(memoryByFramework).map(([fw, b]) => `  | ${fw} | ${b.n} | ${(b.median_abs_error * 100).toFixed(1)}% | ${(b.max_abs_error * 100).toFixed(1)}% | ${fx(b.low)}–${fx(b.high)} |`).join("\n")}
+
 - **Out-of-memory risk** (\`oom_risk\`): the upper end of the memory range against the
   device's memory. **high** when it exceeds the capacity, **medium** when it exceeds 80%
   of it (Fujii et al. 2024 saw no out-of-memory failure in 454 runs whose estimate stayed

@@ -140,7 +140,7 @@ export function fillAccuracy(body) {
       "ul",
       { class: "acc-list" },
       el("li", { id: "acc-time", text: t("acc_ranges_time", { n: ut.n, p10: ratio(ut.p10), p50: ratio(ut.p50), p90: ratio(ut.p90), over }) }),
-      el("li", { text: t("acc_ranges_mem", { n: um.n, ratios: (um.ratios_sorted ?? []).map(ratio).join(", "), high: ratio(um.high) }) }),
+      el("li", { text: t("acc_ranges_mem", { n: um.n, ratios: (um.ratios_sorted ?? []).map(ratio).join(", "), low: ratio(um.low), high: ratio(um.high) }) }),
       el("li", { text: t("acc_ranges_oom") }),
       el("li", { text: t("acc_ranges_cal") }),
       el("li", { text: t("acc_ranges_limits", { n: ut.n, n1: (ut.n ?? 0) + 1 }) }),

@@ -12,6 +12,8 @@ import { modelById } from "./presets.js";
 import { baseOf, exactAmount, setPath } from "./schema.js";
 
 export const STAGES = ["pretrain", "full_finetune", "lora", "qlora"];
+// training.framework: whose memory profile (docs/memory-model.md §7); torchtitan has no LoRA recipe.
+const FRAMEWORKS = ["megatron", "torchtitan", "deepspeed", "hf", "torchtune"];
 export const OPTIMIZERS = ["adamw", "adam8bit", "sgd", "lion", "adafactor"];
 export const LORA_TARGETS = ["q", "k", "v", "o", "gate", "up", "down"];
 const ADAPTER = new Set(["lora", "qlora"]);
@@ -101,6 +103,7 @@ function fillOptimizers() {
   if (optionsLang === lang()) return;
   optionsLang = lang();
   $("q-optimizer").replaceChildren(...OPTIMIZERS.map((o) => el("option", { value: o, text: t(`opt_${o}`) })));
+  $("q-framework").replaceChildren(...FRAMEWORKS.map((f) => el("option", { value: f, text: t(`opt_${f}`) })));
 }
 
 export function populateJob(scenario, answer, force = false) {
@@ -142,6 +145,7 @@ export function populateJob(scenario, answer, force = false) {
   const select = $("q-optimizer");
   if (![...select.options].some((o) => o.value === String(opt))) select.append(el("option", { value: String(opt), text: String(opt) }));
   select.value = String(opt);
+  $("q-framework").value = tr.framework ?? "megatron";
   $("q-master").checked = tr.master_weights !== false;
   const off = isObj(tr.offload) ? tr.offload : {};
   $("q-off-opt").checked = off.optimizer === true;
@@ -242,6 +246,9 @@ export function wireJob(a) {
   $("q-qlora-dq").addEventListener("change", () => api.edit((s) => setPath(s, "/training/lora/double_quant", $("q-qlora-dq").checked ? undefined : false)));
   $("q-qlora-paged").addEventListener("change", () => api.edit((s) => setPath(s, "/training/lora/paged_optimizer", $("q-qlora-paged").checked ? true : undefined)));
   $("q-optimizer").addEventListener("change", () => api.edit((s) => setPath(s, "/training/optimizer", $("q-optimizer").value)));
+  $("q-framework").addEventListener("change", () =>
+    api.edit((s) => setPath(s, "/training/framework", $("q-framework").value === "megatron" ? undefined : $("q-framework").value)),
+  );
   $("q-master").addEventListener("change", () => api.edit((s) => setPath(s, "/training/master_weights", $("q-master").checked ? undefined : false)));
   $("q-off-opt").addEventListener("change", () => api.edit((s) => setPath(s, "/training/offload/optimizer", $("q-off-opt").checked ? true : undefined)));
   $("q-off-params").addEventListener("change", () => api.edit((s) => setPath(s, "/training/offload/params", $("q-off-params").checked ? true : undefined)));

@@ -9,6 +9,25 @@ import { SPEC_SOURCES, gpuById } from "./presets.js";
 import { hostMemoryNote, jobHeadlineFacts, jobSubline, modelJobFacts } from "./render-job.js";
 
 const MEMORY_PARTS = ["weights", "gradients", "optimizer", "activations", "other"];
+
+// "Will it fit?" for the answer's layout (memory.fit): the largest micro-batch and the
+// longest sequence under the memory limit, and at the whole device.
+function fitNote(mem) {
+  const f = mem.fit;
+  if (!f) return null;
+  const n = (x) => F.int(L(), x);
+  const text =
+    f.max_micro_batch_at_capacity === 0
+      ? t("fit_none")
+      : t("fit_limits", {
+          pct: F.pct(L(), f.limit_fraction, 0),
+          mb: n(f.max_micro_batch),
+          seq: n(f.max_seq_len),
+          mb_cap: n(f.max_micro_batch_at_capacity),
+          seq_cap: n(f.max_seq_len_at_capacity),
+        });
+  return el("p", { class: "hint", id: "mem-fit", text });
+}
 const BREAKDOWN_PARTS = [
   "compute_s",
   "tp_comm_s",
@@ -343,7 +362,7 @@ function renderMemory(v) {
     ),
   );
   const role = mem.stage_role && mem.stage_role !== "only" ? el("p", { class: "hint", text: t("mem_role", { role: t(`role_${mem.stage_role}`), stage: mem.stage, layers: mem.layers_on_gpu }) }) : null;
-  $("mem-chart").replaceChildren(bar, legend, el("p", { class: "hint", text: t("headroom_note") }), role ?? "", hostMemoryNote(mem) ?? "");
+  $("mem-chart").replaceChildren(bar, legend, el("p", { class: "hint", text: t("headroom_note") }), role ?? "", hostMemoryNote(mem) ?? "", fitNote(mem) ?? "");
 
   const items = Array.isArray(mem.items) ? mem.items : [];
   $("mem-items").replaceChildren(

@@ -95,7 +95,7 @@ export const GROUPS = [
       { path: "/training/sequence_parallel", kind: "bool", def: { value: true } },
       { path: "/training/fp8_recipe", kind: "enum", options: ["tensorwise", "delayed", "mxfp8"], def: { value: "tensorwise" } },
       { path: "/training/torch_compile", kind: "bool", def: { value: false } },
-      { path: "/training/framework", kind: "enum", options: ["megatron", "torchtitan"], def: { value: "megatron" } },
+      { path: "/training/framework", kind: "enum", options: ["megatron", "torchtitan", "deepspeed", "hf", "torchtune"], def: { value: "megatron" } },
     ],
   },
   {
@@ -119,6 +119,7 @@ export const GROUPS = [
       },
       { path: "/training/lora/double_quant", kind: "bool", def: { value: true }, show: "qlora" },
       { path: "/training/lora/paged_optimizer", kind: "bool", def: { value: false }, show: "qlora" },
+      { path: "/training/lora/base_dtype", kind: "enum", options: ["bf16", "fp16", "fp32"], def: { value: "bf16" }, show: "lora" },
     ],
   },
   {
@@ -131,6 +132,8 @@ export const GROUPS = [
       { path: "/training/offload/params", kind: "bool", def: { value: false } },
       { path: "/training/offload/pcie_gbs", kind: "num", def: { none: true } },
       { path: "/training/offload/host_memory_bw_gbs", kind: "num", def: { none: true } },
+      { path: "/training/optimizer_in_backward", kind: "bool", def: { value: false } },
+      { path: "/training/activation_offload", kind: "bool", def: { value: false } },
     ],
   },
   {

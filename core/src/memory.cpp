@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "gpucalc/framework.hpp"
+
 namespace gpucalc {
 namespace {
 
@@ -306,11 +308,16 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     // LoRA / QLoRA: the base model is frozen, held as 16-bit weights (QLoRA: its layers'
     // linear weights in NF4) with no gradient and no optimizer state; FSDP / ZeRO-3 still
     // shards it. Only the adapters carry gradients and optimizer states.
+    // The base's element size: lora.base_bytes (2 = bf16/fp16, 4 = fp32 as
+    // from_pretrained loads without torch_dtype). QLoRA's NF4 linears; its other weights
+    // (norms, embedding, head) in 16 bits, or in fp32 under Hugging Face PEFT, whose
+    // prepare_model_for_kbit_training casts every non-quantised parameter to fp32.
     const bool q = t.stage == Stage::qlora;
     const double nf4 = nf4_bytes_per_param(t.lora.double_quant);
+    const double dense_bytes = q && t.framework == Framework::hf ? 4.0 : t.lora.base_bytes;
     const double shared_linear = sp.linear - sp.expert_params;
-    const double base = q ? (sp.params - shared_linear) * 2.0 + shared_linear * nf4 : sp.params * 2.0;
-    const double experts = sp.expert_params * (q ? nf4 : 2.0);
+    const double base = q ? (sp.params - shared_linear) * dense_bytes + shared_linear * nf4 : sp.params * dense_bytes;
+    const double experts = sp.expert_params * (q ? nf4 : dense_bytes);
     const ModelStates ad = model_state_bytes(sp.adapters, l.zero_stage, shard, sb);
     r.weights = base / (z3 ? shard : 1.0) + experts / (z3 ? eshard : 1.0) + ad.weights;
     r.gradients = ad.gradients;
@@ -325,14 +332,36 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     // head together as the root FSDP unit, gathered for the whole backward, with the
     // head's unsharded gradient alive until that unit's reduce-scatter at the end.
     double unit = 0.0;
-    if (titan) {
+    if (is_adapter_stage(t)) {
+      // A frozen base has no gradient: the unit in use and the one prefetched, in the
+      // base's storage format. FSDP2 gathers QLoRA's NF4 weights as NF4 and dequantises
+      // one weight at a time (torchao NF4Tensor FSDP2 all-gather extensions, torchtune
+      // QLoRA recipes; the dequantised weight is added below).
+      const double per_param = t.stage == Stage::qlora ? nf4_bytes_per_param(t.lora.double_quant) : t.lora.base_bytes;
+      r.weights_gathered = 2.0 * per_param * sp.layer_local;
+    } else if (titan && l.pp > 1) {
+      // torchtitan with PP: FSDP2 does not reshard after forward (parallelize.py:
+      // reshard_after_forward = not pp_enabled) and the schedule syncs gradients only on the
+      // last micro-batch's backward, so the stage's parameters stay unsharded in bf16 and
+      // its unsharded gradients accumulate in the fp32 reduce dtype across micro-batches
+      // (FSDPParam.to_accumulated_grad_if_needed): 2 + 4 B per stage parameter.
+      r.weights_gathered = (2.0 + 4.0) * (sp.params + sp.expert_params);
+    } else if (titan || t.framework == Framework::torchtune) {
+      // torchtune shards with FSDP2 the same way (training/_distributed.py shard_model:
+      // each layer, then the root module holding the embedding, final norm and head).
       const bool shared = m.tied_embeddings && stage == 0 && last;  // one matrix serves both
       const double root = (stage == 0 ? sp.embedding_local : 0.0) + (last && !shared ? sp.head_local : 0.0);
       unit = 2.0 * root + (last ? 2.0 * sp.head_local : 0.0);
     } else if (last) {
       unit = 4.0 * sp.head_local;
     }
-    r.weights_gathered = std::max(3.0 * 2.0 * sp.layer_local, unit);
+    // The layer in use, the next one prefetched (DeepSpeed: at most its prefetch bucket)
+    // and the in-use layer's unsharded gradient before its reduce-scatter (DeepSpeed: at
+    // most its reduce bucket), 2 B each.
+    const FrameworkProfile& fz = framework_profile(t.framework);
+    const auto capped = [&](double cap) { return cap > 0 ? std::min(sp.layer_local, cap) : sp.layer_local; };
+    const double layer_set = 2.0 * (sp.layer_local + capped(fz.prefetch_bucket_elems) + capped(fz.grad_bucket_elems));
+    if (!is_adapter_stage(t) && !(titan && l.pp > 1)) r.weights_gathered = std::max(layer_set, unit);
   }
   if (t.stage == Stage::qlora) {
     // bitsandbytes dequantises each NF4 weight to bf16 for its matmul, one at a time:
@@ -341,9 +370,10 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     const double widest = std::max({static_cast<double>(m.heads) * static_cast<double>(qk_head_dim(m)),
                                     static_cast<double>(is_moe(m) && sp.layers.dense == 0 ? m.moe.expert_ffn_hidden
                                                                                           : m.ffn_hidden)});
-    r.weights_gathered = std::max(r.weights_gathered, 2.0 * h * widest / static_cast<double>(l.tp));
+    // Under ZeRO-3 / FSDP it comes on top of the gathered NF4 units.
+    r.weights_gathered += 2.0 * h * widest / static_cast<double>(l.tp);
   }
-  if (t.precision == Precision::fp8 && !titan) {
+  if (t.precision == Precision::fp8 && t.framework == Framework::megatron) {
     // Transformer Engine keeps an FP8 (1 byte) copy of each local weight between
     // micro-batches of a step (fp8 weight caching); torchao's dynamic float8 casts on
     // the fly and keeps none.
@@ -354,10 +384,26 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
   // optimizer reads; QLoRA's paged optimizer keeps its states in unified memory that
   // pages to the host under pressure (Dettmers et al. 2023 §3), counted here on the host.
   // offload.params (ZeRO-Infinity, ZeRO-3 only) also moves the 16-bit weight shards.
+  const FrameworkProfile& fw = framework_profile(t.framework);
+  if (t.optimizer_in_backward) {
+    // torchtune optimizer_in_bwd: a parameter's gradient lives only until its own update,
+    // run from its post-accumulate-grad hook: the largest single local parameter's.
+    const double widest = static_cast<double>(m.hidden) *
+                          std::max(static_cast<double>(m.heads) * static_cast<double>(qk_head_dim(m)),
+                                   static_cast<double>(m.ffn_hidden)) / static_cast<double>(l.tp);
+    const double largest = std::max({widest, sp.head_local, sp.embedding_local});
+    r.gradients = std::min(r.gradients, sb.gradients * largest / (l.zero_stage >= 2 ? shard : 1.0));
+  }
   if (t.offload.optimizer || (t.stage == Stage::qlora && t.lora.paged_optimizer)) {
     const double trainable = r.optimizer / std::max(sb.optimizer, 1e-9);  // parameters this GPU updates
     r.host_bytes += r.optimizer + (t.offload.optimizer ? 4.0 * trainable : 0.0);
     r.optimizer = 0;
+    if (t.offload.optimizer && fw.offload_streams_gradients && !t.optimizer_in_backward) {
+      // The gradients follow the optimizer to the host as backward produces them; the
+      // GPU keeps one reduce bucket (DeepSpeed) or only the unit in flight (FSDP). With
+      // optimizer_in_backward the one live gradient is consumed on the GPU already.
+      r.gradients = std::min(r.gradients, 2.0 * fw.grad_bucket_elems);
+    }
   }
   if (t.offload.params) {
     r.host_bytes += r.weights;
@@ -391,6 +437,17 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     // Full recomputation checkpoints only each layer's input (2·s·b·h, split by SP)
     // and rebuilds one layer at a time in backward (Korthikanti et al. 2022 §5, Table 2).
     r.layer_activations = static_cast<double>(in_flight) * chunk_layers * kAct * sbh / seq_shard;
+    if (t.activation_offload) {
+      // OffloadActivations (torchtune training/_activation_offloading.py, the same code in
+      // TRL): each checkpoint is copied to pinned host memory as forward produces it, with
+      // at most max_fwd_stash_size = 5 still on the GPU while their copies run, and
+      // backward prefetches the next one: 6 checkpoints at most stay on the GPU.
+      const double checkpoints = static_cast<double>(in_flight) * chunk_layers;
+      const double on_gpu = std::min(checkpoints, 6.0);
+      r.host_activations = r.layer_activations * (checkpoints - on_gpu) / checkpoints;
+      r.host_bytes += r.host_activations;
+      r.layer_activations -= r.host_activations;
+    }
     Layout rebuilt = l;
     rebuilt.recompute = Recompute::none;  // the rebuilt layer holds every tensor, scores included
     r.recompute_working = std::max(sp.layers.dense > 0 ? activation_bytes_per_layer(m, t, rebuilt, false) : 0.0,
@@ -409,9 +466,12 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     // 12 B per logit.
     const double sbv = s_local * static_cast<double>(l.micro_batch) * static_cast<double>(m.vocab) /
                        static_cast<double>(l.tp);
+    // Other stacks (framework_profile): the norm's and the head's inputs and the bytes
+    // per logit their loss holds at its peak.
     r.logits = titan ? kAct * sbh / seq_shard + kAct * sbh + 12.0 * sbv
-                     : 2.0 * kAct * sbh / seq_shard + 6.0 * sbv;
+                     : 2.0 * kAct * sbh / seq_shard + fw.loss_bytes_per_logit * sbv;
   }
+  r.loss_before_rebuild = fw.loss_before_rebuild;
 
   // Runtime overheads (docs/memory-model.md §Runtime).
   r.cuda_context = o.cuda_context_bytes;

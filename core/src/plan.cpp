@@ -45,6 +45,9 @@ const char* to_string(Framework f) {
   switch (f) {
     case Framework::megatron: return "megatron";
     case Framework::torchtitan: return "torchtitan";
+    case Framework::deepspeed: return "deepspeed";
+    case Framework::hf: return "hf";
+    case Framework::torchtune: return "torchtune";
   }
   return "?";
 }
@@ -70,9 +73,21 @@ StateBytes state_bytes(const Training& t, const ModelShape* m) {
   const double cols = m ? static_cast<double>(is_moe(*m) ? m->moe.expert_ffn_hidden : m->ffn_hidden) : 0.0;
   const double state = optimizer_state_bytes(t.optimizer, rows, cols);
   StateBytes b;
-  if (t.framework == Framework::torchtitan) {
-    // FSDP2 mixed precision: the sharded fp32 parameter is the master copy.
+  if (t.framework == Framework::torchtitan || t.framework == Framework::hf) {
+    // FSDP2 mixed precision: the sharded fp32 parameter is the master copy. Hugging Face
+    // Trainer with bf16=True runs autocast on an fp32 model (fp32 parameters, gradients and
+    // optimizer state); PEFT keeps the adapters in fp32 likewise (autocast_adapter_dtype).
     b = {t.master_weights ? 4.0 : 2.0, t.master_weights ? 4.0 : 2.0, state};
+  } else if (t.framework == Framework::torchtune) {
+    // torchtune recipes train in dtype bf16 with no master copy: bf16 parameters and
+    // gradients, and torch.optim keeps its state in the parameter's dtype (fp32 moments
+    // become bf16: half the bytes); bitsandbytes' 8-bit states stay 8-bit.
+    const bool fp32_state = t.optimizer != Optimizer::adam8bit;
+    b = {2, 2, fp32_state ? state / 2.0 : state};
+  } else if (t.framework == Framework::deepspeed) {
+    // DeepSpeed mixed precision as in the ZeRO paper (Rajbhandari et al. 2020 §3.1):
+    // 16-bit weights and gradients, fp32 master weights + optimizer state.
+    b = {2, 2, (t.master_weights ? 4.0 : 0.0) + state};
   } else {
     b = {2, t.precision == Precision::fp16 ? 2.0 : 4.0, (t.master_weights ? 4.0 : 0.0) + state};
     if (!t.master_weights) b.gradients = 2;  // pure bf16 training reduces bf16 gradients

@@ -12,6 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "gpucalc/fit.hpp"
+#include "gpucalc/framework.hpp"
+#include "gpucalc/memory_terms.hpp"
 #include "gpucalc/quick_estimate.hpp"
 #include "json_writer.hpp"
 #include "report_text.hpp"
@@ -61,6 +64,11 @@ void memory_json(JsonWriter& w, const Scenario& s, const Candidate& c, bool with
   w.field("activations_bytes", round_bytes(m.activations()));
   w.field("other_bytes", round_bytes(m.other()));
   w.field("total_bytes", round_bytes(m.total()));
+  // The same peak as the caching allocator counts it (framework.hpp MemoryBasis), to set
+  // beside what a framework logs: framework_logs names the one its own log reports.
+  w.field("allocated_bytes", round_bytes(m.allocated()));
+  w.field("reserved_bytes", round_bytes(m.reserved()));
+  w.field("framework_logs", to_string(framework_profile(p.training.framework).logs));
   w.field("capacity_bytes", round_bytes(cap));
   w.field("fits", m.total() <= cap);
   w.field("within_limit", c.fits);
@@ -72,87 +80,27 @@ void memory_json(JsonWriter& w, const Scenario& s, const Candidate& c, bool with
   w.field("layers_on_gpu", m.layers);
   w.field("micro_batches_in_flight", m.in_flight);
   w.field("host_bytes", round_bytes(m.host_bytes));
+  if (with_items) {
+    // "Will it fit?" for this layout: the largest micro-batch and the longest sequence
+    // under the search's memory limit, and under the whole device (fit.hpp).
+    const FitLimits lim = fit_limits(p.model, p.training, l, p.overheads, p.memory_limit_fraction * cap);
+    const FitLimits all = fit_limits(p.model, p.training, l, p.overheads, cap);
+    w.key("fit").begin_object();
+    w.field("limit_fraction", p.memory_limit_fraction);
+    w.field("max_micro_batch", lim.max_micro_batch);
+    w.field("max_seq_len", lim.max_seq_len);
+    w.field("max_micro_batch_at_capacity", all.max_micro_batch);
+    w.field("max_seq_len_at_capacity", all.max_seq_len);
+    w.end_object();
+  }
   if (!with_items) {
     w.end_object();
     return;
   }
-  const std::string shard = std::to_string(zero_shard(l) * l.cp);
+  // Each term with its formula and source (memory_terms.hpp).
   w.key("items").begin_array();
-  const StateBytes sb = state_bytes(p.training, &p.model);
-  const Training& tr = p.training;
-  const bool adapters = is_adapter_stage(tr);
-  const std::string eshard = std::to_string(expert_shard(l));
-  const auto bytes_of = [](double b) { return fmt("%.0f B", b); };
-  {
-    std::string f;
-    if (tr.stage == Stage::qlora)
-      f = fmt("frozen base: NF4 linear weights %.4f B", nf4_bytes_per_param(tr.lora.double_quant)) +
-          " + 2 B norms/embeddings; adapters " + bytes_of(sb.weights);
-    else if (adapters)
-      f = "frozen base 2 B × stage params; adapters " + bytes_of(sb.weights);
-    else
-      f = bytes_of(sb.weights) + " × stage params";
-    if (l.zero_stage >= 3) f += " / (dp·cp = " + shard + ")";
-    if (is_moe(p.model)) f += "; routed experts / (etp·ep = " + std::to_string(l.etp * l.ep) + ")" +
-                               (l.zero_stage >= 3 ? " / (expert-DP = " + eshard + ")" : "");
-    if (tr.offload.params) f += "; offloaded to host (ZeRO-Infinity)";
-    item(w, "weights", "weights", m.weights, f,
-         tr.stage == Stage::qlora ? "Dettmers et al. 2023 (QLoRA) §3: NF4 + double quantisation"
-                                  : "Rajbhandari et al. 2020 (ZeRO) §3.1, §5");
-  }
-  if (m.weights_gathered > 0 && l.zero_stage >= 3)
-    item(w, "zero3_gathered_weights", "weights", m.weights_gathered,
-         "max(3 × 2 B × one layer's params, 4 B × output layer params" +
-             std::string(tr.stage == Stage::qlora ? ", 2 B × the widest dequantised NF4 weight)" : ")"),
-         "PyTorch FSDP prefetch; DeepSpeed estimate_zero3 (4 × largest layer)");
-  else if (m.weights_gathered > 0)
-    item(w, "dequantised_weight", "weights", m.weights_gathered, "2 B × the widest local linear weight, dequantised from NF4",
-         "bitsandbytes dequantize_4bit before each matmul (Dettmers et al. 2023 §3)");
-  if (m.fp8_weight_cache > 0)
-    item(w, "fp8_weight_cache", "weights", m.fp8_weight_cache, "1 B × local params",
-         "NVIDIA Transformer Engine FP8 weight caching");
-  item(w, "gradients", "gradients", m.gradients,
-       bytes_of(sb.gradients) + (adapters ? " × adapter params" : " × stage params") +
-           std::string(l.zero_stage >= 2 ? " / (dp·cp = " + shard + ")" : ""),
-       "ZeRO §3.1/§5; Megatron keeps fp32 gradients with bf16 (docs/memory-model.md §1)");
-  item(w, "optimizer_states", "optimizer", m.optimizer,
-       fmt("%.4g B", sb.optimizer) + (adapters ? " × adapter params (" : " × stage params (") +
-           (sb.optimizer > optimizer_state_bytes(tr.optimizer, static_cast<double>(p.model.hidden),
-                                                 static_cast<double>(p.model.ffn_hidden)) + 1e-9
-                ? "fp32 master + "
-                : "") +
-           to_string(tr.optimizer) + " state)" + std::string(l.zero_stage >= 1 ? " / (dp·cp = " + shard + ")" : ""),
-       "ZeRO §3.1 (K = 12 for AdamW); 8-bit Adam: Dettmers et al. 2022; Lion: Chen et al. 2023; Adafactor: Shazeer & Stern "
-       "2018; torchtitan keeps fp32 parameters as the master copy");
-  const char* rc = to_string(l.recompute);
-  item(w, "layer_activations", "activations", m.layer_activations,
-       std::to_string(m.in_flight) + " micro-batch-chunks in flight × " +
-           fmt("%.4g", static_cast<double>(m.layers) / static_cast<double>(l.vpp)) + " layers × " +
-           (l.recompute == Recompute::full ? std::string("2·s·b·h (layer input)") : std::string("per-layer saved tensors")) +
-           " (recompute " + rc + ")",
-       "docs/memory-model.md; Korthikanti et al. 2022 Table 2, §4.2.3");
-  if (m.recompute_working > 0)
-    item(w, "recompute_working_layer", "activations", m.recompute_working,
-         "one layer's saved tensors, rebuilt during backward", "Korthikanti et al. 2022 §5");
-  if (m.logits > 0)
-    item(w, "output_layer_and_loss", "activations", m.logits,
-         p.training.framework == Framework::torchtitan
-             ? "2·s·b·h (norm input) + 2·s·b·h (gathered head input) + 12 B × s·b·V/t (fp32 log-softmax and gradients)"
-             : "2 × 2·s·b·h (norm, head inputs) + (2 + 4) B × s·b·V/t (bf16 logits, fp32 softmax)",
-         "Korthikanti et al. 2022 §4.3; Megatron vocab-parallel cross-entropy");
-  if (m.host_bytes > 0)
-    item(w, "host_offloaded_states", "host", m.host_bytes,
-         tr.offload.optimizer ? "fp32 master + optimizer state + fp32 gradient copy, in host memory (not on the GPU)"
-                              : "paged optimizer states in CUDA unified memory, counted on the host",
-         "Ren et al. 2021 (ZeRO-Offload) §4; Dettmers et al. 2023 (QLoRA) paged optimizers");
-  item(w, "cuda_context", "other", m.cuda_context, "per process (assume.cuda_context_gib)",
-       "sizing-model.md §3: 0.3-2 GB measured");
-  if (m.comm_buffers > 0)
-    item(w, "nccl_buffers", "other", m.comm_buffers, "communicators × NCCL_BUFFSIZE 4 MiB × 2 × 16 channels",
-         "NCCL environment docs");
-  item(w, "allocator_fragmentation", "other", m.fragmentation,
-       fmt("%.0f%%", p.overheads.fragmentation * 100) + " of activations and gathered weights",
-       "docs/memory-model.md §Runtime");
+  for (const MemoryTerm& t : memory_terms({p.model, p.training, l, p.overheads, m}))
+    item(w, t.name, t.category, t.bytes, t.formula, t.source);
   w.end_array();
   w.end_object();
 }

@@ -295,12 +295,13 @@ void read_lora(Reader& r, const json& o, const std::string& P0, Scenario& s) {
   if (!is_adapter_stage(t)) return r.fail(P, "applies to stage \"lora\" or \"qlora\" only");
   if (!r.expect_object(&*it, P)) return;
   const json& x = *it;
-  r.only_keys(x, P, {"rank", "alpha", "targets", "double_quant", "paged_optimizer"});
+  r.only_keys(x, P, {"rank", "alpha", "targets", "double_quant", "paged_optimizer", "base_dtype"});
   LoraConfig& c = t.lora;
   if (auto v = r.integer(x, P, "rank", false, 1, 65'536)) c.rank = *v;
   if (auto v = r.number(x, P, "alpha", false, 0, 1e6, true)) c.alpha = *v;
   if (auto v = r.boolean(x, P, "double_quant")) c.double_quant = *v;
   if (auto v = r.boolean(x, P, "paged_optimizer")) c.paged_optimizer = *v;
+  if (auto v = r.choice(x, P, "base_dtype", {"bf16", "fp16", "fp32"}, false)) c.base_bytes = *v == "fp32" ? 4.0 : 2.0;
   if (r.failed()) return;
   if (t.stage != Stage::qlora) {
     for (const char* k : {"double_quant", "paged_optimizer"})
@@ -343,7 +344,7 @@ void read_training(Reader& r, const json& root, Scenario& s) {
                      "optimizer", "recompute", "zero_stage", "stage", "flash_attention", "sequence_parallel",
                      "framework", "grad_dtype", "overlap_grad_reduce", "overlap_param_gather", "master_weights",
                      "lora", "offload", "overlap_moe_comm", "dataset", "recompute_modules", "moe_dispatcher",
-                     "torch_compile", "fp8_recipe", "overlap_tp_comm"});
+                     "torch_compile", "fp8_recipe", "overlap_tp_comm", "optimizer_in_backward", "activation_offload"});
   // Fine-tuning jobs are sized in samples × average length × epochs (training.dataset);
   // give that or tokens.
   const bool has_dataset = o.contains("dataset");
@@ -437,8 +438,12 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   read_offload(r, o, P, s);
   if (auto v = r.boolean(o, P, "flash_attention")) t.flash_attention = *v;
   if (auto v = r.boolean(o, P, "sequence_parallel")) t.sequence_parallel = *v;
-  if (auto v = r.choice(o, P, "framework", {"megatron", "torchtitan"}, false))
-    t.framework = *v == "torchtitan" ? Framework::torchtitan : Framework::megatron;
+  if (auto v = r.choice(o, P, "framework", {"megatron", "torchtitan", "deepspeed", "hf", "torchtune"}, false)) {
+    for (Framework f : {Framework::megatron, Framework::torchtitan, Framework::deepspeed, Framework::hf, Framework::torchtune})
+      if (*v == to_string(f)) t.framework = f;
+  }
+  if (auto v = r.boolean(o, P, "optimizer_in_backward")) t.optimizer_in_backward = *v;
+  if (auto v = r.boolean(o, P, "activation_offload")) t.activation_offload = *v;
   if (auto v = r.choice(o, P, "grad_dtype", {"bf16", "fp32"}, false)) t.grad_dtype_bytes = *v == "fp32" ? 4 : 2;
   if (auto v = r.boolean(o, P, "overlap_grad_reduce")) t.overlap_grad_reduce = *v;
   if (auto v = r.boolean(o, P, "overlap_param_gather")) t.overlap_param_gather = *v;
@@ -451,6 +456,19 @@ void read_training(Reader& r, const json& root, Scenario& s) {
     return r.fail(P + "/precision", "QLoRA computes in bf16 or fp16 on dequantised NF4 weights; fp8 does not apply");
   if (is_adapter_stage(t) && t.framework == Framework::torchtitan)
     return r.fail(P + "/framework", "torchtitan has no LoRA recipe; use the megatron profile (NeMo/Megatron-Bridge LoRA)");
+  if (t.optimizer_in_backward && t.framework != Framework::torchtune)
+    return r.fail(P + "/optimizer_in_backward", std::string("is torchtune's optimizer_in_bwd; set framework \"torchtune\", got \"") +
+                                                    to_string(t.framework) + "\"");
+  if (t.activation_offload) {
+    const std::string A = P + "/activation_offload";
+    if (t.framework != Framework::torchtune && t.framework != Framework::hf)
+      return r.fail(A, std::string("is torchtune's enable_activation_offloading or TRL's activation_offloading; set framework "
+                                   "\"torchtune\" or \"hf\", got \"") + to_string(t.framework) + "\"");
+    if (s.constraints.recompute && *s.constraints.recompute != Recompute::full)
+      return r.fail(A, std::string("offloads the checkpoints of recompute \"full\", got recompute \"") +
+                           to_string(*s.constraints.recompute) + "\"");
+    s.constraints.recompute = Recompute::full;
+  }
   if (t.offload.params && s.constraints.zero_stage && *s.constraints.zero_stage < 3)
     return r.fail(P + "/offload/params", "offloading parameters needs zero_stage 3 (ZeRO-Infinity), got " +
                                              std::to_string(*s.constraints.zero_stage));

@@ -110,6 +110,15 @@ const ValidationSpread& validation_spread() {
     if (!v.ok) {
       v.time_p10 = v.time_p50 = v.time_p90 = 1;
       v.memory_low = v.memory_high = 1;
+      return v;
+    }
+    // Per-framework memory bands, each the P10-P90 of that framework's rows.
+    const json& by = object_at(d, "memory_by_framework");
+    for (const auto& [name, b] : by.items()) {
+      ValidationSpread::MemoryBand band{name, static_cast<int>(number_at(b, "n", 0)), number_at(b, "low"),
+                                        number_at(b, "high")};
+      if (band.n > 0 && std::isfinite(band.low) && std::isfinite(band.high) && band.low > 0 && band.low <= band.high)
+        v.memory_by_framework.push_back(band);
     }
     return v;
   }();
@@ -126,6 +135,12 @@ const char* time_regime(const Problem& p) {
   if (p.perf.profile_id == "default") return "unmeasured_accelerator";
   if (p.training.stage != Stage::pretrain) return "finetune";
   return is_moe(p.model) ? "moe" : "dense";
+}
+
+ValidationSpread::MemoryBand ValidationSpread::memory_band(Framework f) const {
+  for (const MemoryBand& b : memory_by_framework)
+    if (b.framework == to_string(f)) return b;
+  return {"pooled", memory_n, memory_low, memory_high};
 }
 
 double quantile_type6(const std::vector<double>& x, double p) {
@@ -353,25 +368,30 @@ void uncertainty_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
 
   const double mem = b.memory.total();
   const bool mem_ranged = v.ok && !c.memory_factor;
-  const double mem_high = mem_ranged ? mem * v.memory_high : mem;
+  // The band of the answer's framework (its own measured rows), or the pooled one.
+  const ValidationSpread::MemoryBand mband = v.memory_band(p.training.framework);
+  const double mem_high = mem_ranged ? mem * mband.high : mem;
   w.key("memory").begin_object();
   w.field("basis", !v.ok ? "unavailable" : c.memory_factor ? "calibration" : "validation");
-  w.field("n", v.memory_n);
+  w.field("n", mband.n);
+  w.field("framework", mband.framework);
   w.key("ratio");
-  if (mem_ranged) w.begin_object().field("low", v.memory_low).field("high", v.memory_high).end_object();
+  if (mem_ranged) w.begin_object().field("low", mband.low).field("high", mband.high).end_object();
   else w.value(nullptr);
   w.key("total_bytes");
-  if (mem_ranged) w.begin_object().field("low", std::round(mem * v.memory_low)).field("high", std::round(mem_high)).end_object();
+  if (mem_ranged) w.begin_object().field("low", std::round(mem * mband.low)).field("high", std::round(mem_high)).end_object();
   else w.value(nullptr);
   w.key("used_fraction");
   if (mem_ranged && cap > 0)
-    w.begin_object().field("low", mem * v.memory_low / cap).field("high", mem_high / cap).end_object();
+    w.begin_object().field("low", mem * mband.low / cap).field("high", mem_high / cap).end_object();
   else w.value(nullptr);
   w.field("method", c.memory_factor
                         ? std::string("the peak is the scenario's measurement on this layout, so the validation spread no longer applies")
-                        : fmt("%.0f published runs measure peak memory, too few for quantiles: the range spans the point "
-                              "estimate and every measured / predicted ratio, [min(1, smallest), max(1, largest)]",
-                              v.memory_n));
+                        : fmt("P10-P90 (Hyndman & Fan definition 6, widened to hold the point estimate) of measured / "
+                              "predicted peak over %.0f published runs ",
+                              mband.n) +
+                              (mband.framework == "pooled" ? std::string("of every framework (none of this framework's)")
+                                                          : "of the " + mband.framework + " framework"));
   w.end_object();
   w.end_object();
 

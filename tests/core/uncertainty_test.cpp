@@ -5,6 +5,7 @@
 // every reported figure against validation/*.json, every predicted figure and error
 // against a fresh evaluation of the row's scenario, every quantile against the rows.
 #include <catch2/catch.hpp>
+#include <map>
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -36,7 +37,14 @@ json answer(const std::string& scenario) {
 json validation_data() { return json::parse(read_source_file("data/validation.json")); }
 
 // The metric getters of scripts/validate.mjs (METRICS), on an evaluate answer.
-double metric(const json& v, const std::string& key) {
+// data/uncertainty.json memory_by_framework, as the core embeds it.
+const json& read_embedded_by_framework() {
+  static const json e = json::parse(read_source_file("data/uncertainty.json"))["memory_by_framework"];
+  return e;
+}
+
+// A memory row's memory_basis (scripts/validate.mjs): allocated, reserved or device (default).
+double metric(const json& v, const std::string& key, const std::string& basis = "device") {
   if (key == "hfu") return v["performance"]["hfu"].get<double>();
   if (key == "mfu") return v["performance"]["mfu"].get<double>();
   if (key == "tflops_hw_per_gpu") return v["performance"]["hfu"].get<double>() * v["gpu"]["peak_tflops"].get<double>();
@@ -45,7 +53,9 @@ double metric(const json& v, const std::string& key) {
   if (key == "step_time_s") return v["performance"]["step_time_s"].get<double>();
   if (key == "days") return v["training"]["days"].get<double>();
   if (key == "gpu_hours") return v["training"]["gpu_hours"].get<double>();
-  if (key == "peak_memory_gib") return v["memory"]["total_bytes"].get<double>() / GiB;
+  if (key == "peak_memory_gib")
+    return v["memory"][basis == "allocated" ? "allocated_bytes" : basis == "reserved" ? "reserved_bytes" : "total_bytes"]
+               .get<double>() / GiB;
   FAIL("unknown metric " << key);
   return 0;
 }
@@ -97,7 +107,7 @@ TEST_CASE("the embedded validation data agrees with the validation rows", "[unce
       CHECK(m["key"] == key);
       CHECK(m["kind"] == kind_of(key));
       CHECK(m["reported"].get<double>() == reported.get<double>());  // the published figure, exactly
-      const double predicted = metric(v, key);
+      const double predicted = metric(v, key, src.contains("memory_basis") ? src["memory_basis"].get<std::string>() : "device");
       // Stored to 5 significant digits and errors to 1e-4; a fresh run may drift by at
       // most what scripts/validate.mjs --check allows (0.0005 + 0.05%).
       CHECK(m["predicted"].get<double>() == Approx(predicted).epsilon(1e-3));
@@ -138,10 +148,15 @@ TEST_CASE("the embedded validation data agrees with the validation rows", "[unce
 TEST_CASE("the stored quantiles are Hyndman-Fan definition 6 of the rows' ratios, and the core embeds them", "[uncertainty]") {
   const json d = validation_data();
   std::vector<double> time, memory;
+  std::map<std::string, std::vector<double>> by_framework;
   for (const auto& r : d["rows"]) {
+    // Memory: every row that measured a peak; time: the rows that count toward the target.
+    if (r["memory_ratio"].is_number()) {
+      memory.push_back(r["memory_ratio"].get<double>());
+      by_framework[r["framework"].get<std::string>()].push_back(r["memory_ratio"].get<double>());
+    }
     if (r["counts_toward_target"] != true) continue;
     if (r["time_ratio"].is_number()) time.push_back(r["time_ratio"].get<double>());
-    if (r["memory_ratio"].is_number()) memory.push_back(r["memory_ratio"].get<double>());
   }
   std::sort(time.begin(), time.end());
   std::sort(memory.begin(), memory.end());
@@ -152,8 +167,18 @@ TEST_CASE("the stored quantiles are Hyndman-Fan definition 6 of the rows' ratios
   CHECK(t["p10"].get<double>() == Approx(quantile_type6(time, 0.1)).margin(1e-4));
   CHECK(t["p50"].get<double>() == Approx(quantile_type6(time, 0.5)).margin(1e-4));
   CHECK(t["p90"].get<double>() == Approx(quantile_type6(time, 0.9)).margin(1e-4));
-  CHECK(m["low"].get<double>() == Approx(std::min(1.0, memory.front())).margin(1e-4));
-  CHECK(m["high"].get<double>() == Approx(std::max(1.0, memory.back())).margin(1e-4));
+  CHECK(m["low"].get<double>() == Approx(std::min(1.0, quantile_type6(memory, 0.1))).margin(1e-4));
+  CHECK(m["high"].get<double>() == Approx(std::max(1.0, quantile_type6(memory, 0.9))).margin(1e-4));
+  // Each framework's band is the same rule over its own rows, and the core embeds it.
+  const json& byf = read_embedded_by_framework();
+  REQUIRE(byf.size() == by_framework.size());
+  for (auto& [fw, ratios] : by_framework) {
+    INFO(fw);
+    std::sort(ratios.begin(), ratios.end());
+    CHECK(byf[fw]["ratios_sorted"].get<std::vector<double>>() == ratios);
+    CHECK(byf[fw]["low"].get<double>() == Approx(std::min(1.0, quantile_type6(ratios, 0.1))).margin(1e-4));
+    CHECK(byf[fw]["high"].get<double>() == Approx(std::max(1.0, quantile_type6(ratios, 0.9))).margin(1e-4));
+  }
 
   // data/uncertainty.json, the part the core embeds, is the same summary and spread.
   const json e = json::parse(read_source_file("data/uncertainty.json"));
@@ -201,9 +226,15 @@ TEST_CASE("the validation spread per regime: wide where the model is far off or 
     CHECK(b.p50 <= b.p90);
     CHECK(b.max_gpus >= 1);
   }
-  CHECK(v.memory_n == 2);
-  CHECK(v.memory_low == 1.0);  // both torchtitan rows are under-predicted: the range starts at the point
-  CHECK(v.memory_high == Approx(1.126).margin(0.01));  // 71.9 GiB measured / 63.8 predicted (70B row)
+  // Memory: 9 rows measure a peak (torchtitan 3, torchtune 4, hf 2; docs/validation.md).
+  // Definition 6 on n = 9 reaches the ends: the torchtune 8B LoRA row (16.2 GiB measured /
+  // 17.1 predicted, 0.945) and the torchtune 70B CPU-offload row (13.9 / 12.1, 1.149).
+  CHECK(v.memory_n == 9);
+  CHECK(v.memory_low == Approx(0.945).margin(0.01));
+  CHECK(v.memory_high == Approx(1.149).margin(0.01));
+  CHECK(v.memory_band(Framework::torchtitan).n == 3);
+  CHECK(v.memory_band(Framework::torchtitan).high == Approx(1.149).margin(0.01));  // 71.9 / 62.6 (70B row, reserved)
+  CHECK(v.memory_band(Framework::megatron).framework == "pooled");  // no Megatron row measures memory
 }
 
 TEST_CASE("an answer's time range comes from its own regime and widens beyond the validated scale", "[uncertainty]") {
@@ -273,7 +304,8 @@ TEST_CASE("the default example's answer carries P10-P90 ranges and a medium OOM 
   CHECK(m["basis"] == "validation");
   const double total = v["memory"]["total_bytes"].get<double>();
   const double cap = v["memory"]["capacity_bytes"].get<double>();
-  CHECK(m["total_bytes"]["low"].get<double>() == Approx(total).margin(1));
+  CHECK(m["framework"] == "pooled");  // the Megatron profile has no measured memory row yet
+  CHECK(m["total_bytes"]["low"].get<double>() == Approx(total * s.memory_low).margin(1));
   CHECK(m["total_bytes"]["high"].get<double>() == Approx(total * s.memory_high).margin(1));
   // The search keeps the answer under 80% of the 80 GiB (target.max_memory_fraction);
   // with the memory model's error (× 1.126) it reaches past 80%, not past the capacity.

@@ -1096,6 +1096,38 @@ test("accessible: every control is labelled, the keyboard reaches everything, te
   await page.evaluate(() => document.documentElement.removeAttribute("data-theme"));
 });
 
+test("fine-tuning form: the framework select feeds the memory profile, and the fit answer shows in en and zh", async () => {
+  await page.check("#q-job-qlora");
+  await page.waitForFunction(() => !document.querySelector("#answer.stale"));
+  await page.locator("#q-opt summary").click();
+  for (const fw of ["megatron", "torchtitan", "deepspeed", "hf", "torchtune"])
+    assert.equal(await page.locator(`#q-framework option[value="${fw}"]`).count(), 1, fw);
+  await page.selectOption("#q-framework", "hf");
+  await page.waitForFunction(() => !document.querySelector("#answer.stale"));
+  const scenario = await scenarioInUrl();
+  assert.equal(scenario.training.framework, "hf");
+  assert.equal(scenario.training.stage, "qlora");
+  const want = cliEvaluate(scenario);
+  assert.equal(want.ok, true, want.stderr);
+  assert.equal(await waitForAnswer(page), want.value.plan.gpus);
+  const fit = want.value.memory.fit;
+  const en = (x) => x.toLocaleString("en-US");
+  const text = await page.locator("#mem-fit").innerText();
+  assert.ok(text.includes(`up to ${en(fit.max_micro_batch)} sequences`) && text.includes(`up to ${en(fit.max_seq_len)} tokens`), text);
+  await page.click("#lang");
+  await page.waitForFunction(() => document.querySelector("#mem-fit")?.textContent.startsWith("能放下吗"));
+  assert.match(await page.locator("#mem-fit").innerText(), new RegExp(`最多 ${en(fit.max_micro_batch)} 条序列`));
+  await page.click("#lang");
+  await page.waitForFunction(() => document.querySelector("#mem-fit")?.textContent.startsWith("Will it fit"));
+  // Back to the example, through the JSON editor.
+  await page.locator("#json-details summary").click();
+  await page.fill("#json-text", JSON.stringify(defaultScenario()));
+  await page.click("#json-apply");
+  await page.waitForFunction(() => document.querySelector("#q-model").value === "llama-3.1-70b" && !document.querySelector("#answer.stale"));
+  await page.locator("#json-details summary").click();
+  await waitForAnswer(page);
+});
+
 test("no console errors or warnings, no request to another origin", () => {
   assert.deepStrictEqual(browser.problems, []);
   assert.deepStrictEqual(browser.foreign, []);

@@ -156,8 +156,10 @@ describe("the job: fine-tuning, LoRA, optimizer, offload, MoE (jobtype.js)", () 
         dataset: { samples: 100000, avg_tokens: 2048, epochs: 2 },
         seq_len: 4096,
         stage: "qlora",
-        lora: { rank: 32, alpha: 64, targets: ["q", "v"], double_quant: false, paged_optimizer: true },
+        lora: { rank: 32, alpha: 64, targets: ["q", "v"], double_quant: false, paged_optimizer: true, base_dtype: "bf16" },
         optimizer: "adam8bit",
+        framework: "torchtune",
+        optimizer_in_backward: true,
         master_weights: false,
         offload: { optimizer: true, params: false, pcie_gbs: 32, host_memory_bw_gbs: 50 },
         overlap_moe_comm: true,
@@ -175,6 +177,7 @@ describe("the job: fine-tuning, LoRA, optimizer, offload, MoE (jobtype.js)", () 
     const enums = Object.fromEntries(schema.FIELDS.filter((f) => f.options).map((f) => [f.path, f.options]));
     for (const stage of enums["/training/stage"]) assert.equal(cliEvaluate({ ...scenario, training: { tokens: 1e9, seq_len: 4096, stage } }).ok, true, stage);
     for (const optimizer of enums["/training/optimizer"]) assert.equal(cliEvaluate({ ...scenario, training: { tokens: 1e9, seq_len: 4096, optimizer } }).ok, true, optimizer);
+    for (const framework of enums["/training/framework"]) assert.equal(cliEvaluate({ ...scenario, training: { tokens: 1e9, seq_len: 4096, framework } }).ok, true, framework);
   });
 
   test("MoE presets are labelled with total and active parameters; the EP field and LoRA fields apply where they should", async () => {

@@ -29,7 +29,7 @@ export default {
   acc_regime_band: "range (× predicted time)",
   acc_ranges_title: "How the ranges are computed",
   acc_ranges_time: "Time: each run's first metric gives actual / predicted time (1 + error for a throughput, 1 / (1 + error) for a time). Of those {n} ratios, P10 = {p10}, P50 = {p50}, P90 = {p90} (Hyndman & Fan 1996, definition 6: the k-th smallest of n is the k/(n+1) quantile, linear in between); step time, days, GPU-hours, cost and energy are multiplied by them. The model has been optimistic about time in {over} of {n} runs.",
-  acc_ranges_mem: "Memory: only {n} runs measure peak memory (measured / predicted: {ratios}), too few for quantiles; the range runs from the prediction to {high} × it.",
+  acc_ranges_mem: "Memory: {n} runs measure peak memory, each on the basis its source logged (allocated, reserved or the whole device); measured / predicted: {ratios}. The pooled range is {low}–{high} × the prediction (P10–P90); an answer takes the range of its own framework when that framework has measured runs.",
   acc_ranges_oom: "Out-of-memory risk: high when the top of the memory range exceeds the device's memory, medium when it exceeds 80% of it (Fujii et al. 2024: no OOM in 454 runs whose estimate stayed under 80%), low otherwise.",
   acc_ranges_cal: "Calibration: a step time or peak memory you measured on this layout replaces the prediction (the form under the scenario); the range of that quantity then collapses to your measurement.",
   acc_ranges_limits: "Limits: {n} runs is a small sample and not an independent one (few GPU types, several rows from one Megatron sweep); even from the same population a new run falls outside the smallest–largest ratio about 2 times in {n1}. Failures, checkpoints and prices are taken as given.",

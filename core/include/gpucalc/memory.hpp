@@ -2,6 +2,7 @@
 // ZeRO 0-3, activations under TP/SP/CP/PP and recomputation, the output layer's
 // logits, and runtime overheads. Every term is documented in docs/memory-model.md.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 
 #include "gpucalc/hardware.hpp"
@@ -47,11 +48,21 @@ struct StageMemory {
   double fragmentation = 0;
   // Not on the GPU: host memory this GPU's process needs for offloaded (or paged) states.
   double host_bytes = 0;
+  double host_activations = 0;  // of host_bytes: checkpointed activations (activation offloading)
+  // The framework frees the loss's tensors before backward rebuilds the first checkpointed
+  // layer (framework_profile().loss_before_rebuild): the peak holds the larger of the two.
+  bool loss_before_rebuild = false;
 
   double model_states() const { return weights + weights_gathered + fp8_weight_cache + gradients + optimizer; }
-  double activations() const { return layer_activations + recompute_working + logits; }
+  double activations() const {
+    return layer_activations + (loss_before_rebuild ? std::max(recompute_working, logits) : recompute_working + logits);
+  }
   double other() const { return cuda_context + comm_buffers + fragmentation; }
   double total() const { return model_states() + activations() + other(); }
+  // What the caching allocator counts: live tensors (allocated), and with its
+  // fragmentation (reserved); total() adds the CUDA context and NCCL's own buffers.
+  double allocated() const { return model_states() + activations(); }
+  double reserved() const { return allocated() + fragmentation; }
 };
 
 // Mixed-precision AdamW model states for `params` parameters under ZeRO `stage`,

@@ -40,8 +40,12 @@ enum class Fp8Recipe { tensorwise, delayed, mxfp8 };
 enum class Optimizer { adamw, adam8bit, sgd, lion, adafactor };
 // The training framework whose memory behaviour to model. They differ in what
 // "selective" recomputation saves, how the loss is computed, whether TP linears keep
-// their all-gathered inputs, and how FSDP groups parameters (docs/memory-model.md §8).
-enum class Framework { megatron, torchtitan };
+// their all-gathered inputs, how FSDP groups parameters, where offloaded gradients go
+// and in what dtype states are kept (docs/memory-model.md §7, core/src/framework.cpp):
+// Megatron-LM/Core (NeMo, MindSpeed), torchtitan (FSDP2), DeepSpeed (ZeRO 1-3,
+// ZeRO-Offload/Infinity), Hugging Face Transformers Trainer + PEFT + bitsandbytes, and
+// torchtune.
+enum class Framework { megatron, torchtitan, deepspeed, hf, torchtune };
 
 const char* to_string(Precision p);
 const char* to_string(Recompute r);
@@ -59,6 +63,7 @@ struct LoraConfig {
   unsigned targets = 0x7f;  // bit set of LoraTarget; default every linear of the block
   bool double_quant = true;     // QLoRA: quantise the fp32 absmax constants again (0.127 bit/param)
   bool paged_optimizer = false; // QLoRA: optimizer states in CUDA unified memory, paged to host
+  double base_bytes = 2;        // LoRA: bytes per frozen base weight (2 = bf16/fp16, 4 = fp32 as loaded by default)
 };
 inline bool has_target(const LoraConfig& c, LoraTarget t) { return (c.targets & static_cast<unsigned>(t)) != 0; }
 
@@ -100,6 +105,13 @@ struct Training {
   bool overlap_tp_comm = false;
   // training.fp8_recipe: how FP8 GEMM inputs are scaled (Transformer Engine recipes).
   Fp8Recipe fp8_recipe = Fp8Recipe::tensorwise;
+  // torchtune optimizer_in_bwd: each parameter is updated, and its gradient freed, as soon
+  // as the gradient is ready, so one parameter's gradient is alive at a time.
+  bool optimizer_in_backward = false;
+  // torchtune enable_activation_offloading / TRL activation_offloading (OffloadActivations):
+  // the checkpointed activations go to pinned host memory during forward and come back
+  // just before their backward; needs recompute "full".
+  bool activation_offload = false;
 };
 
 // Element-wise ops run as separate eager PyTorch kernels: the PyTorch-native stacks
@@ -126,7 +138,10 @@ inline bool is_adapter_stage(const Training& t) { return t.stage == Stage::lora 
 //              accumulation and reduction with bf16, arguments.py
 //              accumulate_allreduce_grads_in_fp32; 2 with fp16) + 12 (fp32 master, m, v)
 //  torchtitan: 4 (FSDP2 keeps the sharded parameters in fp32, they are the master copy)
-//              + 4 (fp32 gradients, reduce_dtype float32) + 8 (AdamW m, v)
+//              + 4 (fp32 gradients, reduce_dtype float32) + 8 (AdamW m, v); hf the same
+//              (Trainer autocast over an fp32 model)
+//  deepspeed:  2 + 2 + 12 (the ZeRO paper's mixed-precision Adam)
+//  torchtune:  2 + 2 + 4 (bf16 everything, no master copy; AdamW moments in bf16)
 // A scenario's grad_dtype overrides the gradient size.
 // optimizer = fp32 master (when kept apart from the weights) + the optimizer's own state.
 struct StateBytes {

@@ -54,6 +54,16 @@ struct ValidationSpread {
   };
   std::vector<std::pair<std::string, Band>> regimes;
   const Band* regime(const std::string& name) const;
+  // The same band over one framework's rows (data/uncertainty.json memory_by_framework).
+  struct MemoryBand {
+    std::string framework;  // "pooled" when the framework has no measured rows
+    int n = 0;
+    double low = 1, high = 1;
+  };
+  std::vector<MemoryBand> memory_by_framework;
+  // The band an answer of framework `f` takes: its framework's when it has rows, else
+  // the pooled one.
+  MemoryBand memory_band(Framework f) const;
 };
 const ValidationSpread& validation_spread();
 
