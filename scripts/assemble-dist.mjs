@@ -43,8 +43,8 @@ for (const f of readdirSync(path.join(ROOT, "examples"))) {
 }
 
 // ---- minified page scripts (esbuild, one file at a time: the module graph and the file
-// names stay as they are; sw.js keeps its BUILD / PRECACHE markers for the stamp below,
-// gpucalc.js comes minified from emcc). Without node_modules the page ships unminified.
+// names stay as they are; sw.js keeps its BUILD / PRECACHE markers for the stamp below),
+// and the style sheets. Without node_modules the page ships unminified.
 const minifyPageScripts = async () => {
   let esbuild;
   try {
@@ -53,11 +53,12 @@ const minifyPageScripts = async () => {
     console.warn("assemble: esbuild not installed (npm ci): page scripts not minified");
     return;
   }
-  const targets = [...readdirSync(DIST).filter((f) => f.endsWith(".js") && f !== "sw.js" && f !== "gpucalc.js"),
+  const targets = [...readdirSync(DIST).filter((f) => (f.endsWith(".js") || f.endsWith(".css")) && f !== "sw.js"),
     ...readdirSync(path.join(DIST, "locales")).filter((f) => f.endsWith(".js")).map((f) => `locales/${f}`)];
   for (const f of targets) {
     const file = path.join(DIST, f);
-    const { code } = esbuild.transformSync(readFileSync(file, "utf8"), { minify: true, format: "esm", target: "es2022", charset: "utf8" });
+    const css = f.endsWith(".css");
+    const { code } = esbuild.transformSync(readFileSync(file, "utf8"), css ? { loader: "css", minify: true, charset: "utf8" } : { minify: true, format: "esm", target: "es2022", charset: "utf8" });
     writeFileSync(file, code);
   }
 };
