@@ -843,6 +843,12 @@ test("the answer shows its OOM risk and P10–P90 range; How accurate is this? o
   assert.ok((await line.innerText()).includes(`${e >= 0 ? "+" : "−"}${F.fixed("en", Math.abs(e) * 100, 1)}%`), await line.innerText());
   assert.equal(await line.locator("a").getAttribute("href"), first.source.url);
   assert.match(await page.locator("#acc-time").innerText(), /P10 = \d\.\d\d, P50 = \d\.\d\d, P90 = \d\.\d\d/);
+  // One row per regime, each with its error and its band (issue 12: ranges by regime).
+  const regimes = Object.keys(report.regimes);
+  assert.equal(await page.locator("#acc-regimes tbody tr").count(), regimes.length);
+  const dense = page.locator('#acc-regimes tr[data-regime="dense"]');
+  assert.ok((await dense.innerText()).includes(`${F.fixed("en", report.regimes.dense.median_abs_error * 100, 1)}%`), await dense.innerText());
+  assert.match(await dense.innerText(), /dense pre-training/);
   assert.ok((await dialog.innerText()).includes("What the model does not capture"));
   await dialog.screenshot({ path: path.join(SHOTS, "page-accuracy.png") });
   await page.keyboard.press("Escape");
@@ -856,7 +862,9 @@ test("the answer shows its OOM risk and P10–P90 range; How accurate is this? o
   await page.click("#open-accuracy");
   await dialog.waitFor({ state: "visible" });
   await page.waitForFunction(() => /误差中位数/.test(document.querySelector("#acc-summary")?.textContent ?? ""));
-  assert.match(await page.locator("#accuracy h3").first().innerText(), /区间怎么算/);
+  assert.match(await page.locator("#accuracy h3").first().innerText(), /按类型/);
+  assert.match(await page.locator('#acc-regimes tr[data-regime="moe"]').innerText(), /MoE 预训练/);
+  assert.ok((await page.locator("#accuracy").innerText()).includes("区间怎么算"));
   await shot(page, "page-accuracy-zh.png");
   await page.locator("#acc-close").click();
   await dialog.waitFor({ state: "hidden" });
