@@ -277,7 +277,7 @@ namespace {
 constexpr size_t kTopKept = 1024;
 void keep_top(std::vector<Candidate>& kept, const Candidate& c) {
   kept.push_back(c);
-  if (kept.size() < 8 * kTopKept) return;
+  if (kept.size() < 2 * kTopKept) return;
   std::nth_element(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(kTopKept), kept.end(), better);
   kept.resize(kTopKept);
 }
@@ -400,6 +400,7 @@ FullSearch search_full(const Problem& p, const Constraints& c, const Target& t, 
   // With the GPU count fixed every fitting layout is a top-k candidate: keep them in the
   // one pass. Otherwise the chosen count is known only at the end: enumerate it again.
   std::vector<Candidate> all;
+  if (c.gpus) all.reserve(2 * kTopKept);  // keep_top trims it back to kTopKept when full
   fs.result = search_pass(p, c, t, c.gpus ? &all : nullptr);
   if (!fs.result.chosen) return fs;
   double best_days = std::numeric_limits<double>::infinity();
