@@ -247,9 +247,9 @@ TEST_CASE("an answer's time range comes from its own regime and widens beyond th
   const json ft = answer(R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb","training":{"tokens":1e9,"seq_len":4096,
     "stage":"lora"},"parallel":{"gpus":8}})");
   CHECK(ft["uncertainty"]["time"]["regime"] == "finetune");
-  const json ascend = answer(R"({"model":"llama-3.1-8b","gpu":"tpu-v5e","training":{"tokens":1e12,"seq_len":4096},
+  const json tpu = answer(R"({"model":"llama-3.1-8b","gpu":"tpu-v5e","training":{"tokens":1e12,"seq_len":4096},
     "parallel":{"gpus":64}})");
-  CHECK(ascend["uncertainty"]["time"]["regime"] == "unmeasured_accelerator");
+  CHECK(tpu["uncertainty"]["time"]["regime"] == "unmeasured_accelerator");
   // 65,536 GPUs: beyond every dense run, so the band also covers every run's spread.
   const json huge = answer(R"({"model":"llama-3.1-405b","gpu":"h100-sxm-80gb","training":{"tokens":15e12,
     "seq_len":8192},"parallel":{"tp":8,"pp":16,"dp":512}})");
