@@ -161,7 +161,7 @@ MlpBlock dense_mlp(const LayerCtx& c) {
 // per remote domain its k experts fall in (FP8 dispatch under FP8) and fans out over NVLink.
 double ep_all_to_all(const LayerCtx& c) {
   const Layout& l = *c.l;
-  const double ep = static_cast<double>(l.ep), etp = static_cast<double>(l.etp);
+  const double ep = static_cast<double>(l.ep);
   const double kk = static_cast<double>(c.m->moe.top_k);
   const bool deepep = c.t->moe_dispatcher == MoeDispatcher::deepep;
   const double elem = deepep && c.t->precision == Precision::fp8 ? 1.5 : 2.0;
@@ -178,7 +178,6 @@ double ep_all_to_all(const LayerCtx& c) {
     const double on = bytes * (ep - 1) / ep / c.fabric.up_bytes_per_s;
     one = std::max(on, off) + c.fabric.base_latency_s + c.fabric.out_hop_s;
   }
-  (void)etp;
   const bool again = l.recompute == Recompute::full || recomputes(l, RecomputeModule::moe);
   return (4.0 + (again ? 2.0 : 0.0)) * one;
 }
@@ -271,7 +270,7 @@ double tp_comm(const LayerCtx& c, double mlp_units) {
   const double act = 2.0 * c.M * c.h;  // bytes of the full activation
   const Group group{l.tp, 1};
   const double half = all_gather_s(c.fabric, group, act);
-  const double fwd = c.sp ? 2 * half * (1 + mlp_units) : all_reduce_s(c.fabric, group, act) * 2 * (1 + mlp_units) / 2;
+  const double fwd = (1 + mlp_units) * (c.sp ? 2 * half : all_reduce_s(c.fabric, group, act));
   const double bwd = c.sp ? 3 * half * (1 + mlp_units) : fwd;
   return fwd + bwd + (l.recompute == Recompute::full ? fwd : 0.0);
 }
