@@ -1,16 +1,31 @@
-// Errors that cross every boundary as {path, message}: `path` is a JSON pointer
-// (RFC 6901) into the scenario, so the CLI, the wasm API and the page can point at
-// the field that caused them. The core never throws; fallible calls return Expected.
+// Errors that cross every boundary as {path, code, params, message}: `path` is a JSON
+// pointer (RFC 6901) into the scenario, so the CLI, the wasm API and the page can point
+// at the field that caused them; `code` and `params` let a reader's language render the
+// same message (templates in data/messages.json) without matching English text. The
+// core never throws; fallible calls return Expected.
 #pragma once
 #include <string>
 #include <utility>
 #include <variant>
+#include <vector>
 
 namespace gpucalc {
 
+// Named values a coded message substitutes into its template ("{gpu}"), in order.
+using Params = std::vector<std::pair<std::string, std::string>>;
+
+// A warning or a default-applied note: stable code, its parameters, the English text.
+struct Message {
+  std::string code;     // snake_case key of data/messages.json, e.g. "price_unknown"
+  Params params;        // e.g. {{"gpu", "h20-96gb"}}
+  std::string message;  // the English sentence
+};
+
 struct Error {
   std::string path;     // JSON pointer, "" for the document root
-  std::string message;  // what was expected, and what was found
+  std::string message;  // what was expected, and what was found (English)
+  std::string code;     // as in Message
+  Params params;
 };
 
 template <class T>
