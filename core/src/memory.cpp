@@ -3,6 +3,7 @@
 #include "gpucalc/memory.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "gpucalc/framework.hpp"
 
@@ -275,6 +276,18 @@ ModelStates model_state_bytes(double params, int zero_stage, double shard, State
 }
 
 double capacity_bytes(const Gpu& g) { return g.memory_gib.value.value_or(0.0) * 1073741824.0; }
+
+int64_t min_gpus_to_hold_states(const ModelShape& m, const Training& t, double cap) {
+  const ParamCounts pc = count_params(m);
+  const StateBytes sb = state_bytes(t, &m);
+  const double total = static_cast<double>(pc.total);
+  const double trained = is_adapter_stage(t) ? 0.0 : total;
+  double bytes = (t.stage == Stage::qlora ? 0.5 : 2.0) * total +
+                 trained * (sb.gradients + (t.offload.optimizer ? 0.0 : sb.optimizer));
+  if (t.offload.params) bytes = 0;
+  if (cap > 0 && bytes > cap) return static_cast<int64_t>(std::floor(bytes / cap));
+  return 1;
+}
 
 StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l, const Overheads& o,
                          int stage) {

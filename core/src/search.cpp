@@ -1,5 +1,7 @@
 #include "gpucalc/search.hpp"
 
+#include "search_space.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -8,27 +10,6 @@
 #include <tuple>
 
 namespace gpucalc {
-namespace {
-
-std::vector<int64_t> divisors(int64_t n, int64_t cap) {
-  std::vector<int64_t> out;
-  for (int64_t i = 1; i * i <= n; ++i) {
-    if (n % i != 0) continue;
-    if (i <= cap) out.push_back(i);
-    const int64_t j = n / i;
-    if (j != i && j <= cap) out.push_back(j);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-template <class T>
-std::vector<T> one_or(const std::optional<T>& fixed, std::vector<T> open) {
-  if (fixed) return {*fixed};
-  return open;
-}
-
-}  // namespace
 
 Candidate evaluate_layout(const Problem& p, const Layout& l) {
   Candidate c = evaluate_memory(p, l);
@@ -51,154 +32,8 @@ void time_layout(const Problem& p, Candidate& c) {
 
 bool enumerate_layouts(const Problem& p, const Constraints& c, const std::function<bool(const Layout&)>& visit) {
   // Work bounds (docs/robustness.md): a scenario whose open fields multiply into more
-  // layouts than this stops here instead of searching for minutes.
-  int64_t considered = 0, visited = 0;
-  const ModelShape& m = p.model;
-  const Training& t = p.training;
-  const int64_t domain = static_cast<int64_t>(p.gpu.scaleup_domain.value.value_or(8.0));
-
-  // TP: divisors of gcd(heads, kv_heads, ffn_hidden) inside the scale-up domain
-  // (TP's per-layer all-reduces collapse across nodes; sizing-model.md §4).
-  // MoE: expert-TP = TP also splits each expert's width (and the dense layers', if any).
-  int64_t tp_gcd = std::gcd(m.heads, m.kv_heads);
-  if (!is_moe(m) || m.moe.first_dense_layers > 0) tp_gcd = std::gcd(tp_gcd, m.ffn_hidden);
-  if (is_moe(m)) tp_gcd = std::gcd(tp_gcd, m.moe.expert_ffn_hidden);
-  const auto tps = one_or(c.tp, divisors(tp_gcd, std::max<int64_t>(domain, 1)));
-  // A GPU count below this cannot hold the model's states even fully sharded: at least
-  // the frozen or trained weights' bytes (2 B, NF4 for QLoRA; plus 16 B per trained
-  // parameter under AdamW mixed precision, whatever the ZeRO stage, minus what offload
-  // moves to the host) must fit in memory_limit_fraction of the GPUs' memory. Layouts
-  // of fewer GPUs are skipped uncounted — only when the GPU count is open (a fixed count
-  // that cannot fit still gets its least-over-capacity layout as the answer).
-  int64_t min_gpus = 1;
-  if (!c.gpus && !c.dp) {
-    const ParamCounts pc = count_params(m);
-    const StateBytes sb = state_bytes(t, &m);
-    const double total = static_cast<double>(pc.total);
-    const double trained = is_adapter_stage(t) ? 0.0 : total;
-    double bytes = (t.stage == Stage::qlora ? 0.5 : 2.0) * total +
-                   trained * (sb.gradients + (t.offload.optimizer ? 0.0 : sb.optimizer));
-    if (t.offload.params) bytes = 0;
-    const double cap = p.memory_limit_fraction * capacity_bytes(p.gpu);
-    if (cap > 0 && bytes > cap) min_gpus = static_cast<int64_t>(std::floor(bytes / cap));
-  }
-  // PP: every stage count up to L whose split is even or off by one layer at most per
-  // stage (ceil(L/p)·p - L < p holds for all p ≤ L; we keep divisors of L and powers
-  // of two, the splits frameworks support without hand-placed layers).
-  std::vector<int64_t> pp_open = divisors(m.layers, m.layers);
-  for (int64_t q = 2; q <= m.layers && q <= 256; q *= 2) pp_open.push_back(q);
-  std::sort(pp_open.begin(), pp_open.end());
-  pp_open.erase(std::unique(pp_open.begin(), pp_open.end()), pp_open.end());
-  const auto pps = one_or(c.pp, pp_open);
-  // CP: only for long sequences when open (≥ 32K tokens), powers of two up to 32.
-  std::vector<int64_t> cp_open = {1};
-  if (t.seq_len >= 32768)
-    for (int64_t q = 2; q <= 32; q *= 2)
-      if (t.seq_len % (2 * q) == 0) cp_open.push_back(q);
-  const auto cps = one_or(c.cp, cp_open);
-  // Interleaving: 1-8 virtual stages when pipelining (Narayanan et al. 2021 §2.2.2);
-  // check_layout drops what the layers or micro-batches cannot carry.
-  // MoE models multiply the space by EP and expert-TP: their open vpp keeps to 1, 2, 4.
-  const auto vpps = one_or(c.vpp, is_moe(m) ? std::vector<int64_t>{1, 2, 4} : std::vector<int64_t>{1, 2, 3, 4, 6, 8});
-  // Offloading the optimizer needs a sharded optimizer (ZeRO-Offload, stage ≥ 1); the
-  // parameters, ZeRO-3 (ZeRO-Infinity).
-  const std::vector<int> zero_open = t.offload.params      ? std::vector<int>{3}
-                                     : t.offload.optimizer ? std::vector<int>{1, 2, 3}
-                                                           : std::vector<int>{0, 1, 2, 3};
-  const auto zeros = one_or(c.zero_stage, zero_open);
-  const auto rcs = one_or(c.recompute, std::vector<Recompute>{Recompute::none, Recompute::selective, Recompute::full});
-  // Selective recomputation: the scenario's modules, or three Megatron-Core module sets
-  // from light to heavy (plan.hpp RecomputeModule): the attention core (Korthikanti et
-  // al. 2022); + the norms (and MoE activations, MLA up-projections), as the Megatron MoE
-  // recipes use; + the dense MLPs (and shared experts), as DeepSeek-V3's H100 recipe.
-  std::vector<unsigned> module_sets;
-  if (c.recompute_modules) {
-    module_sets = {*c.recompute_modules};
-  } else {
-    using RM = RecomputeModule;
-    const auto bit = [](RM x) { return static_cast<unsigned>(x); };
-    const unsigned light = bit(RM::core_attn);
-    const unsigned mid = light | bit(RM::layernorm) | (is_moe(m) ? bit(RM::moe_act) : 0u) |
-                         (is_mla(m) ? bit(RM::mla_up_proj) : 0u);
-    const unsigned heavy = mid | (!is_moe(m) || m.moe.first_dense_layers > 0 ? bit(RM::mlp) : 0u) |
-                           (is_moe(m) && m.moe.shared_experts > 0 ? bit(RM::shared_experts) : 0u);
-    module_sets = {light, mid};
-    if (heavy != mid && !is_moe(m)) module_sets.push_back(heavy);  // MoE: light and mid (its MLPs are experts)
-  }
-  const std::vector<unsigned> no_modules = {static_cast<unsigned>(RecomputeModule::core_attn)};
-  // EP, open for MoE models: divisors of the expert count that divide dp × cp (the EP
-  // group is carved out of the data-parallel ranks), up to 256 ranks (DeepSeek-V3 ran 64).
-  // Expert-TP, open: 1, as the Megatron MoE recipes set it (Megatron MoE model zoo:
-  // DeepSeek-V3 and Qwen3 on H100); parallel.etp = tp selects Megatron-Core's default.
-  const auto eps_for = [&](int64_t ranks) {
-    if (c.ep) return std::vector<int64_t>{*c.ep};
-    if (!is_moe(m)) return std::vector<int64_t>{1};
-    std::vector<int64_t> out;
-    for (int64_t e : divisors(m.moe.experts, 256))
-      if (ranks % e == 0) out.push_back(e);
-    return out;
-  };
-  const int64_t etp = c.etp.value_or(1);
-  // Hybrid sharding, open under ZeRO-3: all of dp (0), or one scale-up domain's worth of
-  // ranks, so the per-layer gathers stay on NVLink and only the once-per-step gradient
-  // all-reduce crosses the NICs (PyTorch HSDP; Zhao et al. 2023 §3.2.2).
-  const auto shards_for = [&](int64_t tp, int64_t cp, int64_t dp, int zero) {
-    if (c.shard) return std::vector<int64_t>{*c.shard};
-    const int64_t in_domain = domain / (tp * cp);
-    if (zero < 3 || in_domain < 2 || in_domain >= dp || dp % in_domain != 0) return std::vector<int64_t>{0};
-    return std::vector<int64_t>{0, in_domain};
-  };
-
-  for (int64_t tp : tps) {
-    for (int64_t pp : pps) {
-      for (int64_t cp : cps) {
-        std::vector<int64_t> dps;
-        if (c.dp) {
-          dps = {*c.dp};
-        } else if (c.gpus) {
-          const int64_t model_par = tp * pp * cp;
-          if (*c.gpus % model_par != 0) continue;
-          dps = {*c.gpus / model_par};
-        } else {
-          dps = divisors(t.global_batch, t.global_batch);
-        }
-        for (int64_t dp : dps) {
-          // tp·pp·cp ≤ 1e15: no layout beyond kMaxLayoutGpus, which also keeps gpus() in int64.
-          if (dp > kMaxLayoutGpus / (tp * pp * cp)) continue;
-          if (tp * pp * cp * dp < min_gpus) continue;
-          if (c.gpus && tp * pp * cp * dp != *c.gpus) continue;
-          if (dp < 1 || t.global_batch % dp != 0) continue;
-          const auto mbs = one_or(c.micro_batch, divisors(t.global_batch / dp, 64));
-          if ((tp * dp * cp) % etp != 0) continue;
-          for (int64_t ep : eps_for(tp * dp * cp / etp))
-          for (int64_t vpp : vpps) {
-            if (vpp > 1 && pp == 1) continue;
-            for (int zero : zeros) {
-              for (Recompute rc : rcs)
-              for (unsigned mods : rc == Recompute::selective ? module_sets : no_modules) {
-                // Micro-batch innermost and ascending: per-GPU memory never falls as the
-                // micro-batch grows (activations ∝ b·min(m, p), m·b fixed), so once the
-                // visitor prunes a size, every larger one is skipped.
-                for (int64_t shard : shards_for(tp, cp, dp, zero))
-                for (int64_t mb : mbs) {
-                  if (++considered > kMaxLayoutsConsidered) return false;
-                  Layout l;
-                  l.tp = tp; l.pp = pp; l.cp = cp; l.dp = dp; l.ep = ep; l.etp = etp; l.vpp = vpp;
-                  l.micro_batch = mb; l.zero_stage = zero; l.recompute = rc; l.recompute_modules = mods;
-                  l.first_stage_layers = c.first_stage_layers; l.last_stage_layers = c.last_stage_layers;
-                  l.shard = shard;
-                  if (broken_rule(m, t, l) != LayoutRule::none) continue;
-                  if (++visited > kMaxLayoutsVisited) return false;
-                  if (!visit(l)) break;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-  return true;
+  // layouts than kMaxLayoutsConsidered stops here instead of searching for minutes.
+  return walk(search_space(p, c), p.model, p.training, visit);
 }
 
 Error too_many_layouts() {

@@ -107,4 +107,11 @@ StageMemory worst_stage_memory(const ModelShape& m, const Training& t, const Lay
 
 double capacity_bytes(const Gpu& g);
 
+// The fewest GPUs that can hold the model's states even fully sharded: at least the
+// frozen or trained weights' bytes (2 B, NF4 for QLoRA; plus the gradient and optimizer
+// bytes per trained parameter, whatever the ZeRO stage, minus what offload moves to the
+// host) must fit in `cap` bytes per GPU. A lower bound: no layout of fewer GPUs has a
+// worst stage within `cap` (the search skips those counts; tests/core/search_space_test.cpp).
+int64_t min_gpus_to_hold_states(const ModelShape& m, const Training& t, double cap);
+
 }  // namespace gpucalc

@@ -1,0 +1,43 @@
+// The search space as data: the dimensions a scenario leaves open, in walk order, each
+// with its candidate values (some depend on the outer dimensions already chosen: dp on
+// tp·pp·cp, ep on the expert ranks, shard on ZeRO, the micro-batch on dp), and a small
+// enumerator that walks them. The search's pruning rests on two invariants of the
+// memory model, tested directly in tests/core/search_space_test.cpp:
+//  - per-GPU memory never falls as the micro-batch grows (the other dimensions fixed),
+//    so once a micro-batch does not fit every larger one is skipped;
+//  - no layout of fewer GPUs than min_gpus_to_hold_states() fits (memory.hpp).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "gpucalc/search.hpp"
+
+namespace gpucalc {
+
+// One open (or fixed) dimension of the layout.
+struct SearchDim {
+  const char* name;
+  // The candidate values given the outer dimensions already set in `l`, ascending where
+  // the walk relies on it (the micro-batch).
+  std::function<void(const Layout& l, std::vector<int64_t>& out)> values;
+  void (*set)(Layout& l, int64_t v);
+};
+
+struct SearchSpace {
+  std::vector<SearchDim> dims;  // outermost first; the last is the micro-batch
+  Layout base;                  // the fields no dimension sets (etp, the uneven split)
+};
+
+// The dimensions tp, pp, cp, dp, ep, vpp, zero stage, recompute, recompute modules,
+// shard and micro-batch, with the candidates docs/model.md "Search" describes.
+SearchSpace search_space(const Problem& p, const Constraints& c);
+
+// Walks the space: every combination of the dimensions' values, outermost first, the
+// micro-batch innermost and ascending; each combination that breaks no layout rule is
+// visited, and visit returning false skips the larger micro-batches. Returns false when
+// it stopped at the work bounds (kMaxLayoutsConsidered combinations, kMaxLayoutsVisited
+// valid layouts).
+bool walk(const SearchSpace& s, const ModelShape& m, const Training& t, const std::function<bool(const Layout&)>& visit);
+
+}  // namespace gpucalc
