@@ -306,13 +306,18 @@ Pair fp8_casts(const LayerCtx& c, const MlpBlock& mlp, double weights) {
 
 LayerCtx layer_ctx(const ModelShape& m, const Training& t, const Layout& l, const Gpu& g, const PerfProfile& perf,
                    const Efficiency& e) {
+  return layer_ctx(m, t, l, g, kernels_for(g, perf, t, e), fabric_for(g, perf), e);
+}
+
+LayerCtx layer_ctx(const ModelShape& m, const Training& t, const Layout& l, const Gpu& g, const Kernels& k,
+                   const Fabric& fabric, const Efficiency& e) {
   LayerCtx c;
   c.m = &m;
   c.t = &t;
   c.l = &l;
   c.g = &g;
-  c.k = kernels_for(g, perf, t, e);
-  c.fabric = fabric_for(g, perf);
+  c.k = k;
+  c.fabric = fabric;
   c.h = static_cast<double>(m.hidden);
   c.a = static_cast<double>(m.heads);
   c.g_kv = static_cast<double>(m.kv_heads);

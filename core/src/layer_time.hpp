@@ -31,6 +31,9 @@ struct LayerCtx {
 
 LayerCtx layer_ctx(const ModelShape& m, const Training& t, const Layout& l, const Gpu& g, const PerfProfile& perf,
                    const Efficiency& e);
+// The same with the GPU's kernels and fabric already priced (kernels_for, fabric_for).
+LayerCtx layer_ctx(const ModelShape& m, const Training& t, const Layout& l, const Gpu& g, const Kernels& k,
+                   const Fabric& fabric, const Efficiency& e);
 
 struct LayerTime {
   double fwd = 0, bwd = 0, recompute = 0;  // compute

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "compiled_problem.hpp"
 #include "gpucalc/framework.hpp"
 
 namespace gpucalc {
@@ -45,8 +46,7 @@ struct StageParams {
   StageLayers layers;
 };
 
-StageParams stage_params(const ModelShape& m, const Training& t, const Layout& l, int stage) {
-  const ParamCounts pc = count_params(m);
+StageParams stage_params(const ModelShape& m, const Training& t, const Layout& l, int stage, const ParamCounts& pc) {
   StageParams sp;
   sp.layers = stage_layers(m, l, stage);
   const LayerLocal ll = layer_local(pc, l);
@@ -289,12 +289,15 @@ int64_t min_gpus_to_hold_states(const ModelShape& m, const Training& t, double c
   return 1;
 }
 
-StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l, const Overheads& o,
-                         int stage) {
+namespace {
+
+// One stage's memory with the model's parameter counts already derived.
+StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l, const Overheads& o, int stage,
+                         const ParamCounts& pc) {
   StageMemory r;
   r.stage = stage;
   const bool last = stage == l.pp - 1;
-  const StageParams sp = stage_params(m, t, l, stage);
+  const StageParams sp = stage_params(m, t, l, stage, pc);
   r.layers = sp.layers.total;
 
   // Model states, mixed-precision Adam (Rajbhandari et al. 2020 §3.1): 2 bytes of
@@ -500,19 +503,35 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
   return r;
 }
 
-StageMemory worst_stage_memory(const ModelShape& m, const Training& t, const Layout& l, const Overheads& o) {
-  StageMemory a = stage_memory(m, t, l, o, 0);
+StageMemory worst_stage_memory(const ModelShape& m, const Training& t, const Layout& l, const Overheads& o,
+                               const ParamCounts& pc) {
+  StageMemory a = stage_memory(m, t, l, o, 0, pc);
   if (l.pp == 1) return a;
-  StageMemory z = stage_memory(m, t, l, o, static_cast<int>(l.pp - 1));
+  StageMemory z = stage_memory(m, t, l, o, static_cast<int>(l.pp - 1), pc);
   StageMemory worst = z.total() > a.total() ? z : a;
   if ((uneven_split(l) || (is_moe(m) && m.moe.first_dense_layers > 0)) && l.pp > 2) {
     // Stage 0's dense layers are lighter than MoE ones, or an uneven split gave it
     // fewer: the next stage (the middle stages' share, almost as many micro-batches in
     // flight) can be the fullest.
-    StageMemory b = stage_memory(m, t, l, o, 1);
+    StageMemory b = stage_memory(m, t, l, o, 1, pc);
     if (b.total() > worst.total()) worst = b;
   }
   return worst;
+}
+
+}  // namespace
+
+StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l, const Overheads& o, int stage) {
+  return stage_memory(m, t, l, o, stage, count_params(m));
+}
+
+StageMemory worst_stage_memory(const ModelShape& m, const Training& t, const Layout& l, const Overheads& o) {
+  return worst_stage_memory(m, t, l, o, count_params(m));
+}
+
+StageMemory worst_stage_memory(const CompiledProblem& cp, const Layout& l) {
+  const Problem& p = *cp.problem;
+  return worst_stage_memory(p.model, p.training, l, p.overheads, cp.params);
 }
 
 }  // namespace gpucalc

@@ -1,5 +1,6 @@
 #include "gpucalc/search.hpp"
 
+#include "compiled_problem.hpp"
 #include "search_space.hpp"
 
 #include <algorithm>
@@ -117,8 +118,9 @@ void keep_top(std::vector<Candidate>& kept, const Candidate& c) {
   kept.resize(kTopKept);
 }
 
-// The one-pass search; with `fitting`, also keeps every layout under the memory limit.
-SearchResult search_pass(const Problem& p, const Constraints& c, const Target& t, std::vector<Candidate>* fitting) {
+// The one-pass search on the compiled problem; with `fitting`, also keeps every layout under the memory limit.
+SearchResult search_pass(const CompiledProblem& cp, const Constraints& c, const Target& t, std::vector<Candidate>* fitting) {
+  const Problem& p = *cp.problem;
   SearchResult r;
   // One pass: the best fitting layout at every GPU count (and the least over-capacity
   // layout, for when nothing fits). Everything else derives from that map.
@@ -126,16 +128,16 @@ SearchResult search_pass(const Problem& p, const Constraints& c, const Target& t
   r.truncated = !enumerate_layouts(p, c, [&](const Layout& l) {
     // Memory first: a layout that does not fit is pruned (with every larger
     // micro-batch) before its step time is computed.
-    Candidate cand = evaluate_memory(p, l);
+    Candidate cand = evaluate_memory(cp, l);
     ++r.layouts_evaluated;
     if (!cand.fits) {
       if (!best_any || cand.memory.total() < best_any->memory.total()) {
-        time_layout(p, cand);
+        time_layout(cp, cand);
         best_any = cand;
       }
       return false;
     }
-    time_layout(p, cand);
+    time_layout(cp, cand);
     ++r.layouts_fitting;
     if (fitting) keep_top(*fitting, cand);
     auto it = r.best_per_count.find(l.gpus());
@@ -219,10 +221,12 @@ Outcome outcome(const Problem& p, const Candidate& c) {
 SearchResult search(const Problem& p, const Constraints& c, std::optional<double> target_days) {
   Target t;
   t.days = target_days;
-  return search_pass(p, c, t, nullptr);
+  return search(p, c, t);
 }
 
-SearchResult search(const Problem& p, const Constraints& c, const Target& t) { return search_pass(p, c, t, nullptr); }
+SearchResult search(const Problem& p, const Constraints& c, const Target& t) {
+  return search_pass(compile_problem(p), c, t, nullptr);
+}
 
 FullSearch search_full(const Problem& p, const Constraints& c, std::optional<double> target_days, int top_k) {
   Target t;
@@ -236,7 +240,8 @@ FullSearch search_full(const Problem& p, const Constraints& c, const Target& t, 
   // one pass. Otherwise the chosen count is known only at the end: enumerate it again.
   std::vector<Candidate> all;
   if (c.gpus) all.reserve(2 * kTopKept);  // keep_top trims it back to kTopKept when full
-  fs.result = search_pass(p, c, t, c.gpus ? &all : nullptr);
+  const CompiledProblem cp = compile_problem(p);
+  fs.result = search_pass(cp, c, t, c.gpus ? &all : nullptr);
   if (!fs.result.chosen) return fs;
   double best_days = std::numeric_limits<double>::infinity();
   for (const auto& [n, cand] : fs.result.best_per_count) {
@@ -255,9 +260,9 @@ FullSearch search_full(const Problem& p, const Constraints& c, const Target& t, 
     Constraints at = c;
     at.gpus = fs.result.chosen->layout.gpus();
     enumerate_layouts(p, at, [&](const Layout& l) {
-      Candidate cand = evaluate_memory(p, l);
+      Candidate cand = evaluate_memory(cp, l);
       if (!cand.fits) return false;
-      time_layout(p, cand);
+      time_layout(cp, cand);
       keep_top(all, cand);
       return true;
     });

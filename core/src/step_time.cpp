@@ -6,6 +6,7 @@
 
 #include "gpucalc/compute.hpp"
 #include "gpucalc/memory.hpp"
+#include "compiled_problem.hpp"
 #include "layer_time.hpp"
 
 namespace gpucalc {
@@ -17,10 +18,7 @@ struct StageSum {
   double total() const { return compute + tp + cp + ep; }
 };
 
-struct Layers {
-  LayerTime dense, moe;
-  double head = 0;
-};
+using Layers = LayerTimes;
 
 StageSum stage_sum(const ModelShape& m, const Layout& l, const Layers& x, int stage) {
   StageSum r;
@@ -65,8 +63,8 @@ struct StageParams {
   double train_dense = 0, train_expert = 0;  // trained
 };
 
-StageParams stage_params(const ModelShape& m, const Training& t, const Layout& l, const StageLayers& s) {
-  const ParamCounts pc = count_params(m);
+StageParams stage_params(const ModelShape& m, const Training& t, const Layout& l, const StageLayers& s,
+                         const ParamCounts& pc) {
   const double tp = static_cast<double>(l.tp);
   const double nd = static_cast<double>(s.dense), nm = static_cast<double>(s.moe());
   StageParams p;
@@ -159,15 +157,30 @@ double optimizer_time(const LayerCtx& c, const StageParams& p) {
   return c.k.mem(bytes, bytes);
 }
 
-}  // namespace
+// What a step time is composed from that does not depend on the layout, derived once
+// per problem (compiled_problem.hpp) or per call (step_time() below).
+struct StepFacts {
+  const ParamCounts& params;
+  const Kernels& kernels;
+  const Fabric& fabric;
+};
 
-StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, const Gpu& g, const PerfProfile& perf,
-                   const Efficiency& e) {
+// The layer times of `c`'s layout, priced afresh.
+LayerTimes price_layers(const LayerCtx& c) {
+  LayerTimes x;
+  x.dense = layer_time(c, false);
+  if (is_moe(*c.m)) x.moe = layer_time(c, true);
+  x.head = head_time(c);
+  return x;
+}
+
+template <class LayersOf>
+StepTime compose_step(const ModelShape& m, const Training& t, const Layout& l, const Gpu& g, const Efficiency& e,
+                      const StepFacts& facts, const FlopsPerToken& f, LayersOf layers_of) {
   StepTime st;
   st.peak_flops = peak_flops(g, t.precision);
   const double tokens_step = static_cast<double>(t.global_batch) * static_cast<double>(t.seq_len);
   const double n = static_cast<double>(l.gpus());
-  const FlopsPerToken f = flops_per_token(m, t.seq_len, l.recompute, &t, l.recompute_modules);
   const auto finish = [&]() {
     st.bubble_fraction = st.step_time_s > 0 ? st.bubble_s / st.step_time_s : 0.0;
     st.tokens_per_s_per_gpu = tokens_step / (st.step_time_s * n);
@@ -183,15 +196,12 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
     st.compute_s = st.step_time_s;
     return finish();
   }
-  const LayerCtx c = layer_ctx(m, t, l, g, perf, e);
-  Layers x;
-  x.dense = layer_time(c, false);
-  if (is_moe(m)) x.moe = layer_time(c, true);
-  x.head = head_time(c);
+  const LayerCtx c = layer_ctx(m, t, l, g, facts.kernels, facts.fabric, e);
+  const Layers& x = layers_of(c);
   const StageSum crit = critical_stage(m, l, x);
   const double t_pp = pp_comm(c);
   const double m_count = static_cast<double>(micro_batches(t, l));
-  const StageParams p = stage_params(m, t, l, crit.layers);
+  const StageParams p = stage_params(m, t, l, crit.layers, facts.params);
   double t_offload = 0;
   if (l.zero_stage <= 2) {
     dp_sync(c.fabric, l, t, p, crit, st);
@@ -226,6 +236,42 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
   st.step_time_s = st.compute_s + st.tp_comm_s + st.cp_comm_s + st.ep_comm_s + st.pp_comm_s + st.offload_s +
                    st.bubble_s + st.dp_comm_exposed_s + st.zero3_comm_exposed_s + st.optimizer_s;
   return finish();
+}
+
+}  // namespace
+
+StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, const Gpu& g, const PerfProfile& perf,
+                   const Efficiency& e) {
+  const ParamCounts pc = count_params(m);
+  const Kernels k = kernels_for(g, perf, t, e);
+  const Fabric fabric = fabric_for(g, perf);
+  const FlopsPerToken f = flops_per_token(m, t.seq_len, l.recompute, &t, l.recompute_modules);
+  LayerTimes x;
+  return compose_step(m, t, l, g, e, StepFacts{pc, k, fabric}, f, [&](const LayerCtx& c) -> const LayerTimes& {
+    x = price_layers(c);
+    return x;
+  });
+}
+
+StepTime step_time(const CompiledProblem& cp, const Layout& l) {
+  const Problem& p = *cp.problem;
+  const Training& t = p.training;
+  const auto key = std::make_pair(static_cast<int>(l.recompute), l.recompute_modules);
+  auto fit = std::find_if(cp.flops.begin(), cp.flops.end(), [&](const auto& e) { return e.first == key; });
+  if (fit == cp.flops.end()) {
+    cp.flops.emplace_back(key, flops_per_token(p.model, t.seq_len, l.recompute, &t, l.recompute_modules));
+    fit = cp.flops.end() - 1;
+  }
+  return compose_step(p.model, t, l, p.gpu, p.efficiency, StepFacts{cp.params, cp.kernels, cp.fabric}, fit->second,
+                      [&](const LayerCtx& c) -> const LayerTimes& {
+                        const LayerKey k{l.tp, l.cp, l.ep, l.etp, l.micro_batch,
+                                         c.fp8_cast_bytes > 0 ? micro_batches(t, l) : 0,
+                                         static_cast<int>(l.recompute), l.recompute_modules};
+                        auto it = cp.layer_times.find(k);
+                        if (it != cp.layer_times.end()) return it->second;
+                        if (cp.layer_times.size() >= CompiledProblem::kMaxKept) cp.layer_times.clear();
+                        return cp.layer_times.emplace(k, price_layers(c)).first->second;
+                      });
 }
 
 }  // namespace gpucalc

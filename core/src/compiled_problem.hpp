@@ -1,0 +1,65 @@
+// Compile once, evaluate many (Calculon's compile/run split, Isaev et al. 2023, SC'23): what
+// every layout of one problem shares is derived once per search: the parameter counts,
+// the priced kernels and the fabric, the memory limit, the FLOPs per token of each
+// recomputation choice. Per-layer times depend on only a few layout fields (tp,
+// cp, ep, etp, the micro-batch, recomputation), not on pp, dp, ZeRO or sharding, so they
+// are kept by those fields and reused by every layout that shares them: the search's
+// inner loop combines precomputed pieces.
+#pragma once
+#include <cstdint>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "gpucalc/search.hpp"
+#include "kernels.hpp"
+#include "layer_time.hpp"
+
+namespace gpucalc {
+
+// The layout fields a layer's time reads (layer_time.cpp): the micro-batch count only
+// under FP8 (weight casts once a step), else 0.
+struct LayerKey {
+  int64_t tp = 0, cp = 0, ep = 0, etp = 0, micro_batch = 0, micro_batches = 0;
+  int recompute = 0;
+  unsigned modules = 0;
+  bool operator==(const LayerKey&) const = default;
+};
+struct LayerKeyHash {
+  size_t operator()(const LayerKey& k) const {
+    size_t h = 1469598103934665603ull;
+    for (int64_t v : {k.tp, k.cp, k.ep, k.etp, k.micro_batch, k.micro_batches, static_cast<int64_t>(k.recompute),
+                      static_cast<int64_t>(k.modules)})
+      h = (h ^ static_cast<size_t>(v)) * 1099511628211ull;
+    return h;
+  }
+};
+
+// One dense and one MoE layer's time for one micro-batch, and the output layer's.
+struct LayerTimes {
+  LayerTime dense, moe;
+  double head = 0;
+};
+
+struct CompiledProblem {
+  const Problem* problem = nullptr;
+  ParamCounts params;
+  double memory_limit = 0;    // memory_limit_fraction × capacity
+  Kernels kernels;            // kernels_for(gpu, perf, training, efficiency)
+  Fabric fabric;              // fabric_for(gpu, perf)
+  // Filled as layouts are evaluated (bounded: cleared past kMaxKept entries).
+  mutable std::unordered_map<LayerKey, LayerTimes, LayerKeyHash> layer_times;
+  mutable std::vector<std::pair<std::pair<int, unsigned>, FlopsPerToken>> flops;  // by (recompute, modules)
+  static constexpr size_t kMaxKept = 1 << 16;
+};
+
+CompiledProblem compile_problem(const Problem& p);
+
+// The evaluations on a compiled problem; the same numbers as worst_stage_memory() and
+// step_time() on its parts.
+StageMemory worst_stage_memory(const CompiledProblem& cp, const Layout& l);
+StepTime step_time(const CompiledProblem& cp, const Layout& l);
+Candidate evaluate_memory(const CompiledProblem& cp, const Layout& l);
+void time_layout(const CompiledProblem& cp, Candidate& c);
+
+}  // namespace gpucalc
