@@ -30,7 +30,8 @@ struct SearchSpace {
 };
 
 // The dimensions tp, pp, cp, dp, ep, vpp, zero stage, recompute, recompute modules,
-// shard and micro-batch, with the candidates docs/model.md "Search" describes.
+// shard and micro-batch, with the candidates docs/performance-model.md "The search"
+// describes. The space refers to `p` and `c`: walk it while they live.
 SearchSpace search_space(const Problem& p, const Constraints& c);
 
 // Walks the space: every combination of the dimensions' values, outermost first, the
