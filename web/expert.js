@@ -1,4 +1,5 @@
-// The Expert form: every field of the scenario format, generated from schema.js.
+// The Expert form: every field of the scenario format the form offers, generated from
+// data/scenario-schema.json through schema.js; each hint is the schema's docs text.
 // Blank = absent; the hint under each field says what the calculator uses instead
 // (a documented default, the preset's value, or what it chose in the last answer).
 import { el } from "./dom.js";
@@ -9,6 +10,8 @@ import { GROUPS, baseOf, getPath, overridesOf, textOf } from "./schema.js";
 import { modelInfo, modelLabel, relevance } from "./jobtype.js";
 
 const OPEN_GROUPS = new Set(["model", "gpu", "training", "target"]);
+// The field's hint: the schema's docs text in the page's language.
+const docOf = (field) => field.doc?.[lang()] ?? field.doc?.en ?? "";
 const idFor = (path) => `f${path.replace(/[^a-z0-9]+/gi, "-")}`;
 const keyOf = (path) => path.slice(1);
 
@@ -153,7 +156,7 @@ export class ExpertForm {
           box.checked = on.includes(box.value);
           box.closest("label").hidden = !applicable(box.value) && !on.includes(box.value);
         }
-        hint.textContent = [this.defaultText(field, preset, gpu, answer), t(`h_${keyOf(field.path)}`)].filter(Boolean).join(" · ");
+        hint.textContent = [this.defaultText(field, preset, gpu, answer), docOf(field)].filter(Boolean).join(" · ");
         continue;
       }
       const focused = document.activeElement === input;
@@ -171,7 +174,7 @@ export class ExpertForm {
           input.append(el("option", { value: String(current), text: String(current) }));
           input.value = String(current);
         }
-        hint.textContent = t(`h_${keyOf(field.path)}`);
+        hint.textContent = docOf(field);
         continue;
       }
       if (field.kind === "model-preset" || field.kind === "gpu-preset") {
@@ -180,7 +183,7 @@ export class ExpertForm {
         if (value && ![...input.options].some((o) => o.value === value)) input.append(el("option", { value, text: value }));
         input.value = value;
         const over = Object.keys(overridesOf(scenario[keyOf(field.path)]));
-        hint.textContent = `${t(`h_${keyOf(field.path)}`)}${over.length ? ` ${t("overrides", { list: over.join(", ") })}` : ""}`;
+        hint.textContent = `${docOf(field)}${over.length ? ` ${t("overrides", { list: over.join(", ") })}` : ""}`;
         continue;
       }
       const stored = getPath(scenario, field.path);
@@ -190,7 +193,7 @@ export class ExpertForm {
       }
       const defText = this.defaultText(field, preset, gpu, answer);
       input.placeholder = defText.replace(/^[^:：]*[:：]\s*/, "");
-      hint.textContent = [defText, t(`h_${keyOf(field.path)}`)].filter(Boolean).join(" · ");
+      hint.textContent = [defText, docOf(field)].filter(Boolean).join(" · ");
     }
   }
 

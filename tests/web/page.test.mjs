@@ -69,7 +69,8 @@ test("the default answer appears, equal to the native CLI; page weight and time 
   assert.equal(Number(await page.locator("#headline").getAttribute("data-days")).toFixed(6), want.value.training.days.toFixed(6));
   assert.ok((await page.locator("#plan .chip").count()) >= 5, "plan chips");
   assert.ok((await page.locator("#mem-chart .bar-seg").count()) >= 3, "memory bar segments");
-  assert.equal(await page.locator("#mem-chart .bar-mark.mark-80").count(), 1, "80% headroom line");
+  assert.equal(await page.locator("#mem-chart .bar-mark.mark-limit").count(), 1, "the memory-limit line");
+  assert.equal((await page.locator("#mem-chart .bar-mark.mark-limit").textContent()).trim(), "80%", "the default limit, memory.limit_fraction 0.8");
   assert.equal(await page.locator("#mem-items details.item").count(), want.value.memory.items.length, "one line per memory item");
   assert.ok((await page.locator("#facts details.fact").count()) >= 5, "headline facts");
 
