@@ -14,8 +14,21 @@
 //       {fallback} a formula of other fields, {none: true} no default.
 // show: a flag of jobtype.js relevance() ("moe", "mla", "lora", "qlora", "finetune"):
 //       the field shows only when it applies (or is set).
-// doc:  the schema's {en, zh} text, shown as the field's hint.
+// The schema's docs texts (doc.en, doc.zh), the fields' hints, load with the form in the
+// page's language: loadDocs(lang), then docOf(path, lang).
 import { SCHEMA_FIELDS } from "./scenario-schema.js";
+
+const DOCS = new Map(); // lang -> {pointer: text}, once loaded
+const LOADING = new Map(); // lang -> the one import (offline and never fetched: it fails once, hints stay blank)
+export function loadDocs(lang) {
+  if (!LOADING.has(lang)) {
+    const file = `./locales/scenario-docs.${lang === "zh" ? "zh" : "en"}.js`;
+    LOADING.set(lang, import(file).then((m) => (DOCS.set(lang, m.DOCS), m.DOCS)));
+  }
+  return LOADING.get(lang);
+}
+export const docsLoaded = (lang) => DOCS.has(lang) || LOADING.has(lang);
+export const docOf = (path, lang) => DOCS.get(lang)?.[path] ?? "";
 
 const GROUP_ORDER = ["model", "moe", "gpu", "training", "job", "memory", "parallel", "target", "assume", "about"];
 const GROUP_KEYS = {
@@ -51,7 +64,7 @@ function defOf(path, f) {
 // One schema entry as the form's field.
 export function formField(path, f) {
   const kind = kindOf(path, f);
-  const field = { path, kind, group: f.form.group, def: defOf(path, f), doc: f.doc };
+  const field = { path, kind, group: f.form.group, def: defOf(path, f) };
   if (f.values || f.items) field.options = f.values ?? f.items;
   // Required: a section's own field (training.seq_len), not a preset or a nested object's.
   if (f.required && !f.required_unless && !f.preset && path.split("/").length === 3) field.required = true;
