@@ -6,6 +6,7 @@ import { $, el, fill } from "./dom.js";
 import * as F from "./format.js";
 import { coreMessage, lang, raw, t } from "./i18n.js";
 import { SPEC_SOURCES, gpuById } from "./presets.js";
+import { FIELD_BY_PATH } from "./schema.js";
 import { hostMemoryNote, jobHeadlineFacts, jobSubline, modelJobFacts } from "./render-job.js";
 
 const MEMORY_PARTS = ["weights", "gradients", "optimizer", "activations", "other"];
@@ -28,9 +29,10 @@ function fitNote(mem) {
         });
   return el("p", { class: "hint", id: "mem-fit", text });
 }
-// The answer's own memory limit (target.max_memory_fraction, memory.limit_fraction;
-// 0.8 by default), the fraction of the device the search keeps every GPU under.
-const memoryLimit = (mem) => mem.limit_fraction ?? mem.fit?.limit_fraction ?? 0.8;
+// The answer's own memory limit (memory.limit_fraction: target.max_memory_fraction, or
+// its default in data/scenario-schema.json for a preview without one), the fraction of
+// the device the search keeps every GPU under.
+const memoryLimit = (mem) => mem.limit_fraction ?? mem.fit?.limit_fraction ?? FIELD_BY_PATH.get("/target/max_memory_fraction").def.value;
 
 // Where the answer's efficiency comes from: the time model with the GPU's profile
 // (data/perf.json), or the scenario's assume.mfu / assume.hfu.
