@@ -3,7 +3,7 @@
 // write a scenario by JSON pointer. A blank field is an absent field: the core applies
 // its default or chooses.
 //
-// A form field: {path, kind, options, def, show, optionShow, defaultAll, required, doc}.
+// A form field: {path, kind, group, options, def, show, optionShow, defaultAll, required}.
 // kind: "amount" (number, accepts 15T / 1.5万亿), "int", "num", "enum", "bool", "text",
 //       "multi" (an array of some of `options`, as checkboxes; optionShow: the relevance
 //       flag an option needs; defaultAll: absent means every option that applies),
@@ -37,7 +37,7 @@ const GROUP_KEYS = {
   memory: "training.optimizer · master_weights · offload",
 };
 
-function kindOf(path, f) {
+function kindOf(f) {
   if (f.form.kind) return f.form.kind;
   if (f.preset) return `${f.preset}-preset`;
   if (f.values) return "enum";
@@ -63,7 +63,7 @@ function defOf(path, f) {
 
 // One schema entry as the form's field.
 export function formField(path, f) {
-  const kind = kindOf(path, f);
+  const kind = kindOf(f);
   const field = { path, kind, group: f.form.group, def: defOf(path, f) };
   if (f.values || f.items) field.options = f.values ?? f.items;
   // Required: a section's own field (training.seq_len), not a preset or a nested object's.

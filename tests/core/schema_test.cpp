@@ -113,9 +113,9 @@ std::string parent_of(const std::string& pointer) { return pointer.substr(0, poi
 
 }  // namespace
 
-TEST_CASE("the schema lists 148 fields, each inside an object it also lists", "[schema]") {
+TEST_CASE("the schema lists every field (148 today), each inside an object it also lists", "[schema]") {
   const json& fields = schema()["fields"];
-  CHECK(fields.size() == 148);
+  CHECK(fields.size() >= 148);
   for (const auto& [pointer, f] : fields.items()) {
     INFO(pointer);
     const std::string parent = parent_of(pointer);
@@ -220,7 +220,7 @@ TEST_CASE("every object of the scenario accepts exactly the keys the schema list
   std::vector<std::string> objects = {""};
   for (const auto& [pointer, f] : fields.items())
     if (f["type"] == "object" && !f.contains("keys")) objects.push_back(pointer);
-  CHECK(objects.size() == 17);
+  CHECK(objects.size() >= 17);
   for (const std::string& pointer : objects) {
     INFO("object " << (pointer.empty() ? "(root)" : pointer));
     std::set<std::string> listed;
