@@ -1,14 +1,17 @@
-// The Expert form: every field of the scenario format, generated from schema.js.
+// The Expert form: every field of the scenario format the form offers, generated from
+// data/scenario-schema.json through schema.js; each hint is the schema's docs text.
 // Blank = absent; the hint under each field says what the calculator uses instead
 // (a documented default, the preset's value, or what it chose in the last answer).
 import { el } from "./dom.js";
 import { parseAmount } from "./format.js";
 import { lang, t } from "./i18n.js";
 import { GPUS, MODELS, gpuById, modelById } from "./presets.js";
-import { GROUPS, baseOf, getPath, overridesOf, textOf } from "./schema.js";
+import { GROUPS, baseOf, docOf, docsLoaded, getPath, loadDocs, overridesOf, textOf } from "./schema.js";
 import { modelInfo, modelLabel, relevance } from "./jobtype.js";
 
 const OPEN_GROUPS = new Set(["model", "gpu", "training", "target"]);
+// The field's hint: the schema's docs text in the page's language (loaded with the form).
+const docFor = (field) => docOf(field.path, lang());
 const idFor = (path) => `f${path.replace(/[^a-z0-9]+/gi, "-")}`;
 const keyOf = (path) => path.slice(1);
 
@@ -135,6 +138,12 @@ export class ExpertForm {
   }
 
   populate(scenario, answer, force = false) {
+    this.last = { scenario, answer };
+    const language = lang();
+    if (!docsLoaded(language)) {
+      // The hints arrive a moment later; fill them in then (without touching a focused field).
+      loadDocs(language).then(() => this.last && this.populate(this.last.scenario, this.last.answer), () => {});
+    }
     const modelBase = baseOf(scenario.model);
     const gpuBase = baseOf(scenario.gpu);
     const preset = modelById(modelBase);
@@ -153,7 +162,7 @@ export class ExpertForm {
           box.checked = on.includes(box.value);
           box.closest("label").hidden = !applicable(box.value) && !on.includes(box.value);
         }
-        hint.textContent = [this.defaultText(field, preset, gpu, answer), t(`h_${keyOf(field.path)}`)].filter(Boolean).join(" · ");
+        hint.textContent = [this.defaultText(field, preset, gpu, answer), docFor(field)].filter(Boolean).join(" · ");
         continue;
       }
       const focused = document.activeElement === input;
@@ -171,7 +180,7 @@ export class ExpertForm {
           input.append(el("option", { value: String(current), text: String(current) }));
           input.value = String(current);
         }
-        hint.textContent = t(`h_${keyOf(field.path)}`);
+        hint.textContent = docFor(field);
         continue;
       }
       if (field.kind === "model-preset" || field.kind === "gpu-preset") {
@@ -180,7 +189,7 @@ export class ExpertForm {
         if (value && ![...input.options].some((o) => o.value === value)) input.append(el("option", { value, text: value }));
         input.value = value;
         const over = Object.keys(overridesOf(scenario[keyOf(field.path)]));
-        hint.textContent = `${t(`h_${keyOf(field.path)}`)}${over.length ? ` ${t("overrides", { list: over.join(", ") })}` : ""}`;
+        hint.textContent = `${docFor(field)}${over.length ? ` ${t("overrides", { list: over.join(", ") })}` : ""}`;
         continue;
       }
       const stored = getPath(scenario, field.path);
@@ -190,7 +199,7 @@ export class ExpertForm {
       }
       const defText = this.defaultText(field, preset, gpu, answer);
       input.placeholder = defText.replace(/^[^:：]*[:：]\s*/, "");
-      hint.textContent = [defText, t(`h_${keyOf(field.path)}`)].filter(Boolean).join(" · ");
+      hint.textContent = [defText, docFor(field)].filter(Boolean).join(" · ");
     }
   }
 

@@ -6,6 +6,7 @@ import { $, el, fill } from "./dom.js";
 import * as F from "./format.js";
 import { coreMessage, lang, raw, t } from "./i18n.js";
 import { SPEC_SOURCES, gpuById } from "./presets.js";
+import { FIELD_BY_PATH } from "./schema.js";
 import { hostMemoryNote, jobHeadlineFacts, jobSubline, modelJobFacts } from "./render-job.js";
 
 const MEMORY_PARTS = ["weights", "gradients", "optimizer", "activations", "other"];
@@ -28,6 +29,18 @@ function fitNote(mem) {
         });
   return el("p", { class: "hint", id: "mem-fit", text });
 }
+// The answer's own memory limit (memory.limit_fraction: target.max_memory_fraction, or
+// its default in data/scenario-schema.json for a preview without one), the fraction of
+// the device the search keeps every GPU under.
+const memoryLimit = (mem) => mem.limit_fraction ?? mem.fit?.limit_fraction ?? FIELD_BY_PATH.get("/target/max_memory_fraction").def.value;
+
+// Where the answer's efficiency comes from: the time model with the GPU's profile
+// (data/perf.json), or the scenario's assume.mfu / assume.hfu.
+function timeModelSource(perf) {
+  if (perf.time_model && perf.time_model !== "predicted") return `scenario ${perf.time_model}`;
+  return `docs/performance-model.md; data/perf.json${perf.perf_profile ? ` (${perf.perf_profile})` : ""}`;
+}
+
 const BREAKDOWN_PARTS = [
   "compute_s",
   "tp_comm_s",
@@ -172,7 +185,7 @@ export function renderHeadline(v, ctx) {
         role: t(`role_${mem.stage_role}`) === `role_${mem.stage_role}` ? String(mem.stage_role ?? "") : t(`role_${mem.stage_role}`),
       }),
       source: "docs/memory-model.md",
-      cls: fits ? (mem.used_fraction > 0.8 ? "warn" : "") : "bad",
+      cls: fits ? (mem.used_fraction > memoryLimit(mem) ? "warn" : "") : "bad",
     }),
     fact({
       key: "mfu",
@@ -184,7 +197,7 @@ export function renderHeadline(v, ctx) {
         peak: n0(v.gpu?.peak_tflops),
         mfu: pct(perf.mfu),
       }),
-      source: perf.efficiency_source,
+      source: timeModelSource(perf),
     }),
   );
   // Later cores add cost, energy and goodput (failures): each shown when present.
@@ -331,7 +344,8 @@ function renderMemory(v) {
     ? t("mem_fits", { used: gib(total), cap: gib(cap), pct: pct(cap ? total / cap : 0), free: gib(mem.headroom_bytes ?? cap - total) })
     : t("mem_nofit", { used: gib(total), cap: gib(cap) });
   summary.classList.toggle("bad", !fits);
-  summary.classList.toggle("warn", fits && total > 0.8 * cap);
+  const limit = memoryLimit(mem);
+  summary.classList.toggle("warn", fits && total > limit * cap);
 
   const segments = MEMORY_PARTS.map((k) => ({
     key: k,
@@ -344,7 +358,7 @@ function renderMemory(v) {
     over: !fits,
     label: summary.textContent,
     marks: [
-      { at: 0.8 * cap, label: t("headroom_mark"), cls: "mark-80", title: t("headroom_title") },
+      { at: limit * cap, label: t("headroom_mark", { pct: F.pct(L(), limit, 0) }), cls: "mark-limit", title: t("headroom_title", { pct: F.pct(L(), limit, 0) }) },
       { at: cap, label: t("capacity_mark", { cap: gib(cap) }), cls: "mark-cap" },
     ],
   });
@@ -438,7 +452,7 @@ function renderTime(v) {
       label: t("f_step"),
       value: F.seconds(L(), perf.step_time_s),
       formula: t("fx_step", { m: n0(m), p: n0(plan.pp), v: n0(plan.vpp ?? 1), eff: pct(perf.efficiency), step: F.seconds(L(), perf.step_time_s) }),
-      source: `docs/model.md §Step time; ${perf.efficiency_source ?? ""}`,
+      source: `docs/model.md §Step time; ${timeModelSource(perf)}`,
     }),
     fact({
       key: "tokens_per_s",

@@ -1,182 +1,83 @@
-// Every field of the scenario format (docs/scenario-format.md), as the Expert
-// form shows it, and the helpers that read and write a scenario by JSON pointer.
-// A blank field is an absent field: the core applies its default or chooses.
+// The Expert form's fields, built from data/scenario-schema.json (scripts/assemble-dist.mjs
+// ships the fields the form shows as scenario-schema.js), and the helpers that read and
+// write a scenario by JSON pointer. A blank field is an absent field: the core applies
+// its default or chooses.
 //
+// A form field: {path, kind, group, options, def, show, optionShow, defaultAll, required}.
 // kind: "amount" (number, accepts 15T / 1.5万亿), "int", "num", "enum", "bool", "text",
 //       "multi" (an array of some of `options`, as checkboxes; optionShow: the relevance
-//       flag an option needs; defaultAll: absent means every option that applies).
+//       flag an option needs; defaultAll: absent means every option that applies),
+//       "model-preset" / "gpu-preset".
 // def:  how the default is shown — {value} a documented constant, {chosen: key}
 //       chosen by the calculator (the last answer's plan[key] is shown), {preset: key}
-//       the preset's value ("moe.experts": a nested one), {none: true} no default
-//       (absent means "not set").
+//       the preset's value ("moe.experts": a nested one), {spec: key} the GPU catalog's,
+//       {fallback} a formula of other fields, {none: true} no default.
 // show: a flag of jobtype.js relevance() ("moe", "mla", "lora", "qlora", "finetune"):
 //       the field shows only when it applies (or is set).
+// The schema's docs texts (doc.en, doc.zh), the fields' hints, load with the form in the
+// page's language: loadDocs(lang), then docOf(path, lang).
+import { SCHEMA_FIELDS } from "./scenario-schema.js";
 
-export const GROUPS = [
-  {
-    id: "model",
-    fields: [
-      { path: "/model", kind: "model-preset" },
-      { path: "/model/layers", kind: "int", def: { preset: "layers" } },
-      { path: "/model/hidden", kind: "int", def: { preset: "hidden" } },
-      { path: "/model/heads", kind: "int", def: { preset: "heads" } },
-      { path: "/model/kv_heads", kind: "int", def: { preset: "kv_heads", fallback: "heads" } },
-      { path: "/model/head_dim", kind: "int", def: { preset: "head_dim", fallback: "hidden/heads" } },
-      { path: "/model/ffn_hidden", kind: "int", def: { preset: "ffn_hidden" } },
-      { path: "/model/vocab", kind: "int", def: { preset: "vocab" } },
-      { path: "/model/ffn_act", kind: "enum", options: ["swiglu", "gelu"], def: { preset: "ffn_act", value: "swiglu" } },
-      { path: "/model/norm", kind: "enum", options: ["rmsnorm", "layernorm"], def: { preset: "norm", value: "rmsnorm" } },
-      { path: "/model/position_embedding", kind: "enum", options: ["rope", "learned"], def: { preset: "position_embedding", value: "rope" } },
-      { path: "/model/max_position_embeddings", kind: "int", def: { preset: "max_position_embeddings", none: true } },
-      { path: "/model/tied_embeddings", kind: "bool", def: { preset: "tied_embeddings", value: false } },
-      { path: "/model/qkv_bias", kind: "bool", def: { preset: "qkv_bias", value: false } },
-      { path: "/model/linear_bias", kind: "bool", def: { preset: "linear_bias", value: false } },
-      { path: "/model/dropout", kind: "bool", def: { preset: "dropout", value: false } },
-      { path: "/model/name", kind: "text", def: { preset: "name", none: true } },
-    ],
-  },
-  {
-    id: "moe",
-    key: "model.moe · model.attention",
-    fields: [
-      { path: "/model/moe/experts", kind: "int", def: { preset: "moe.experts", none: true } },
-      { path: "/model/moe/top_k", kind: "int", def: { preset: "moe.top_k", none: true }, show: "moe" },
-      { path: "/model/moe/expert_ffn_hidden", kind: "int", def: { preset: "moe.expert_ffn_hidden", none: true }, show: "moe" },
-      { path: "/model/moe/shared_experts", kind: "int", def: { preset: "moe.shared_experts", value: 0 }, show: "moe" },
-      { path: "/model/moe/shared_expert_ffn_hidden", kind: "int", def: { preset: "moe.shared_expert_ffn_hidden", value: 0 }, show: "moe" },
-      { path: "/model/moe/shared_expert_gate", kind: "bool", def: { preset: "moe.shared_expert_gate", value: false }, show: "moe" },
-      { path: "/model/moe/first_dense_layers", kind: "int", def: { preset: "moe.first_dense_layers", value: 0 }, show: "moe" },
-      { path: "/model/moe/router_bias", kind: "bool", def: { preset: "moe.router_bias", value: false }, show: "moe" },
-      { path: "/model/moe/load_imbalance", kind: "num", def: { preset: "moe.load_imbalance", value: 1 }, show: "moe" },
-      { path: "/model/moe/capacity_factor", kind: "num", def: { preset: "moe.capacity_factor", none: true }, show: "moe" },
-      { path: "/model/attention/type", kind: "enum", options: ["mha", "mla"], def: { preset: "attention.type", value: "mha" } },
-      { path: "/model/attention/q_lora_rank", kind: "int", def: { preset: "attention.q_lora_rank", value: 0 }, show: "mla" },
-      { path: "/model/attention/kv_lora_rank", kind: "int", def: { preset: "attention.kv_lora_rank", none: true }, show: "mla" },
-      { path: "/model/attention/qk_nope_head_dim", kind: "int", def: { preset: "attention.qk_nope_head_dim", none: true }, show: "mla" },
-      { path: "/model/attention/qk_rope_head_dim", kind: "int", def: { preset: "attention.qk_rope_head_dim", none: true }, show: "mla" },
-      { path: "/model/attention/v_head_dim", kind: "int", def: { preset: "attention.v_head_dim", none: true }, show: "mla" },
-    ],
-  },
-  {
-    id: "gpu",
-    fields: [
-      { path: "/gpu", kind: "gpu-preset" },
-      { path: "/gpu/memory_gib", kind: "num", def: { spec: "memory_gib" } },
-      { path: "/gpu/bf16_tflops", kind: "num", def: { spec: "bf16_tflops" } },
-      { path: "/gpu/fp16_tflops", kind: "num", def: { spec: "fp16_tflops" } },
-      { path: "/gpu/fp8_tflops", kind: "num", def: { spec: "fp8_tflops" } },
-      { path: "/gpu/memory_bw_tbs", kind: "num", def: { spec: "memory_bw_tbs" } },
-      { path: "/gpu/scaleup_gbs", kind: "num", def: { spec: "scaleup_gbs" } },
-      { path: "/gpu/scaleup_domain", kind: "int", def: { spec: "scaleup_domain" } },
-      { path: "/gpu/scaleout_gbps", kind: "num", def: { spec: "scaleout_gbps" } },
-      { path: "/gpu/tdp_w", kind: "num", def: { spec: "tdp_w" } },
-      { path: "/gpu/efficiency", kind: "num", def: { spec: "efficiency" } },
-    ],
-  },
-  {
-    id: "training",
-    fields: [
-      { path: "/training/tokens", kind: "amount", def: { none: true } },
-      { path: "/training/seq_len", kind: "int", required: true },
-      { path: "/training/global_batch", kind: "int", def: { chosen: "global_batch" } },
-      { path: "/training/global_batch_tokens", kind: "amount", def: { chosen: "global_batch_tokens" } },
-      { path: "/training/micro_batch", kind: "int", def: { chosen: "micro_batch" } },
-      { path: "/training/precision", kind: "enum", options: ["bf16", "fp16", "fp8"], def: { value: "bf16" } },
-      { path: "/training/recompute", kind: "enum", options: ["none", "selective", "full"], def: { chosen: "recompute" } },
-      {
-        path: "/training/recompute_modules",
-        kind: "multi",
-        options: ["core_attn", "layernorm", "mlp", "moe_act", "moe", "shared_experts", "mla_up_proj"],
-        optionShow: { moe_act: "moe", moe: "moe", shared_experts: "moe", mla_up_proj: "mla" },
-        def: { chosen: "recompute_modules" },
-      },
-      { path: "/training/zero_stage", kind: "enum", options: [0, 1, 2, 3], def: { chosen: "zero_stage" } },
-      { path: "/training/flash_attention", kind: "bool", def: { value: true } },
-      { path: "/training/sequence_parallel", kind: "bool", def: { value: true } },
-      { path: "/training/fp8_recipe", kind: "enum", options: ["tensorwise", "delayed", "mxfp8"], def: { value: "tensorwise" } },
-      { path: "/training/torch_compile", kind: "bool", def: { value: false } },
-      { path: "/training/framework", kind: "enum", options: ["megatron", "torchtitan", "deepspeed", "hf", "torchtune"], def: { value: "megatron" } },
-    ],
-  },
-  {
-    id: "job",
-    key: "training.stage · lora · dataset",
-    fields: [
-      { path: "/training/stage", kind: "enum", options: ["pretrain", "full_finetune", "lora", "qlora"], def: { value: "pretrain" } },
-      { path: "/training/dataset/samples", kind: "amount", def: { none: true }, show: "finetune" },
-      { path: "/training/dataset/avg_tokens", kind: "num", def: { none: true }, show: "finetune" },
-      { path: "/training/dataset/epochs", kind: "num", def: { value: 1 }, show: "finetune" },
-      { path: "/training/lora/rank", kind: "int", def: { value: 16 }, show: "lora" },
-      { path: "/training/lora/alpha", kind: "num", def: { value: 32 }, show: "lora" },
-      {
-        path: "/training/lora/targets",
-        kind: "multi",
-        options: ["q", "k", "v", "o", "gate", "up", "down"],
-        optionShow: { gate: "gated" }, // a GELU MLP has no gate
-        defaultAll: true, // absent = every one that applies
-        def: { value: "all" },
-        show: "lora",
-      },
-      { path: "/training/lora/double_quant", kind: "bool", def: { value: true }, show: "qlora" },
-      { path: "/training/lora/paged_optimizer", kind: "bool", def: { value: false }, show: "qlora" },
-      { path: "/training/lora/base_dtype", kind: "enum", options: ["bf16", "fp16", "fp32"], def: { value: "bf16" }, show: "lora" },
-    ],
-  },
-  {
-    id: "memory",
-    key: "training.optimizer · master_weights · offload",
-    fields: [
-      { path: "/training/optimizer", kind: "enum", options: ["adamw", "adam8bit", "sgd", "lion", "adafactor"], def: { value: "adamw" } },
-      { path: "/training/master_weights", kind: "bool", def: { value: true } },
-      { path: "/training/offload/optimizer", kind: "bool", def: { value: false } },
-      { path: "/training/offload/params", kind: "bool", def: { value: false } },
-      { path: "/training/offload/pcie_gbs", kind: "num", def: { none: true } },
-      { path: "/training/offload/host_memory_bw_gbs", kind: "num", def: { none: true } },
-      { path: "/training/optimizer_in_backward", kind: "bool", def: { value: false } },
-      { path: "/training/activation_offload", kind: "bool", def: { value: false } },
-    ],
-  },
-  {
-    id: "parallel",
-    fields: [
-      ...["gpus", "tp", "pp", "dp", "cp", "ep", "etp", "vpp"].map((k) => ({
-        path: `/parallel/${k}`,
-        kind: "int",
-        def: { chosen: k },
-        show: k === "ep" || k === "etp" ? "moe" : undefined,
-      })),
-      { path: "/parallel/shard", kind: "int", def: { chosen: "shard" } },
-      { path: "/training/overlap_tp_comm", kind: "bool", def: { value: false } },
-      { path: "/parallel/first_stage_layers", kind: "int", def: { none: true } },
-      { path: "/parallel/last_stage_layers", kind: "int", def: { none: true } },
-      { path: "/training/moe_dispatcher", kind: "enum", options: ["alltoall", "deepep"], def: { value: "alltoall" }, show: "moe" },
-      { path: "/training/overlap_moe_comm", kind: "bool", def: { value: false }, show: "moe" },
-    ],
-  },
-  {
-    id: "target",
-    fields: [{ path: "/target/days", kind: "num", def: { none: true } }],
-  },
-  {
-    id: "assume",
-    fields: [
-      { path: "/assume/mfu", kind: "num", def: { none: true } },
-      { path: "/assume/hfu", kind: "num", def: { none: true } },
-      { path: "/assume/cuda_context_gib", kind: "num", def: { value: 1 } },
-      { path: "/assume/nccl_buffer_mib", kind: "num", def: { value: 128 } },
-      { path: "/assume/fragmentation", kind: "num", def: { value: 0.08 } },
-    ],
-  },
-  {
-    id: "about",
-    fields: [
-      { path: "/name", kind: "text", def: { none: true } },
-      { path: "/description", kind: "text", def: { none: true } },
-    ],
-  },
-];
+const DOCS = new Map(); // lang -> {pointer: text}, once loaded
+const LOADING = new Map(); // lang -> the one import (offline and never fetched: it fails once, hints stay blank)
+export function loadDocs(lang) {
+  if (!LOADING.has(lang)) {
+    const file = `./locales/scenario-docs.${lang === "zh" ? "zh" : "en"}.js`;
+    LOADING.set(lang, import(file).then((m) => (DOCS.set(lang, m.DOCS), m.DOCS)));
+  }
+  return LOADING.get(lang);
+}
+export const docsLoaded = (lang) => DOCS.has(lang) || LOADING.has(lang);
+export const docOf = (path, lang) => DOCS.get(lang)?.[path] ?? "";
 
-export const FIELDS = GROUPS.flatMap((g) => g.fields);
+const GROUP_ORDER = ["model", "moe", "gpu", "training", "job", "memory", "parallel", "target", "assume", "about"];
+const GROUP_KEYS = {
+  moe: "model.moe · model.attention",
+  job: "training.stage · lora · dataset",
+  memory: "training.optimizer · master_weights · offload",
+};
+
+function kindOf(f) {
+  if (f.form.kind) return f.form.kind;
+  if (f.preset) return `${f.preset}-preset`;
+  if (f.values) return "enum";
+  return { integer: "int", number: "num", boolean: "bool", string: "text", array: "multi", enum: "enum" }[f.type];
+}
+
+function defOf(path, f) {
+  const value = f.default !== undefined ? { value: f.default } : {};
+  switch (f.default_from) {
+    case "preset":
+      return { preset: f.preset_key, ...value, ...(f.default_expr ? { fallback: f.default_expr } : {}), ...(f.default === undefined && !f.default_expr ? { none: true } : {}) };
+    case "catalog":
+      return { spec: path.split("/").pop() };
+    case "search":
+    case "answer":
+      return { chosen: f.plan_key };
+    case "constant":
+      return value;
+    default:
+      return { none: true };
+  }
+}
+
+// One schema entry as the form's field.
+export function formField(path, f) {
+  const kind = kindOf(f);
+  const field = { path, kind, group: f.form.group, def: defOf(path, f) };
+  if (f.values || f.items) field.options = f.values ?? f.items;
+  // Required: a section's own field (training.seq_len), not a preset or a nested object's.
+  if (f.required && !f.required_unless && !f.preset && path.split("/").length === 3) field.required = true;
+  for (const k of ["show", "optionShow", "defaultAll"]) if (f.form[k] !== undefined) field[k] = f.form[k];
+  return field;
+}
+
+export const FIELDS = SCHEMA_FIELDS.map(([path, f]) => formField(path, f));
+export const GROUPS = GROUP_ORDER.map((id) => ({
+  id,
+  ...(GROUP_KEYS[id] ? { key: GROUP_KEYS[id] } : {}),
+  fields: SCHEMA_FIELDS.map(([path, f], i) => [FIELDS[i], f.form.order ?? 0]).filter(([x]) => x.group === id).sort((a, b) => a[1] - b[1]).map(([x]) => x),
+}));
 export const FIELD_BY_PATH = new Map(FIELDS.map((f) => [f.path, f]));
 
 // "/training/seq_len" -> ["training", "seq_len"] (RFC 6901 unescaping).

@@ -69,7 +69,8 @@ test("the default answer appears, equal to the native CLI; page weight and time 
   assert.equal(Number(await page.locator("#headline").getAttribute("data-days")).toFixed(6), want.value.training.days.toFixed(6));
   assert.ok((await page.locator("#plan .chip").count()) >= 5, "plan chips");
   assert.ok((await page.locator("#mem-chart .bar-seg").count()) >= 3, "memory bar segments");
-  assert.equal(await page.locator("#mem-chart .bar-mark.mark-80").count(), 1, "80% headroom line");
+  assert.equal(await page.locator("#mem-chart .bar-mark.mark-limit").count(), 1, "the memory-limit line");
+  assert.equal((await page.locator("#mem-chart .bar-mark.mark-limit").textContent()).trim(), "80%", "the default limit, memory.limit_fraction 0.8");
   assert.equal(await page.locator("#mem-items details.item").count(), want.value.memory.items.length, "one line per memory item");
   assert.ok((await page.locator("#facts details.fact").count()) >= 5, "headline facts");
 
@@ -301,6 +302,10 @@ async function languageSwitch() {
   await page.reload();
   await waitForAnswer(page);
   assert.match(await page.locator("#headline").innerText(), /^需要/);
+  // The Expert form's hints in Chinese: the schema's doc.zh.
+  await page.click("#mode-expert");
+  await page.waitForFunction(() => document.querySelector('#expert .field[data-path="/model/layers"] .hint')?.textContent.includes("Transformer 层数。"));
+  await page.click("#mode-quick");
   await page.click("#lang");
   await page.waitForFunction(() => document.querySelector("#headline")?.textContent.includes("×"));
   assert.equal(await page.evaluate(() => document.documentElement.lang), "en");
@@ -435,6 +440,20 @@ test("a tampered permalink shows an error and never runs script", async () => {
   await noScriptRan();
 });
 
+test("the memory bar draws the answer's own limit (target.max_memory_fraction), not a fixed 80%", async () => {
+  const scenario = { ...defaultScenario(), target: { ...(defaultScenario().target ?? {}), max_memory_fraction: 0.9 } };
+  const want = cliEvaluate(scenario);
+  assert.equal(want.ok, true, want.stderr);
+  assert.equal(want.value.memory.limit_fraction, 0.9);
+  await page.goto(`${server.url}#s=${b64url(JSON.stringify(scenario))}`);
+  await waitForAnswer(page);
+  await page.waitForFunction(() => document.querySelector("#mem-chart .bar-mark.mark-limit")?.textContent.trim() === "90%");
+  const left = await page.locator("#mem-chart .bar-mark.mark-limit").evaluate((m) => m.style.left);
+  const cap = want.value.memory.capacity_bytes;
+  const scale = Math.max(cap, want.value.memory.total_bytes);
+  assert.ok(Math.abs(parseFloat(left) - (100 * 0.9 * cap) / scale) < 0.5, `limit line at ${left}`);
+});
+
 test("Expert mode: every field, defaults shown, errors at the field", async () => {
   await page.goto(server.url);
   await waitForAnswer(page);
@@ -443,6 +462,16 @@ test("Expert mode: every field, defaults shown, errors at the field", async () =
   for (const p of ["/training/seq_len", "/training/precision", "/parallel/tp", "/assume/fragmentation", "/gpu/memory_gib", "/model/layers", "/description"]) {
     assert.equal(await page.locator(`#expert .field[data-path="${p}"]`).count(), 1, `field ${p}`);
   }
+  // The hints are data/scenario-schema.json's doc.en, loaded with the form.
+  await page.waitForFunction(() => /Transformer layers\./.test(document.querySelector('#expert .field[data-path="/model/layers"] .hint')?.textContent ?? ""));
+  // The fields the hand-written form lacked (issue 14), and no /gpu/efficiency, which the core refuses.
+  for (const p of ["/model/qk_norm", "/model/norms_per_layer", "/gpu/power_limit_w", "/gpu/rail_optimized", "/training/grad_dtype", "/target/max_memory_fraction"]) {
+    assert.equal(await page.locator(`#expert .field[data-path="${p}"]`).count(), 1, `field ${p}`);
+  }
+  assert.equal(await page.locator('#expert .field[data-path="/gpu/efficiency"]').count(), 0);
+  assert.deepEqual(await page.locator('#expert .field[data-path="/model/ffn_act"] option').evaluateAll((os) => os.map((o) => o.value)), ["", "swiglu", "gelu", "geglu"]);
+  assert.ok((await page.locator('#expert .field[data-path="/model/position_embedding"] option').evaluateAll((os) => os.map((o) => o.value))).includes("alibi"));
+  assert.match(await page.locator('#expert .field[data-path="/model/qk_norm"] .hint').textContent(), /Qwen3/);
   // (Hints of closed groups are not rendered: read their text content.)
   const chosen = cliEvaluate(defaultScenario()).value.plan;
   assert.match(await page.locator('#expert .field[data-path="/parallel/tp"] .hint').textContent(), new RegExp(`Chosen: ${chosen.tp} `));

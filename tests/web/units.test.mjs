@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
-import { DEFAULT_EXAMPLE, DIST, cliEvaluate, readJson } from "../wasm/helpers.mjs";
+import { DEFAULT_EXAMPLE, DIST, ROOT, cliEvaluate, readJson } from "../wasm/helpers.mjs";
 
 const load = (f) => import(pathToFileURL(path.join(DIST, f)).href);
 const F = await load("format.js");
@@ -126,6 +126,36 @@ describe("scenario paths", () => {
       "/name", "/description", "/gpu/memory_gib", "/gpu/bf16_tflops", "/model/layers", "/model/kv_heads", "/model/ffn_act"]) {
       assert.ok(paths.has(p), p);
     }
+  });
+});
+
+describe("the Expert form is data/scenario-schema.json's (schema.js)", () => {
+  const SCHEMA = readJson(path.join(ROOT, "data/scenario-schema.json")).fields;
+  test("its fields are exactly the schema's form fields, with the schema's values", () => {
+    const formPaths = Object.entries(SCHEMA).filter(([, f]) => f.form).map(([p]) => p);
+    assert.deepEqual(schema.FIELDS.map((f) => f.path).sort(), formPaths.sort());
+    assert.deepEqual(schema.GROUPS.flatMap((g) => g.fields).map((f) => f.path).sort(), formPaths.sort(), "every field in one group");
+    for (const f of schema.FIELDS) {
+      const s = SCHEMA[f.path];
+      if (s.values || s.items) assert.deepEqual(f.options, s.values ?? s.items, f.path);
+    }
+  });
+  test("the hints are the schema's docs, per language", async () => {
+    for (const lang of ["en", "zh"]) {
+      const docs = await schema.loadDocs(lang);
+      for (const f of schema.FIELDS) assert.equal(schema.docOf(f.path, lang), SCHEMA[f.path].doc[lang], `${lang} ${f.path}`);
+      assert.equal(Object.keys(docs).length, schema.FIELDS.length);
+    }
+  });
+  test("the drift of issue 14 is gone: no /gpu/efficiency; geglu, alibi, qk_norm and power_limit_w are settable", () => {
+    const by = schema.FIELD_BY_PATH;
+    assert.equal(by.has("/gpu/efficiency"), false);
+    assert.ok(by.get("/model/ffn_act").options.includes("geglu"));
+    assert.ok(by.get("/model/position_embedding").options.includes("alibi"));
+    for (const p of ["/model/qk_norm", "/gpu/power_limit_w", "/gpu/rail_optimized", "/gpu/in_network_reduction", "/training/grad_dtype", "/target/max_memory_fraction"]) assert.ok(by.has(p), p);
+    const scenario = { model: { base: "gemma-2-9b", ffn_act: "geglu", qk_norm: true, position_embedding: "alibi" }, gpu: { base: "h100-sxm-80gb", power_limit_w: 500 }, training: { tokens: 1e11, seq_len: 4096 } };
+    const got = cliEvaluate(scenario);
+    assert.equal(got.ok, true, got.stderr);
   });
 });
 
