@@ -202,6 +202,13 @@ const stamped = sw
   .replace(/const PRECACHE = \[[^\]]*\];/, `const PRECACHE = ${JSON.stringify(["./", ...precache])};`);
 if (stamped === sw || !stamped.includes(build)) throw new Error("sw.js: BUILD / PRECACHE markers not found");
 writeFileSync(swPath, stamped);
+// boot.js keeps its download of the wasm in the same cache (gpucalc-BUILD). Its own bytes
+// are hashed above unstamped: the stamp follows from the hash, not the other way round.
+const bootPath = path.join(DIST, "boot.js");
+const boot = readFileSync(bootPath, "utf8");
+const bootStamped = boot.replace('"gpucalc-dev"', JSON.stringify(`gpucalc-${build}`));
+if (bootStamped === boot) throw new Error("boot.js: BUILD marker not found");
+writeFileSync(bootPath, bootStamped);
 
 // ---- page weight: everything a first visit downloads (not the examples, the blog-embed
 // script, which the page itself never loads, or the LAZY files above).
