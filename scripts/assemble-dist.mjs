@@ -191,9 +191,10 @@ walk(DIST);
 // first visit's weight; the service worker keeps them once fetched. They are in the build
 // hash, so a new report installs a new cache.
 const LAZY = new Set(["accuracy.js", "accuracy.css", "accuracy-data.js", "locales/accuracy.en.js", "locales/accuracy.zh.js"]);
-const precache = files.filter((f) => f !== "sw.js" && f !== "embed.js" && !LAZY.has(f));
+// The examples are fetched (and then kept by the service worker) only when asked for.
+const precache = files.filter((f) => f !== "sw.js" && f !== "embed.js" && !LAZY.has(f) && !f.startsWith("examples/"));
 const hash = createHash("sha256");
-for (const f of [...precache, ...files.filter((f) => LAZY.has(f))]) hash.update(f).update(readFileSync(path.join(DIST, f)));
+for (const f of [...precache, ...files.filter((f) => LAZY.has(f) || f.startsWith("examples/"))]) hash.update(f).update(readFileSync(path.join(DIST, f)));
 const build = hash.digest("hex").slice(0, 12);
 const swPath = path.join(DIST, "sw.js");
 let sw = readFileSync(swPath, "utf8");

@@ -1,5 +1,6 @@
 // Runs first (a classic script in <head>, before the page's modules load):
 //  - theme and embed mode, so the page never flashes the wrong colours or layout;
+//  - the Chinese strings, preloaded only for a Chinese reader;
 //  - fetches and compiles the wasm core once (WebAssembly.compileStreaming, while the
 //    page's own modules are still arriving) and starts the Web Worker that answers;
 //    the compiled module is posted to it and, by engine.js, to the search and
@@ -20,6 +21,24 @@
   }
   if (theme === "light" || theme === "dark") root.setAttribute("data-theme", theme);
   if (params.get("embed") === "1") root.setAttribute("data-embed", "");
+
+  // The Chinese strings, fetched beside the modules for a reader who gets Chinese (the
+  // choice i18n.js pickLanguage makes: ?lang=, the saved choice, the browser's language).
+  var lang = params.get("lang");
+  if (lang !== "en" && lang !== "zh") {
+    try {
+      lang = localStorage.getItem("gpucalc.lang");
+    } catch (e) {
+      lang = null;
+    }
+  }
+  if (lang !== "en" && lang !== "zh") lang = /^zh/i.test((navigator.languages && navigator.languages[0]) || navigator.language || "") ? "zh" : "en";
+  if (lang === "zh") {
+    var preload = document.createElement("link");
+    preload.rel = "modulepreload";
+    preload.href = "locales/zh.js";
+    document.head.appendChild(preload);
+  }
 
   // The compiled core, or null where this browser cannot share it (each worker then
   // compiles its own). root.dataset.wasmCompiles counts compiles on this page.

@@ -53,6 +53,7 @@ class Channel {
           this.busy = null;
           done.resolve({ envelope: data.envelope, ms: data.ms });
           this.flush();
+          this.notify();
         }
       };
       worker.onerror = (event) => {
@@ -71,7 +72,17 @@ class Channel {
       this.pending?.resolve({ superseded: true });
       this.pending = { message, resolve };
       this.flush();
+      this.notify();
     });
+  }
+
+  // Whether work is queued or running on this channel (progress.js shows it).
+  get working() {
+    return Boolean(this.busy || this.pending);
+  }
+
+  notify() {
+    this.onActivity?.(this.name, this.working);
   }
 
   flush() {
@@ -92,6 +103,7 @@ class Channel {
     this.busy = null;
     this.info = null;
     this.ready = this.spawn().catch(() => {});
+    this.notify();
   }
 }
 
@@ -129,6 +141,15 @@ export class Engine {
     this.slow = null;
     this.cmp = null;
     this.module = Promise.resolve(null);
+    // (channel name, working) on every change: "gpucalc-evaluate", "gpucalc-search",
+    // "gpucalc-compare" (progress.js).
+    this.onActivity = null;
+  }
+
+  channel(name) {
+    const c = new Channel(name, this.module);
+    c.onActivity = (...args) => this.onActivity?.(...args);
+    return c;
   }
 
   // Resolves {version, search, mainThread?} once the core answers.
@@ -139,6 +160,7 @@ export class Engine {
     if (typeof Worker === "function") {
       try {
         this.fast = new Channel("gpucalc-evaluate", this.module, boot?.worker ? boot : null);
+        this.fast.onActivity = (...args) => this.onActivity?.(...args);
         return await this.fast.ready;
       } catch {
         this.fast?.worker?.terminate();
@@ -156,7 +178,7 @@ export class Engine {
   explore(scenarioText, hint) {
     if (!this.slow) {
       try {
-        this.slow = new Channel("gpucalc-search", this.module);
+        this.slow = this.channel("gpucalc-search");
         this.slow.ready.catch(() => {});
       } catch {
         this.slow = this.fast;
@@ -171,7 +193,7 @@ export class Engine {
   compare(scenarioText, ids) {
     if (!this.cmp) {
       try {
-        this.cmp = new Channel("gpucalc-compare", this.module);
+        this.cmp = this.channel("gpucalc-compare");
         this.cmp.ready.catch(() => {});
       } catch {
         this.cmp = this.fast;

@@ -1,9 +1,11 @@
 // Language: chosen from ?lang=, then the saved choice, then navigator.language;
-// strings live in locales/en.js and locales/zh.js.
+// strings live in locales/en.js and locales/zh.js. English (every other language's
+// fallback) comes with the page; Chinese is loaded when chosen (loadLanguage), so an
+// English reader never downloads it (boot.js preloads it for a Chinese one).
 import en from "./locales/en.js";
-import zh from "./locales/zh.js";
 
-export const STRINGS = { en, zh };
+export const STRINGS = { en };
+const LOADERS = { zh: () => import("./locales/zh.js") };
 export const LANGS = ["zh", "en"];
 const KEY = "gpucalc.lang";
 
@@ -28,6 +30,11 @@ export function saveLanguage(lang) {
   } catch {
     /* ignore */
   }
+}
+
+// Makes a language's strings available (setLanguage falls back to English without).
+export async function loadLanguage(lang) {
+  if (!STRINGS[lang] && LOADERS[lang]) STRINGS[lang] = (await LOADERS[lang]()).default;
 }
 
 export function setLanguage(lang) {

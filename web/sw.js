@@ -13,10 +13,15 @@ self.addEventListener("install", (event) => {
       const cache = await caches.open(CACHE);
       // The page put its own download of the wasm here (boot.js): not fetched again.
       const have = new Set((await cache.keys()).map((r) => r.url));
-      const missing = PRECACHE.filter((f) => !have.has(new URL(f, self.registration.scope).href));
+      const missing = PRECACHE.filter((f) => f !== "index.html" && !have.has(new URL(f, self.registration.scope).href));
       // "no-cache": a conditional request, which the server answers 304 (no body) for
       // what the page has just downloaded, and in full for anything that changed.
       await cache.addAll(missing.map((f) => new Request(f, { cache: "no-cache" })));
+      // index.html is the folder's page ("./"): the same bytes, not fetched twice.
+      if (PRECACHE.includes("index.html")) {
+        const page = await cache.match("./");
+        if (page) await cache.put("index.html", new Response(await page.blob(), { headers: page.headers }));
+      }
       await self.skipWaiting();
     })(),
   );
