@@ -90,6 +90,7 @@ async function firstVisit(browserArgs) {
 
     // Edits: the deadline, alternately 59 and 60 days.
     const answerMs = [];
+    const coreMs = [];
     const fullMs = [];
     for (let i = 0; i < EDITS; i++) {
       await page.waitForFunction(answered);
@@ -97,12 +98,13 @@ async function firstVisit(browserArgs) {
       const t0 = await page.evaluate(() => performance.now());
       await page.fill("#q-goal", i % 2 ? "60" : "59");
       await page.waitForFunction(answered);
-      const t1 = await page.evaluate(() => Number(document.documentElement.dataset.lastLatencyMs));
+      const [t1, core] = await page.evaluate(() => [Number(document.documentElement.dataset.lastLatencyMs), Number(document.documentElement.dataset.lastCoreMs)]);
       answerMs.push(t1);
+      coreMs.push(core);
       await page.waitForFunction(() => !document.querySelector("#curve-card")?.classList.contains("stale") && !document.querySelector("#top-card")?.classList.contains("stale"), null, { timeout: 30_000 });
       fullMs.push((await page.evaluate(() => performance.now())) - t0);
     }
-    return { log: server.log, firstCore, compiles, workers, answerMs, fullMs };
+    return { log: server.log, firstCore, compiles, workers, answerMs, coreMs, fullMs };
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });
@@ -140,7 +142,9 @@ const firsts = runs.map((r) => r.firstCore);
 console.log(`core's first answer after navigation: median ${median(firsts).toFixed(0)} ms (runs: ${firsts.map((x) => x.toFixed(0)).join(", ")})`);
 const answers = runs.flatMap((r) => r.answerMs);
 const fulls = runs.flatMap((r) => r.fullMs);
+const cores = runs.flatMap((r) => r.coreMs).filter(Number.isFinite);
 console.log(`edit -> core's answer on screen: median ${median(answers).toFixed(1)} ms, min ${Math.min(...answers).toFixed(1)}, max ${Math.max(...answers).toFixed(1)} (${answers.length} edits)`);
+if (cores.length) console.log(`  of which the core's evaluate() in its worker: median ${median(cores).toFixed(1)} ms`);
 console.log(`edit -> answer, curve and top layouts current: median ${median(fulls).toFixed(1)} ms (${fulls.length} edits)`);
 console.log(`(headless Chromium ${CHROMIUM}, cold profile per run, ${RUNS} runs, dist ${path.relative(ROOT, DIST) || "."})`);
 console.log(JSON.stringify({
@@ -150,5 +154,6 @@ console.log(JSON.stringify({
   wasm_compiles: runs.map((r) => r.compiles),
   first_core_answer_ms: Math.round(median(firsts)),
   edit_to_answer_ms: Number(median(answers).toFixed(1)),
+  core_evaluate_ms: cores.length ? Number(median(cores).toFixed(1)) : null,
   edit_to_full_ms: Number(median(fulls).toFixed(1)),
 }));

@@ -223,6 +223,7 @@ function evaluateNow() {
   state.engine.evaluate(text).then((result) => {
     if (result.superseded || seq !== state.seq) return;
     $("result").setAttribute("aria-busy", "false");
+    root.dataset.lastCoreMs = result.ms?.toFixed(1) ?? ""; // the core's own time (scripts/bench-page.mjs)
     onAnswer(result.envelope, text);
   }, fail);
 }
