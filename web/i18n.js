@@ -32,9 +32,20 @@ export function saveLanguage(lang) {
   }
 }
 
+// Strings that lazily loaded parts of the page bring (accuracy.js): kept per language,
+// so a language loaded later still gets them.
+const EXTRA = {};
+export function addStrings(lang, strings) {
+  EXTRA[lang] = { ...strings, ...EXTRA[lang] };
+  if (STRINGS[lang]) for (const [k, v] of Object.entries(strings)) if (!(k in STRINGS[lang])) STRINGS[lang][k] = v;
+}
+
 // Makes a language's strings available (setLanguage falls back to English without).
 export async function loadLanguage(lang) {
-  if (!STRINGS[lang] && LOADERS[lang]) STRINGS[lang] = (await LOADERS[lang]()).default;
+  if (STRINGS[lang] || !LOADERS[lang]) return;
+  const strings = { ...(await LOADERS[lang]()).default };
+  for (const [k, v] of Object.entries(EXTRA[lang] ?? {})) if (!(k in strings)) strings[k] = v;
+  STRINGS[lang] = strings;
 }
 
 export function setLanguage(lang) {
