@@ -199,6 +199,18 @@ test("one download and one compile of the wasm per page, shared by every worker"
   }
 });
 
+test("a spec's source text loads when its details first open (not part of the first visit)", async () => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${server.url}?lang=en`);
+  await waitForAnswer(page);
+  const { SPEC_SOURCES } = await import(path.join(DIST, "spec-sources.js"));
+  const details = page.locator("#spec-table details").first();
+  const id = await details.locator(".source").getAttribute("data-source-id");
+  assert.ok(SPEC_SOURCES[id], `a source text for ${id}`);
+  await details.locator("summary").click();
+  await page.waitForFunction((want) => document.querySelector("#spec-table details .source")?.textContent === want, `Source: ${SPEC_SOURCES[id]}`);
+});
+
 test("no console errors, no foreign requests", () => {
   assert.deepEqual(browser.problems, []);
   assert.deepEqual(browser.foreign, []);
