@@ -6,7 +6,7 @@
 import { VALIDATION } from "./accuracy-data.js";
 import { el, fill } from "./dom.js";
 import * as F from "./format.js";
-import { STRINGS, lang, raw, t } from "./i18n.js";
+import { addStrings, lang, raw, t } from "./i18n.js";
 import en from "./locales/accuracy.en.js";
 import zh from "./locales/accuracy.zh.js";
 
@@ -14,9 +14,7 @@ import zh from "./locales/accuracy.zh.js";
 if (!document.querySelector("link[data-accuracy]")) {
   document.head.append(el("link", { rel: "stylesheet", href: new URL("./accuracy.css", import.meta.url).href, dataset: { accuracy: "" } }));
 }
-for (const [code, strings] of Object.entries({ en, zh })) {
-  if (STRINGS[code]) for (const [k, v] of Object.entries(strings)) if (!(k in STRINGS[code])) STRINGS[code][k] = v;
-}
+for (const [code, strings] of Object.entries({ en, zh })) addStrings(code, strings);
 
 const L = () => lang();
 const finite = (x) => typeof x === "number" && Number.isFinite(x);

@@ -18,6 +18,7 @@ import { calibrationFieldFor, populateCalibration, wireCalibration } from "./cal
 import { renderTrust, wireTrust } from "./trust.js";
 import { displayCurrency, populateMoney, requestText, setAcceleratorPrice, unitOf, wireMoney } from "./money.js";
 import { buildPicker, compareIds, markCompareStale, renderCompare } from "./compare.js";
+import { translateProgress, wireProgress } from "./progress.js";
 
 const root = document.documentElement;
 const EMBED = root.hasAttribute("data-embed");
@@ -113,6 +114,7 @@ function syncOutputs() {
   // The command gives the page's answer: with the currency the page prices in.
   $("cli-text").textContent = cliCommand(JSON.parse(requestText(state.scenario)));
   if (EMBED) $("open-full").href = permalink();
+  if (!$("embed-codes").hidden) fillEmbedCodes();
 }
 
 function edit(mutate) {
@@ -221,6 +223,7 @@ function evaluateNow() {
   state.engine.evaluate(text).then((result) => {
     if (result.superseded || seq !== state.seq) return;
     $("result").setAttribute("aria-busy", "false");
+    root.dataset.lastCoreMs = result.ms?.toFixed(1) ?? ""; // the core's own time (scripts/bench-page.mjs)
     onAnswer(result.envelope, text);
   }, fail);
 }
@@ -271,15 +274,20 @@ function onAnswer(envelope, text, { prebuilt = false } = {}) {
     registerServiceWorker();
   }
   if (!prebuilt) {
-    scheduleExplore(text);
-    scheduleCompare(text);
+    // The curve and top layouts first; the comparison (below them, and heavier) after.
+    if (!EMBED && state.compare?.text !== text) markCompareStale();
+    scheduleExplore(text, () => scheduleCompare(text));
   }
 }
 
 let exploreTimer = 0;
-function scheduleExplore(text) {
+// then(): once the curve for `text` is on screen (or could not be had).
+function scheduleExplore(text, then = () => {}) {
   clearTimeout(exploreTimer);
-  if (state.explore?.text === text) return;
+  if (state.explore?.text === text) {
+    then();
+    return;
+  }
   exploreTimer = setTimeout(() => {
     const answer = state.answer;
     state.engine
@@ -287,7 +295,8 @@ function scheduleExplore(text) {
       .then((result) => {
         if (result.superseded || text !== state.answerText) return;
         if (result.envelope?.ok) onExplore(result.envelope.value, text);
-      }, () => {});
+        then();
+      }, then);
   }, EMBED ? 400 : 120);
 }
 
@@ -308,6 +317,7 @@ function scheduleCompare(text) {
   const ids = compareIds(baseOf(state.scenario.gpu)).join(",");
   if (state.compare?.text === text && state.compare?.ids === ids) return;
   markCompareStale();
+  // The curve has just landed: a short pause lets its rendering reach the screen first.
   compareTimer = setTimeout(() => {
     state.engine.compare(text, ids).then((result) => {
       if (result.superseded || text !== state.answerText) return;
@@ -316,7 +326,7 @@ function scheduleCompare(text) {
         renderCompare(result.envelope.value, baseOf(state.scenario.gpu), compareCtx());
       }
     }, () => {});
-  }, 250);
+  }, 50);
 }
 
 function onExplore(value, text) {
@@ -765,6 +775,7 @@ function applyLanguage() {
   if (!EMBED) buildPicker(() => state.answerText && scheduleCompare(state.answerText));
   state.expert?.relabel(state.scenario, state.answer);
   $("version").textContent = state.version ? t("core", { v: state.version }) : "";
+  translateProgress();
   updateThemeButton();
   if (state.answer) renderAll();
   if (state.error || state.clientErrors.size) evaluateNow();
@@ -799,13 +810,26 @@ function toggleTheme() {
 
 // ---------------------------------------------------------------- sharing
 
+let embedCode = null;
+function fillEmbedCodes() {
+  if (!embedCode) return;
+  $("embed-iframe").value = embedCode.iframeSnippet(embedUrl());
+  $("embed-element").value = embedCode.elementSnippet(new URL("./", location.href).href, state.scenario, lang());
+}
+
 function wireShare() {
   $("copy-link").addEventListener("click", () => copyText(permalink(), t("copied_link")));
   $("copy-cli").addEventListener("click", () => copyText(cliCommand(JSON.parse(requestText(state.scenario))), t("copied_cli")));
-  $("copy-embed").addEventListener("click", () => {
-    const code = `<iframe src="${embedUrl()}" title="gpucalc" width="100%" height="560" loading="lazy" style="border:0;max-width:760px"></iframe>`;
-    copyText(code, t("copied_embed"));
+  // Copies the iframe and shows both snippets (embed-code.js, loaded on first use).
+  $("copy-embed").addEventListener("click", async () => {
+    embedCode ??= await import("./embed-code.js");
+    fillEmbedCodes();
+    $("embed-codes").hidden = false;
+    $("copy-embed").setAttribute("aria-expanded", "true");
+    copyText($("embed-iframe").value, t("copied_embed"));
   });
+  $("copy-embed-iframe").addEventListener("click", () => copyText($("embed-iframe").value, t("copied_embed")));
+  $("copy-embed-element").addEventListener("click", () => copyText($("embed-element").value, t("copied_element")));
   $("export-json").addEventListener("click", () => {
     const blob = new Blob([prettyJson(state.scenario)], { type: "application/json" });
     const url = URL.createObjectURL(blob);
@@ -896,7 +920,9 @@ function watchEmbedHeight() {
 }
 
 async function start() {
-  i18n.setLanguage(i18n.pickLanguage());
+  const picked = i18n.pickLanguage();
+  await i18n.loadLanguage(picked);
+  i18n.setLanguage(picked);
   try {
     const saved = localStorage.getItem("gpucalc.mode");
     if (saved === "expert" || saved === "quick") state.mode = saved;
@@ -909,14 +935,17 @@ async function start() {
     state.urlOwned = fromLink.owned;
   }
   fillQuickSelects();
+  wireProgress(state.engine);
   applyLanguage();
   wireQuick();
   wireShare();
   wireTrust();
   wireCalibration({ edit, setClientError, evaluateNow, answer: () => state.answer });
   wireMoney({ edit, setClientError, evaluateNow, syncOutputs, scenario: () => state.scenario });
-  $("lang").addEventListener("click", () => {
-    i18n.setLanguage(lang() === "zh" ? "en" : "zh");
+  $("lang").addEventListener("click", async () => {
+    const next = lang() === "zh" ? "en" : "zh";
+    await i18n.loadLanguage(next);
+    i18n.setLanguage(next);
     i18n.saveLanguage(lang());
     applyLanguage();
     // 元 in Chinese, USD in English, unless the reader or the scenario chose.

@@ -1,8 +1,14 @@
 // Runs first (a classic script in <head>, before the page's modules load):
 //  - theme and embed mode, so the page never flashes the wrong colours or layout;
-//  - starts the Web Worker that loads the core, so the wasm compiles while the
-//    page's own modules are still arriving (engine.js adopts it).
+//  - the Chinese strings, preloaded only for a Chinese reader;
+//  - fetches and compiles the wasm core once (WebAssembly.compileStreaming, while the
+//    page's own modules are still arriving) and starts the Web Worker that answers;
+//    the compiled module is posted to it and, by engine.js, to the search and
+//    comparison workers: one download, one compile per page;
+//  - keeps the downloaded wasm for the service worker (sw.js), which then does not
+//    fetch it a second time.
 (function () {
+  var CACHE = "gpucalc-dev"; // sw.js's cache: scripts/assemble-dist.mjs stamps the build
   var root = document.documentElement;
   var params = new URLSearchParams(location.search);
   var theme = params.get("theme");
@@ -16,6 +22,63 @@
   if (theme === "light" || theme === "dark") root.setAttribute("data-theme", theme);
   if (params.get("embed") === "1") root.setAttribute("data-embed", "");
 
+  // The Chinese strings, fetched beside the modules for a reader who gets Chinese (the
+  // choice i18n.js pickLanguage makes: ?lang=, the saved choice, the browser's language).
+  var lang = params.get("lang");
+  if (lang !== "en" && lang !== "zh") {
+    try {
+      lang = localStorage.getItem("gpucalc.lang");
+    } catch (e) {
+      lang = null;
+    }
+  }
+  if (lang !== "en" && lang !== "zh") lang = /^zh/i.test((navigator.languages && navigator.languages[0]) || navigator.language || "") ? "zh" : "en";
+  if (lang === "zh") {
+    var preload = document.createElement("link");
+    preload.rel = "modulepreload";
+    preload.href = "locales/zh.js";
+    document.head.appendChild(preload);
+  }
+
+  // The compiled core, or null where this browser cannot share it (each worker then
+  // compiles its own). root.dataset.wasmCompiles counts compiles on this page.
+  var module = null;
+  var wasm = new URL("gpucalc.wasm", document.baseURI).href;
+  var compiled = function () {
+    root.dataset.wasmCompiles = String(Number(root.dataset.wasmCompiles || 0) + 1);
+  };
+  if (typeof WebAssembly === "object" && typeof WebAssembly.compileStreaming === "function" && typeof fetch === "function") {
+    module = fetch(wasm, { credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error("gpucalc.wasm: HTTP " + response.status);
+        keepForOffline(response.clone());
+        return WebAssembly.compileStreaming(response);
+      })
+      .then(
+        function (m) {
+          compiled();
+          return m;
+        },
+        function () {
+          return null; // e.g. served without application/wasm: the workers load it themselves
+        },
+      );
+  }
+
+  // Into the cache the service worker of this build will use (sw.js skips what is there).
+  function keepForOffline(response) {
+    if (/-dev$/.test(CACHE) || !("serviceWorker" in navigator) || typeof caches !== "object") return;
+    caches
+      .open(CACHE)
+      .then(function (cache) {
+        return cache.put(wasm, response);
+      })
+      .catch(function () {
+        /* offline support is a bonus */
+      });
+  }
+
+  var boot = { module: module || Promise.resolve(null) };
   try {
     var worker = new Worker(new URL("worker.js", document.baseURI), { type: "module", name: "gpucalc-evaluate" });
     var early = [];
@@ -27,8 +90,13 @@
       if (event.preventDefault) event.preventDefault();
       early.push(event);
     };
-    window.__gpucalcBoot = { worker: worker, early: early };
+    boot.module.then(function (m) {
+      worker.postMessage({ type: "init", module: m });
+    });
+    boot.worker = worker;
+    boot.early = early;
   } catch (e) {
     /* no module workers: engine.js falls back */
   }
+  window.__gpucalcBoot = boot;
 })();

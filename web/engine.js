@@ -3,11 +3,22 @@
 // Each channel keeps at most one request in flight and one waiting; a newer request
 // replaces the waiting one (its promise resolves {superseded: true}).
 // Without module workers it falls back to the core on the main thread.
+// The wasm is compiled once, by boot.js on the page; every worker gets the compiled
+// WebAssembly.Module in its first message ({type: "init"}) and only instantiates it.
+
+// A worker that compiled the wasm itself (no shared module) counts in
+// root.dataset.wasmCompiles beside boot.js's own compile (scripts/bench-page.mjs reads it).
+function countCompile() {
+  const root = document.documentElement;
+  root.dataset.wasmCompiles = String(Number(root.dataset.wasmCompiles || 0) + 1);
+}
 
 class Channel {
-  // adopt: {worker, early} from boot.js, a worker started before the modules loaded.
-  constructor(name, adopt = null) {
+  // adopt: {worker, early} from boot.js, a worker started before the modules loaded
+  // (boot.js sends it the module); module: a promise of the compiled core or null.
+  constructor(name, module, adopt = null) {
     this.name = name;
+    this.module = module;
     this.seq = 0;
     this.busy = null;
     this.pending = null;
@@ -25,11 +36,13 @@ class Channel {
           reject(error);
           return;
         }
+        this.module.then((module) => worker.postMessage({ type: "init", module }));
       }
       this.worker = worker;
       worker.onmessage = (event) => {
         const data = event.data ?? {};
         if (data.type === "ready") {
+          if (data.compiled) countCompile();
           this.info = data;
           resolve(data);
           this.flush();
@@ -40,6 +53,7 @@ class Channel {
           this.busy = null;
           done.resolve({ envelope: data.envelope, ms: data.ms });
           this.flush();
+          this.notify();
         }
       };
       worker.onerror = (event) => {
@@ -58,7 +72,17 @@ class Channel {
       this.pending?.resolve({ superseded: true });
       this.pending = { message, resolve };
       this.flush();
+      this.notify();
     });
+  }
+
+  // Whether work is queued or running on this channel (progress.js shows it).
+  get working() {
+    return Boolean(this.busy || this.pending);
+  }
+
+  notify() {
+    this.onActivity?.(this.name, this.working);
   }
 
   flush() {
@@ -79,15 +103,16 @@ class Channel {
     this.busy = null;
     this.info = null;
     this.ready = this.spawn().catch(() => {});
+    this.notify();
   }
 }
 
 class MainThread {
-  constructor() {
+  constructor(module) {
     this.ready = (async () => {
       const api = await import("./gpucalc-api.js");
       const explore = await import("./explore.js");
-      const core = await api.loadCore();
+      const core = await api.loadCore(await module);
       this.core = core;
       this.sweep = explore.sweep;
       return { version: core.version(), search: typeof core.search === "function", mainThread: true };
@@ -115,21 +140,33 @@ export class Engine {
     this.fast = null;
     this.slow = null;
     this.cmp = null;
+    this.module = Promise.resolve(null);
+    // (channel name, working) on every change: "gpucalc-evaluate", "gpucalc-search",
+    // "gpucalc-compare" (progress.js).
+    this.onActivity = null;
+  }
+
+  channel(name) {
+    const c = new Channel(name, this.module);
+    c.onActivity = (...args) => this.onActivity?.(...args);
+    return c;
   }
 
   // Resolves {version, search, mainThread?} once the core answers.
   async start() {
+    const boot = globalThis.__gpucalcBoot;
+    globalThis.__gpucalcBoot = undefined;
+    if (boot?.module) this.module = boot.module;
     if (typeof Worker === "function") {
       try {
-        const boot = globalThis.__gpucalcBoot;
-        globalThis.__gpucalcBoot = undefined;
-        this.fast = new Channel("gpucalc-evaluate", boot);
+        this.fast = new Channel("gpucalc-evaluate", this.module, boot?.worker ? boot : null);
+        this.fast.onActivity = (...args) => this.onActivity?.(...args);
         return await this.fast.ready;
       } catch {
         this.fast?.worker?.terminate();
       }
     }
-    this.fast = new MainThread();
+    this.fast = new MainThread(this.module);
     this.slow = this.fast;
     return this.fast.ready;
   }
@@ -141,7 +178,7 @@ export class Engine {
   explore(scenarioText, hint) {
     if (!this.slow) {
       try {
-        this.slow = new Channel("gpucalc-search");
+        this.slow = this.channel("gpucalc-search");
         this.slow.ready.catch(() => {});
       } catch {
         this.slow = this.fast;
@@ -156,7 +193,7 @@ export class Engine {
   compare(scenarioText, ids) {
     if (!this.cmp) {
       try {
-        this.cmp = new Channel("gpucalc-compare");
+        this.cmp = this.channel("gpucalc-compare");
         this.cmp.ready.catch(() => {});
       } catch {
         this.cmp = this.fast;

@@ -5,17 +5,28 @@ let corePromise = null;
 
 const isNode = typeof process === "object" && typeof process.versions?.node === "string";
 
-// Loads the wasm core once; every caller shares the same promise.
-export function loadCore() {
+// Loads the wasm core once; every caller shares the same promise. `module`: the
+// core already compiled (a WebAssembly.Module, e.g. posted by the page to a worker),
+// instantiated as is instead of fetching and compiling gpucalc.wasm again.
+export function loadCore(module = null) {
   corePromise ??= (async () => {
     const { default: createGpucalc } = await import("./gpucalc.js");
     const options = {};
-    if (isNode) {
+    let failed = null;
+    const failure = new Promise((_, reject) => {
+      failed = reject;
+    });
+    if (module) {
+      options.instantiateWasm = (imports, receive) => {
+        WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module), failed);
+        return {};
+      };
+    } else if (isNode) {
       // Node's fetch() cannot read file: URLs, so hand the bytes over directly.
       const { readFile } = await import("node:fs/promises");
       options.wasmBinary = await readFile(new URL("./gpucalc.wasm", import.meta.url));
     }
-    return createGpucalc(options);
+    return Promise.race([createGpucalc(options), failure]);
   })();
   return corePromise;
 }

@@ -1,9 +1,11 @@
 // Language: chosen from ?lang=, then the saved choice, then navigator.language;
-// strings live in locales/en.js and locales/zh.js.
+// strings live in locales/en.js and locales/zh.js. English (every other language's
+// fallback) comes with the page; Chinese is loaded when chosen (loadLanguage), so an
+// English reader never downloads it (boot.js preloads it for a Chinese one).
 import en from "./locales/en.js";
-import zh from "./locales/zh.js";
 
-export const STRINGS = { en, zh };
+export const STRINGS = { en };
+const LOADERS = { zh: () => import("./locales/zh.js") };
 export const LANGS = ["zh", "en"];
 const KEY = "gpucalc.lang";
 
@@ -28,6 +30,22 @@ export function saveLanguage(lang) {
   } catch {
     /* ignore */
   }
+}
+
+// Strings that lazily loaded parts of the page bring (accuracy.js): kept per language,
+// so a language loaded later still gets them.
+const EXTRA = {};
+export function addStrings(lang, strings) {
+  EXTRA[lang] = { ...strings, ...EXTRA[lang] };
+  if (STRINGS[lang]) for (const [k, v] of Object.entries(strings)) if (!(k in STRINGS[lang])) STRINGS[lang][k] = v;
+}
+
+// Makes a language's strings available (setLanguage falls back to English without).
+export async function loadLanguage(lang) {
+  if (STRINGS[lang] || !LOADERS[lang]) return;
+  const strings = { ...(await LOADERS[lang]()).default };
+  for (const [k, v] of Object.entries(EXTRA[lang] ?? {})) if (!(k in strings)) strings[k] = v;
+  STRINGS[lang] = strings;
 }
 
 export function setLanguage(lang) {

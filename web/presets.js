@@ -3,7 +3,7 @@
 // so the lists never drift from what the core knows.
 import * as catalog from "./catalog.js";
 
-const { CATALOG_GPUS, CATALOG_MODELS, SPEC_SOURCES } = catalog;
+const { CATALOG_GPUS, CATALOG_MODELS } = catalog;
 
 // Names short enough for the headline ("512 × H100"); the rest are derived from
 // the catalog's names ("NVIDIA GeForce RTX 4090 24GB" -> "RTX 4090 24GB").
@@ -71,7 +71,6 @@ export const DEFAULT_SCENARIO = catalog.DEFAULT_SCENARIO;
 // (null when the build had no CLI): shown before the wasm core is ready.
 export const DEFAULT_ANSWER = catalog.DEFAULT_ANSWER ?? null;
 export const DEFAULT_SEARCH = catalog.DEFAULT_SEARCH ?? null;
-export { SPEC_SOURCES };
 // The catalog USD↔CNY rate (data/currency.json): {value, date, source, confidence}.
 export const USD_CNY = catalog.USD_CNY ?? null;
 export const DEFAULT_SCENARIO_URL = "examples/llama-3.1-70b-h100.json";

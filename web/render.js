@@ -5,7 +5,7 @@ import { curveChart, curveLegend, stackedBar } from "./charts.js";
 import { $, el, fill } from "./dom.js";
 import * as F from "./format.js";
 import { coreMessage, lang, raw, t } from "./i18n.js";
-import { SPEC_SOURCES, gpuById } from "./presets.js";
+import { gpuById } from "./presets.js";
 import { FIELD_BY_PATH } from "./schema.js";
 import { hostMemoryNote, jobHeadlineFacts, jobSubline, modelJobFacts } from "./render-job.js";
 
@@ -538,18 +538,29 @@ function renderModel(v) {
       {},
       specs.filter(([, spec]) => spec && spec.value !== null && spec.value !== undefined).map(([key, spec]) => {
         const sourceId = String(spec?.source ?? "");
-        const source = SPEC_SOURCES[sourceId] ?? sourceId;
         const conf = String(spec?.confidence ?? "");
         return el(
           "tr",
           {},
-          el("th", { scope: "row" }, el("details", {}, el("summary", { text: t(`spec_${key}`) === `spec_${key}` ? key : t(`spec_${key}`) }), el("p", { class: "source", text: `${t("source")}: ${source}` }))),
+          el("th", { scope: "row" }, el("details", { ontoggle: showSpecSource }, el("summary", { text: t(`spec_${key}`) === `spec_${key}` ? key : t(`spec_${key}`) }), el("p", { class: "source", dataset: { sourceId }, text: `${t("source")}: ${sourceId}` }))),
           el("td", { class: "num-cell", text: typeof spec?.value === "number" ? n1(spec.value, 3) : String(spec?.value ?? "—") }),
           el("td", {}, conf ? el("span", { class: `badge conf-${conf.replace(/[^a-z]/g, "")}`, text: t(`conf_${conf}`) === `conf_${conf}` ? conf : t(`conf_${conf}`) }) : null),
         );
       }),
     ),
   );
+}
+
+// A spec's source in full (spec-sources.js, from data/gpus.json), loaded when a reader
+// first opens one: the first visit does not carry every accelerator's source texts.
+let specSources = null;
+async function showSpecSource(event) {
+  const details = event.currentTarget;
+  const p = details.querySelector(".source[data-source-id]");
+  if (!details.open || !p) return;
+  specSources ??= await import("./spec-sources.js").then((m) => m.SPEC_SOURCES, () => ({}));
+  const id = p.dataset.sourceId;
+  p.textContent = `${t("source")}: ${specSources[id] ?? id}`;
 }
 
 // ---------------------------------------------------------------- warnings

@@ -1,6 +1,7 @@
 // Service worker: after one visit the page works offline. scripts/assemble-dist.mjs
 // stamps BUILD (a hash of every file) and PRECACHE (every file of dist/), so a new
-// build installs a new cache and drops the old one. Same-origin GETs only; cache
+// build installs a new cache and drops the old one; the install revalidates what the
+// first visit already downloaded rather than downloading it again. Same-origin GETs only; cache
 // first, then the network (a file the build did not list is fetched and kept).
 const BUILD = "dev";
 const PRECACHE = [];
@@ -10,7 +11,17 @@ self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(CACHE);
-      await cache.addAll(PRECACHE.map((f) => new Request(f, { cache: "reload" })));
+      // The page put its own download of the wasm here (boot.js): not fetched again.
+      const have = new Set((await cache.keys()).map((r) => r.url));
+      const missing = PRECACHE.filter((f) => f !== "index.html" && !have.has(new URL(f, self.registration.scope).href));
+      // "no-cache": a conditional request, which the server answers 304 (no body) for
+      // what the page has just downloaded, and in full for anything that changed.
+      await cache.addAll(missing.map((f) => new Request(f, { cache: "no-cache" })));
+      // index.html is the folder's page ("./"): the same bytes, not fetched twice.
+      if (PRECACHE.includes("index.html")) {
+        const page = await cache.match("./");
+        if (page) await cache.put("index.html", new Response(await page.blob(), { headers: page.headers }));
+      }
       await self.skipWaiting();
     })(),
   );

@@ -1,6 +1,8 @@
 // The core in a Web Worker, so typing never waits for it.
-// in:  {id, op: "evaluate" | "explore" | "compare", scenario: JSON text, hint?: {gpus, min_gpus_fit} | {ids}}
-// out: {type: "ready", version, search} once, then {id, envelope, ms} per request.
+// in:  first {type: "init", module: WebAssembly.Module | null} (the page's compiled core,
+//      shared by every worker; null: load and compile it here), then
+//      {id, op: "evaluate" | "explore" | "compare", scenario: JSON text, hint?: {gpus, min_gpus_fit} | {ids}}
+// out: {type: "ready", version, search, compiled} once, then {id, envelope, ms} per request.
 import { loadCore } from "./gpucalc-api.js";
 import { sweep } from "./explore.js";
 
@@ -25,11 +27,18 @@ function handle({ op, scenario, hint }) {
   return { ok: false, error: { path: "", message: `unknown operation ${op}` } };
 }
 
-const ready = loadCore().then(
+let init;
+let shared = false; // whether the page's compiled module came with "init"
+const module = new Promise((resolve) => {
+  init = resolve;
+});
+
+const ready = module.then(loadCore).then(
   (c) => {
     core = c;
-    // readyAt: epoch ms, for the page's start-up timing.
-    self.postMessage({ type: "ready", version: c.version(), search: typeof c.search === "function", readyAt: performance.timeOrigin + performance.now() });
+    // readyAt: epoch ms, for the page's start-up timing; compiled: whether this worker
+    // compiled the wasm itself.
+    self.postMessage({ type: "ready", version: c.version(), search: typeof c.search === "function", compiled: !shared, readyAt: performance.timeOrigin + performance.now() });
   },
   (error) => {
     self.postMessage({ type: "fatal", message: String(error?.message ?? error) });
@@ -37,8 +46,13 @@ const ready = loadCore().then(
 );
 
 self.onmessage = async (event) => {
-  await ready;
   const request = event.data ?? {};
+  if (request.type === "init") {
+    shared = request.module instanceof WebAssembly.Module;
+    init(shared ? request.module : null);
+    return;
+  }
+  await ready;
   if (!core) return;
   const t0 = performance.now();
   let envelope;

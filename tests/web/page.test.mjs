@@ -119,7 +119,7 @@ test("the default answer appears, equal to the native CLI; page weight and time 
     `# page weight: ${kb(gz)} KB gzip (${kb(raw)} KB raw) over ${responses.size} responses; gzip by type: ` +
       Object.entries(kinds).map(([k, v]) => `${k} ${kb(v)} KB`).join(", "),
   );
-  assert.ok(gz < 300 * 1024, `page weight ${kb(gz)} KB gzip exceeds 300 KB`);
+  assert.ok(gz < 250 * 1024, `page weight ${kb(gz)} KB gzip exceeds 250 KB`);
   assert.ok(responses.has(new URL("gpucalc.wasm", server.url).href), "the wasm was fetched");
   await shot(page, "page-desktop.png");
 });

@@ -1,0 +1,159 @@
+// Measures the page as a first-time reader gets it, in headless Chromium
+// (playwright-core, Debian's /usr/bin/chromium), on dist/ served from 127.0.0.1:
+//   - weight: every response of a first visit (page, workers and service worker alike,
+//     as the server saw them), gzip -9 each, per resource and in total;
+//   - how many times gpucalc.wasm was requested and compiled;
+//   - time from navigation start to the core's first answer (the page's
+//     "gpucalc:first-core-answer" mark: the wasm core's own answer on screen);
+//   - after an edit of the default scenario (the deadline, alternately 59 and 60 days):
+//     the median time from the keystroke to the core's full answer on screen, and to
+//     the curve and top layouts being current too.
+// The server behaves like a static host: ETags, 304 for an unchanged file.
+// Usage: node scripts/bench-page.mjs [DIST] [EDITS]   (default dist, 15 edits; RUNS=3 cold loads)
+// Prints a human summary and, last, one JSON line with the figures.
+import { createHash } from "node:crypto";
+import { readFileSync, statSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { chromium } from "playwright-core";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const DIST = path.resolve(ROOT, process.argv[2] ?? process.env.GPUCALC_DIST ?? "dist");
+const EDITS = Number(process.argv[3] ?? 15);
+const RUNS = Number(process.env.RUNS ?? 3);
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".json": "application/json", ".wasm": "application/wasm", ".svg": "image/svg+xml" };
+
+// A static server like a typical static host (GitHub Pages, nginx): an ETag per file,
+// "cache-control: no-cache" (the browser revalidates), 304 without a body when the file
+// is unchanged. It logs every request with the bytes of body it sent, as gzip -9 (what a
+// server compressing at the best level sends): a 304 sends none.
+function serve(root) {
+  const log = [];
+  const gz = new Map();
+  const server = createServer((req, res) => {
+    const url = new URL(req.url, "http://127.0.0.1");
+    let file = path.join(root, path.normalize(decodeURIComponent(url.pathname)));
+    try {
+      if (statSync(file).isDirectory()) file = path.join(file, "index.html");
+      const body = readFileSync(file);
+      if (!gz.has(file)) gz.set(file, { gzip: gzipSync(body, { level: 9 }).length, etag: `"${createHash("sha1").update(body).digest("hex").slice(0, 16)}"` });
+      const { gzip, etag } = gz.get(file);
+      const headers = { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream", "cache-control": "no-cache", etag };
+      if (req.headers["if-none-match"] === etag) {
+        log.push({ path: path.relative(root, file), raw: 0, gzip: 0, notModified: true });
+        res.writeHead(304, headers).end();
+        return;
+      }
+      log.push({ path: path.relative(root, file), raw: body.length, gzip });
+      res.writeHead(200, headers).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({ url: `http://127.0.0.1:${server.address().port}/`, log, close: () => new Promise((r) => { server.close(r); server.closeAllConnections?.(); }) }),
+    ),
+  );
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
+};
+
+// The headline shows the core's answer for the current inputs.
+const answered = () => {
+  const h = document.querySelector("#headline");
+  return h && /^\d+$/.test(h.dataset.gpus ?? "") && !h.closest(".stale") && !h.dataset.preview && document.querySelector("#result").getAttribute("aria-busy") === "false";
+};
+
+async function firstVisit(browserArgs) {
+  const server = await serve(DIST);
+  const profile = mkdtempSync(path.join(tmpdir(), "gpucalc-bench-"));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: browserArgs, viewport: { width: 1280, height: 900 } });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(server.url);
+    await page.waitForFunction(() => document.documentElement.dataset.firstCoreAnswerMs, null, { timeout: 60_000 });
+    const firstCore = await page.evaluate(() => performance.getEntriesByName("gpucalc:first-core-answer")[0]?.startTime);
+    // Let the rest of the first visit happen: search and comparison workers, the service
+    // worker's install (precache).
+    await page.waitForFunction(() => navigator.serviceWorker?.controller || document.documentElement.dataset.swSkipped, null, { timeout: 15_000 }).catch(() => {});
+    await page.waitForTimeout(2500);
+    const compiles = await page.evaluate(() => document.documentElement.dataset.wasmCompiles ?? null);
+    const workers = page.workers().length;
+
+    // Edits: the deadline, alternately 59 and 60 days.
+    const answerMs = [];
+    const coreMs = [];
+    const fullMs = [];
+    for (let i = 0; i < EDITS; i++) {
+      await page.waitForFunction(answered);
+      await page.waitForTimeout(300); // the search and comparison of the last edit settle
+      const t0 = await page.evaluate(() => performance.now());
+      await page.fill("#q-goal", i % 2 ? "60" : "59");
+      await page.waitForFunction(answered);
+      const [t1, core] = await page.evaluate(() => [Number(document.documentElement.dataset.lastLatencyMs), Number(document.documentElement.dataset.lastCoreMs)]);
+      answerMs.push(t1);
+      coreMs.push(core);
+      await page.waitForFunction(() => !document.querySelector("#curve-card")?.classList.contains("stale") && !document.querySelector("#top-card")?.classList.contains("stale"), null, { timeout: 30_000 });
+      fullMs.push((await page.evaluate(() => performance.now())) - t0);
+    }
+    return { log: server.log, firstCore, compiles, workers, answerMs, coreMs, fullMs };
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+    await server.close();
+  }
+}
+
+const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage"];
+const runs = [];
+for (let r = 0; r < RUNS; r++) runs.push(await firstVisit(args));
+
+const first = runs[0];
+const perPath = new Map();
+for (const e of first.log) {
+  const p = perPath.get(e.path) ?? { requests: 0, gzip: 0, raw: 0, notModified: 0 };
+  p.requests++;
+  if (e.notModified) p.notModified++;
+  p.gzip += e.gzip;
+  p.raw += e.raw;
+  perPath.set(e.path, p);
+}
+const total = [...perPath.values()].reduce((a, p) => ({ gzip: a.gzip + p.gzip, raw: a.raw + p.raw, requests: a.requests + p.requests }), { gzip: 0, raw: 0, requests: 0 });
+const kb = (n) => (n / 1024).toFixed(1);
+console.log("first visit, as the server saw it (gzip -9 per response):");
+for (const [p, v] of [...perPath].sort((a, b) => b[1].gzip - a[1].gzip)) {
+  const n = v.requests - v.notModified;
+  console.log(`  ${kb(v.gzip).padStart(7)} KB  ${n > 1 ? `x${n} ` : ""}${p}${v.notModified ? ` (+${v.notModified} revalidated: 304, no body)` : ""}`);
+}
+console.log(`  ${kb(total.gzip).padStart(7)} KB gzip total (${kb(total.raw)} KB raw, ${total.requests} requests)`);
+const wasmFetches = runs.map((r) => r.log.filter((e) => e.path.endsWith(".wasm")).length);
+const notModified = first.log.filter((e) => e.notModified).length;
+console.log(`  (${notModified} of the ${total.requests} requests were revalidations answered 304 without a body)`);
+console.log(`wasm requests per first visit: ${wasmFetches.join(", ")}; compiles (page's count): ${runs.map((r) => r.compiles ?? `n/a (${r.workers} workers)`).join(", ")}`);
+const firsts = runs.map((r) => r.firstCore);
+console.log(`core's first answer after navigation: median ${median(firsts).toFixed(0)} ms (runs: ${firsts.map((x) => x.toFixed(0)).join(", ")})`);
+const answers = runs.flatMap((r) => r.answerMs);
+const fulls = runs.flatMap((r) => r.fullMs);
+const cores = runs.flatMap((r) => r.coreMs).filter(Number.isFinite);
+console.log(`edit -> core's answer on screen: median ${median(answers).toFixed(1)} ms, min ${Math.min(...answers).toFixed(1)}, max ${Math.max(...answers).toFixed(1)} (${answers.length} edits)`);
+if (cores.length) console.log(`  of which the core's evaluate() in its worker: median ${median(cores).toFixed(1)} ms`);
+console.log(`edit -> answer, curve and top layouts current: median ${median(fulls).toFixed(1)} ms (${fulls.length} edits)`);
+console.log(`(headless Chromium ${CHROMIUM}, cold profile per run, ${RUNS} runs, dist ${path.relative(ROOT, DIST) || "."})`);
+console.log(JSON.stringify({
+  weight_gzip_bytes: total.gzip,
+  requests: total.requests,
+  wasm_requests: wasmFetches,
+  wasm_compiles: runs.map((r) => r.compiles),
+  first_core_answer_ms: Math.round(median(firsts)),
+  edit_to_answer_ms: Number(median(answers).toFixed(1)),
+  core_evaluate_ms: cores.length ? Number(median(cores).toFixed(1)) : null,
+  edit_to_full_ms: Number(median(fulls).toFixed(1)),
+}));

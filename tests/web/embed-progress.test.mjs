@@ -1,0 +1,217 @@
+// Issue 16, in headless Chromium, in English and Chinese:
+//  - the embed's form: no two controls overlap and none leaves the frame, at every
+//    width from 320 to 1280 px (step 40), measured from their bounding boxes;
+//  - "Copy embed code" offers both snippets of EMBED.md (the iframe and the
+//    <gpucalc-calculator> element), and the element snippet works on another page;
+//  - progress and order: stale results say so in words, work over 200 ms shows a
+//    progress bar, and the curve never waits for the accelerator comparison
+//    (desktop and a 360-px phone);
+//  - one download and one compile of the wasm per page.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { DIST } from "../wasm/helpers.mjs";
+import { launch, shot, waitForAnswer } from "./harness.mjs";
+import { startServer } from "./static-server.mjs";
+
+let server;
+let browser;
+let page;
+const requests = [];
+
+before(async () => {
+  server = await startServer(DIST);
+  browser = await launch();
+  page = browser.page;
+  browser.context.on("request", (r) => requests.push(r.url()));
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+// Every visible control of the page, as boxes: inputs, selects, buttons, textareas and
+// the labels of radio/checkbox choices (what a reader clicks).
+const controlBoxes = () =>
+  page.evaluate(() => {
+    const nodes = document.querySelectorAll(
+      "input:not([type=radio]):not([type=checkbox]):not(.sr-only), select, button, textarea, .seg-control label, label.check, .checks label, summary",
+    );
+    const boxes = [];
+    for (const n of nodes) {
+      const r = n.getBoundingClientRect();
+      const style = getComputedStyle(n);
+      if (r.width < 1 || r.height < 1 || style.visibility === "hidden" || n.closest("[hidden]")) continue;
+      boxes.push({ name: `${n.tagName.toLowerCase()}${n.id ? `#${n.id}` : ""} "${(n.textContent || n.value || "").trim().slice(0, 20)}"`, x: r.left, y: r.top, w: r.width, h: r.height, node: boxes.length });
+    }
+    return { boxes, width: document.documentElement.clientWidth };
+  });
+
+const overlaps = (a, b) => {
+  const dx = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+  const dy = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+  return dx > 1 && dy > 1 ? { dx, dy } : null;
+};
+
+for (const lang of ["en", "zh"]) {
+  test(`embed (${lang}): no overlapping controls at any width from 320 to 1280 px`, async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${server.url}?embed=1&lang=${lang}`);
+    await waitForAnswer(page);
+    const problems = [];
+    let widths = 0;
+    for (let width = 320; width <= 1280; width += 40) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const { boxes, width: client } = await controlBoxes();
+      assert.ok(boxes.length >= 8, `${boxes.length} controls at ${width} px`);
+      for (const b of boxes) if (b.x < -0.5 || b.x + b.w > client + 0.5) problems.push(`${width}px: ${b.name} leaves the frame (${b.x.toFixed(0)}..${(b.x + b.w).toFixed(0)})`);
+      for (let i = 0; i < boxes.length; i++) {
+        for (let j = i + 1; j < boxes.length; j++) {
+          const o = overlaps(boxes[i], boxes[j]);
+          if (o) problems.push(`${width}px: ${boxes[i].name} overlaps ${boxes[j].name} by ${o.dx.toFixed(0)}×${o.dy.toFixed(0)} px`);
+        }
+      }
+      if (width === 840 || width === 360) await shot(page, `embed-${lang}-${width}.png`);
+      widths++;
+    }
+    assert.equal(widths, 25);
+    assert.deepEqual(problems, []);
+  });
+}
+
+test("Copy embed code offers the iframe and the <gpucalc-calculator> element, en and zh", async () => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${server.url}?lang=en`);
+  await waitForAnswer(page);
+  await page.click("#copy-embed");
+  await page.locator("#embed-codes").waitFor();
+  const iframe = await page.inputValue("#embed-iframe");
+  const element = await page.inputValue("#embed-element");
+  assert.match(iframe, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed=1#s=[\w-]+" title="gpucalc"/);
+  assert.match(element, /^<script src="http:\/\/127\.0\.0\.1:\d+\/embed\.js" defer><\/script>\n<gpucalc-calculator lang="en" scenario='\{.*\}'><\/gpucalc-calculator>$/);
+  assert.equal(await page.locator("#copy-embed-element").isVisible(), true);
+  await page.click("#lang");
+  await page.waitForFunction(() => document.querySelector("#embed-element").value.includes('lang="zh"'));
+  assert.equal(await page.locator("label[for=embed-element]").innerText(), "网页组件 <gpucalc-calculator>（自动调整高度）");
+
+  // The element snippet, pasted into another origin's page, shows the same answer.
+  const gpus = await page.locator("#headline").getAttribute("data-gpus");
+  const dir = mkdtempSync(path.join(tmpdir(), "gpucalc-snippet-"));
+  const host = await startServer(dir);
+  try {
+    writeFileSync(path.join(dir, "index.html"), `<!doctype html><meta charset="utf-8"><title>post</title><link rel="icon" href="data:,">\n${await page.inputValue("#embed-element")}`);
+    await page.goto(host.url);
+    const frame = page.frameLocator("gpucalc-calculator iframe");
+    await frame.locator("#result[aria-busy=false] #headline[data-gpus]").waitFor();
+    assert.equal(await frame.locator("#headline").getAttribute("data-gpus"), gpus);
+    assert.match(await frame.locator("#headline").innerText(), /^需要/);
+    await page.waitForTimeout(500);
+    await page.goto("about:blank");
+  } finally {
+    await host.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  await page.goto(`${server.url}?lang=en`);
+  await waitForAnswer(page);
+  await page.click("#lang"); // back to English for the next tests (saved choice)
+  await page.click("#lang");
+});
+
+// Records, in the page, when each card gains or loses "stale" and data-busy.
+const watchCards = () =>
+  page.evaluate(() => {
+    window.__cards = [];
+    const t0 = performance.now();
+    const obs = new MutationObserver((records) => {
+      for (const r of records) {
+        const n = r.target;
+        window.__cards.push({ id: n.id, at: performance.now() - t0, stale: n.classList.contains("stale"), busy: n.hasAttribute("data-busy"), note: n.querySelector(":scope > .stale-note")?.textContent ?? "" });
+      }
+    });
+    for (const id of ["answer", "curve-card", "top-card", "compare-card"]) obs.observe(document.getElementById(id), { attributes: true, attributeFilter: ["class", "data-busy"] });
+  });
+
+for (const [lang, width] of [["en", 1280], ["zh", 1280], ["en", 360], ["zh", 360]]) {
+  test(`progress and order (${lang}, ${width} px): stale cards say so, long work shows progress, the curve comes before the comparison`, async () => {
+    await page.setViewportSize({ width, height: width === 360 ? 740 : 900 });
+    await page.goto(`${server.url}?lang=${lang}`);
+    await page.waitForFunction(() => document.documentElement.dataset.firstCoreAnswerMs);
+    await waitForAnswer(page);
+    await page.waitForFunction(() => document.querySelector("#compare-table tr") && !document.querySelector("#curve-card.stale") && !document.querySelector("#compare-card.stale"), null, { timeout: 60_000 });
+    await watchCards();
+    // An MoE model: a search of several hundred milliseconds or more on any machine.
+    await page.selectOption("#q-model", "deepseek-v3");
+    // The previous model's curve, while the new one is searched, is marked in words.
+    await page.waitForFunction(() => document.querySelector("#curve-card.stale > .stale-note")?.textContent);
+    const note = await page.locator("#curve-card > .stale-note").innerText();
+    assert.match(note, lang === "zh" ? /^以下结果对应上一次的输入/ : /^These results are for the previous inputs/);
+    await page.waitForFunction(() => /DeepSeek/.test(document.querySelector("#subline")?.textContent ?? ""), null, { timeout: 60_000 });
+    await waitForAnswer(page);
+    await page.waitForFunction(() => !document.querySelector("#curve-card.stale") && !document.querySelector("#compare-card.stale"), null, { timeout: 60_000 });
+    await page.waitForTimeout(100);
+    const log = await page.evaluate(() => window.__cards);
+    const lastStale = (id) => Math.max(...log.filter((e) => e.id === id && !e.stale).map((e) => e.at));
+    const curveDone = lastStale("curve-card");
+    const compareDone = lastStale("compare-card");
+    assert.ok(curveDone <= compareDone, `the curve (${curveDone.toFixed(0)} ms) came before the comparison (${compareDone.toFixed(0)} ms)`);
+    // Progress: a card whose work took over 200 ms showed the bar while it ran.
+    const curveStart = Math.min(...log.filter((e) => e.id === "curve-card" && e.stale).map((e) => e.at));
+    const busySeen = log.some((e) => e.id === "curve-card" && e.busy);
+    if (curveDone - curveStart > 400) assert.ok(busySeen, `the search took ${(curveDone - curveStart).toFixed(0)} ms without a progress bar`);
+    assert.equal(await page.locator(".stale-note").count(), 0, "no note once everything is current");
+    assert.equal(await page.locator("[data-busy]").count(), 0, "no progress bar once everything is current");
+    console.log(`# ${lang} ${width}px: curve current ${(curveDone - curveStart).toFixed(0)} ms after the edit, comparison ${(compareDone - curveStart).toFixed(0)} ms; progress bar shown: ${busySeen}`);
+
+    // An invalid input: the results stay, marked as for the previous inputs (no progress).
+    await page.fill("#q-tokens", "abc");
+    await page.waitForFunction(() => document.querySelector("#answer.stale > .stale-note"));
+    assert.match(await page.locator("#answer > .stale-note").innerText(), lang === "zh" ? /^以下结果对应上一次的输入。$/ : /^These results are for the previous inputs\.$/);
+    await shot(page, `stale-${lang}-${width}.png`);
+    await page.fill("#q-tokens", "15T");
+    await waitForAnswer(page);
+  });
+}
+
+test("one download and one compile of the wasm per page, shared by every worker", async () => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  requests.length = 0;
+  const fresh = await launch();
+  const urls = [];
+  fresh.context.on("request", (r) => urls.push(new URL(r.url()).pathname));
+  try {
+    await fresh.page.goto(server.url);
+    await fresh.page.waitForFunction(() => document.documentElement.dataset.firstCoreAnswerMs);
+    await waitForAnswer(fresh.page);
+    await fresh.page.waitForFunction(() => document.querySelector("#compare-table tr") && !document.querySelector("#curve-card.stale") && !document.querySelector("#compare-card.stale"), null, { timeout: 60_000 });
+    await fresh.page.evaluate(() => navigator.serviceWorker.ready);
+    await fresh.page.waitForTimeout(1000);
+    assert.ok(fresh.page.workers().length >= 2, `${fresh.page.workers().length} workers (evaluate, search)`);
+    assert.equal(await fresh.page.evaluate(() => document.documentElement.dataset.wasmCompiles), "1");
+    // The page's one request; the service worker keeps that copy (sw.js) instead of a second.
+    assert.equal(urls.filter((u) => u.endsWith("/gpucalc.wasm")).length, 1, urls.join(" "));
+    assert.deepEqual(fresh.problems, []);
+  } finally {
+    await fresh.close();
+  }
+});
+
+test("a spec's source text loads when its details first open (not part of the first visit)", async () => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${server.url}?lang=en`);
+  await waitForAnswer(page);
+  const { SPEC_SOURCES } = await import(path.join(DIST, "spec-sources.js"));
+  const details = page.locator("#spec-table details").first();
+  const id = await details.locator(".source").getAttribute("data-source-id");
+  assert.ok(SPEC_SOURCES[id], `a source text for ${id}`);
+  await details.locator("summary").click();
+  await page.waitForFunction((want) => document.querySelector("#spec-table details .source")?.textContent === want, `Source: ${SPEC_SOURCES[id]}`);
+});
+
+test("no console errors, no foreign requests", () => {
+  assert.deepEqual(browser.problems, []);
+  assert.deepEqual(browser.foreign, []);
+});
