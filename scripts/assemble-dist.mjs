@@ -37,7 +37,7 @@ for (const f of readdirSync(WEB)) {
 for (const f of readdirSync(path.join(WEB, "locales"))) {
   if (f.endsWith(".js")) copyFileSync(path.join(WEB, "locales", f), path.join(DIST, "locales", f));
 }
-for (const f of ["gpucalc.js", "gpucalc.wasm"]) copyFileSync(path.join(WASM_DIR, f), path.join(DIST, f));
+for (const f of ["gpucalc.js", "gpucalc.wasm", "gpucalc-export.js", "gpucalc-export.wasm"]) copyFileSync(path.join(WASM_DIR, f), path.join(DIST, f));
 for (const f of readdirSync(path.join(ROOT, "examples"))) {
   if (f.endsWith(".json")) copyFileSync(path.join(ROOT, "examples", f), path.join(DIST, "examples", f));
 }
@@ -190,7 +190,9 @@ walk(DIST);
 // Loaded only when asked for ("How accurate is this?"): not precached, not part of the
 // first visit's weight; the service worker keeps them once fetched. They are in the build
 // hash, so a new report installs a new cache.
-const LAZY = new Set(["accuracy.js", "accuracy.css", "accuracy-data.js", "locales/accuracy.en.js", "locales/accuracy.zh.js"]);
+const LAZY = new Set(["accuracy.js", "accuracy.css", "accuracy-data.js", "locales/accuracy.en.js", "locales/accuracy.zh.js",
+  // "Launch config" (launch.js): loaded when first opened, with its own core.
+  "launch.js", "launch.css", "launch-worker.js", "gpucalc-export.js", "gpucalc-export.wasm"]);
 const precache = files.filter((f) => f !== "sw.js" && f !== "embed.js" && !LAZY.has(f));
 const hash = createHash("sha256");
 for (const f of [...precache, ...files.filter((f) => LAZY.has(f))]) hash.update(f).update(readFileSync(path.join(DIST, f)));

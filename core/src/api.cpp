@@ -2,7 +2,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpucalc/launch_export.hpp"
 #include "gpucalc/report.hpp"
 #include "gpucalc/scenario.hpp"
 #include "json_writer.hpp"
@@ -30,13 +29,7 @@ std::string error_envelope(const Error& e) {
   JsonWriter w;
   w.begin_object();
   w.field("ok", false);
-  w.key("error").begin_object().field("path", e.path).field("message", e.message);
-  if (!e.code.empty()) {
-    w.field("code", e.code).key("params").begin_object();
-    for (const auto& [k, v] : e.params) w.field(k, v);
-    w.end_object();
-  }
-  w.end_object();
+  w.key("error").begin_object().field("path", e.path).field("message", e.message).end_object();
   w.end_object();
   return w.take();
 }
@@ -67,15 +60,6 @@ std::string evaluate_json(std::string_view scenario_json) {
 
 std::string compare_json(std::string_view scenario, std::string_view ids) {
   return wrap(compare_report(scenario, ids));
-}
-
-std::string export_json(std::string_view scenario_json, std::string_view format) {
-  const std::optional<ExportFormat> f = parse_export_format(format);
-  if (!f)
-    return error_envelope({"", "unknown export format \"" + std::string(format) +
-                                   "\": use megatron, torchtitan, deepspeed or llamafactory",
-                           "export_format_unknown", {{"format", std::string(format)}}});
-  return envelope(scenario_json, [&](const Scenario& s) { return export_text(s, *f); });
 }
 
 std::string catalog_json(std::string_view kind) { return wrap(catalog_report(kind)); }

@@ -99,8 +99,7 @@ std::string write_llamafactory(Out& o) {
   const ModelShape& m = o.s.problem.model;
   return "# LLaMA-Factory config for the plan gpucalc chose (names: hiyouga/LLaMA-Factory\n"
          "# src/llamafactory/hparams, data/frameworks/llamafactory.json). Add model_name_or_path for\n"
-         "# " + m.name + ", dataset, template and output_dir, then train
-# (" + num(o.l.gpus()) +
+         "# " + m.name + ", dataset, template and output_dir, then train\n# (" + num(o.l.gpus()) +
          " GPUs in all):\n#   FORCE_TORCHRUN=1 llamafactory-cli train this.yaml\n\n" + y.text;
 }
 

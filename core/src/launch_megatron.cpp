@@ -166,8 +166,7 @@ std::string write_megatron(Out& o) {
   const int64_t gpus = o.l.gpus();
   return "# Megatron-LM arguments for the plan gpucalc chose (option names: NVIDIA/Megatron-LM\n"
          "# megatron/training/arguments.py, data/frameworks/megatron.json). Add your data,\n"
-         "# tokenizer, learning-rate and checkpoint arguments, then launch
-# (" + num(gpus) + " GPUs in all):\n"
+         "# tokenizer, learning-rate and checkpoint arguments, then launch\n# (" + num(gpus) + " GPUs in all):\n"
          "#   torchrun --nnodes N --nproc-per-node G pretrain_gpt.py \"${GPUCALC_ARGS[@]}\" ...\n"
          "GPUCALC_ARGS=(\n" + a.text + ")\n";
 }
