@@ -51,12 +51,14 @@ void sharding_args(Out& o, Args& a) {
   if (l.zero_stage == 1 || l.zero_stage == 2) {
     a.add("--use-distributed-optimizer");
     if (l.zero_stage == 1) approximate(o, "zero_stage", "1", "--use-distributed-optimizer (shards gradients too, as ZeRO-2)");
-    if (t.overlap_param_gather) a.add("--overlap-param-gather");
   } else if (l.zero_stage == 3) {
-    a.add("--use-megatron-fsdp");
+    a.add("--use-megatron-fsdp");  // Megatron-FSDP v1 (the default) turns the distributed optimizer on
     a.add("--data-parallel-sharding-strategy", "optim_grads_params");
   }
-  if (t.overlap_grad_reduce && l.dp > 1) a.add("--overlap-grad-reduce");
+  const bool overlap_grad = t.overlap_grad_reduce && l.dp > 1;
+  if (overlap_grad) a.add("--overlap-grad-reduce");
+  // arguments.py: --overlap-param-gather needs --overlap-grad-reduce and a sharded optimizer.
+  if (overlap_grad && l.zero_stage > 0 && t.overlap_param_gather) a.add("--overlap-param-gather");
   if (l.shard > 0 && l.shard < l.dp) {
     if (l.zero_stage == 3)
       no_equivalent(o, "parallel.shard", num(l.shard));
