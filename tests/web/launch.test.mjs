@@ -49,7 +49,8 @@ test("the export module loads only when Launch config is opened", async () => {
   assert.ok(!fetched.some((p) => /launch|gpucalc-export/.test(p)), `fetched before opening: ${fetched.filter((p) => /launch|export/.test(p))}`);
   await page.click("#launch summary");
   await ready("megatron");
-  assert.ok(fetched.some((p) => p.endsWith("/gpucalc-export.wasm")), "the export core was fetched on opening");
+  assert.ok(fetched.some((p) => p.endsWith("/launch.js")), "launch.js was fetched on opening");
+  assert.ok(fetched.some((p) => p.endsWith("/launch-worker.js")), "the export worker was started on opening");
 });
 
 test("desktop, en: the default plan as Megatron-LM arguments, the CLI's own text; copy; switch to DeepSpeed", async () => {
