@@ -110,11 +110,18 @@ void flatten(const json& j, const std::string& prefix, Options& out) {
   }
 }
 
+// Every name is the framework's, and its value has the option's type: an int option a
+// whole number, a bool option true/false, a Megatron flag no value.
 void check_names(const Options& emitted, const json& known) {
   REQUIRE(!emitted.empty());
   for (const auto& [name, value] : emitted) {
-    INFO(name);
-    CHECK(known.contains(name));
+    INFO(name << " = " << value);
+    REQUIRE(known.contains(name));
+    const std::string type = known[name];
+    if (type == "int") CHECK(value.find_first_not_of("-0123456789") == std::string::npos);
+    if (type == "int") CHECK(!value.empty());
+    if (type == "bool") CHECK((value == "true" || value == "false"));
+    if (type == "flag") CHECK(value.empty());
   }
 }
 
