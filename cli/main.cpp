@@ -26,6 +26,11 @@ Usage:
   gpucalc compare FILE|- --gpus ID,ID,...
                              the same scenario on each accelerator listed (catalog
                              ids): GPUs, layout, days, cost, energy, memory per row.
+  gpucalc export FILE|- --format megatron|torchtitan|deepspeed|llamafactory
+                             the chosen plan as the framework's launch config
+                             (Megatron-LM arguments, torchtitan TOML, DeepSpeed
+                             JSON, LLaMA-Factory YAML for fine-tunes) on stdout;
+                             what it cannot express is warned on stderr.
   gpucalc catalog gpus|models
                              the accelerator catalog (with default prices) or the
                              model presets (with counted parameters) as JSON.
@@ -72,6 +77,17 @@ int print_envelope(const std::string& out) {
   return 0;
 }
 
+// `gpucalc export`: the config text on stdout, each warning on stderr.
+int print_export(const std::string& out) {
+  const auto env = nlohmann::ordered_json::parse(out, nullptr, false);
+  if (env.is_discarded() || !env.is_object() || !env.value("ok", false)) return print_envelope(out);
+  const auto& v = env["value"];
+  std::cout << v.value("text", "");
+  for (const auto& w : v["warnings"])
+    std::cerr << "gpucalc: warning [" << w.value("code", "") << "]: " << w.value("message", "") << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -89,6 +105,16 @@ int main(int argc, char** argv) {
     if (argc != 3 || (std::string(argv[2]) != "gpus" && std::string(argv[2]) != "models"))
       return usage_error("catalog takes one kind: gpus or models");
     return print_envelope(gpucalc::catalog_json(argv[2]));
+  }
+  if (cmd == "export") {
+    if (argc != 5 || std::string(argv[3]) != "--format")
+      return usage_error("export takes FILE --format megatron|torchtitan|deepspeed|llamafactory");
+    std::string text;
+    if (!read_all(argv[2], text)) {
+      std::cerr << "gpucalc: cannot read '" << argv[2] << "'\n";
+      return 2;
+    }
+    return print_export(gpucalc::export_json(text, argv[4]));
   }
   if (cmd != "evaluate" && cmd != "search" && cmd != "compare") return usage_error("unknown command '" + cmd + "'");
   int top_k = 10;

@@ -38,7 +38,7 @@ for (const f of readdirSync(WEB)) {
 for (const f of readdirSync(path.join(WEB, "locales"))) {
   if (f.endsWith(".js")) copyFileSync(path.join(WEB, "locales", f), path.join(DIST, "locales", f));
 }
-for (const f of ["gpucalc.js", "gpucalc.wasm"]) copyFileSync(path.join(WASM_DIR, f), path.join(DIST, f));
+for (const f of ["gpucalc.js", "gpucalc.wasm", "gpucalc-export.js", "gpucalc-export.wasm"]) copyFileSync(path.join(WASM_DIR, f), path.join(DIST, f));
 for (const f of readdirSync(path.join(ROOT, "examples"))) {
   if (f.endsWith(".json")) copyFileSync(path.join(ROOT, "examples", f), path.join(DIST, "examples", f));
 }
@@ -195,7 +195,9 @@ walk(DIST);
 // first visit's weight; the service worker keeps them once fetched. They are in the build
 // hash, so a new report installs a new cache.
 const LAZY = new Set(["accuracy.js", "accuracy.css", "accuracy-data.js", "locales/accuracy.en.js", "locales/accuracy.zh.js",
-  "locales/scenario-docs.en.js", "locales/scenario-docs.zh.js", "embed-code.js", "spec-sources.js"]);
+  "locales/scenario-docs.en.js", "locales/scenario-docs.zh.js", "embed-code.js", "spec-sources.js",
+  // "Launch config" (launch.js): loaded when first opened, with its own core.
+  "launch.js", "launch.css", "launch-worker.js", "gpucalc-export.js", "gpucalc-export.wasm"]);
 // The examples are fetched (and then kept by the service worker) only when asked for.
 const precache = files.filter((f) => f !== "sw.js" && f !== "embed.js" && !LAZY.has(f) && !f.startsWith("examples/"));
 const hash = createHash("sha256");

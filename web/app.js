@@ -358,6 +358,16 @@ function renderAll() {
   populateMoney(state.scenario, state.answer);
   if (state.compare && state.compare.text === state.answerText) renderCompare(state.compare.value, baseOf(state.scenario.gpu), compareCtx());
   state.expert?.populate(state.scenario, state.answer);
+  if ($("launch").open) state.launch?.then((l) => l.refresh());
+}
+
+// "Launch config" (launch.js, loaded when first opened): the plan as a framework's config.
+function initLaunch() {
+  $("launch").addEventListener("toggle", () => {
+    if (!$("launch").open) return;
+    if (state.launch) return void state.launch.then((l) => l.refresh());
+    state.launch = import("./launch.js").then((m) => m.mount($("launch"), { scenarioText: () => state.answerText, lang }));
+  });
 }
 
 function markExploreStale() {
@@ -942,6 +952,7 @@ async function start() {
   wireTrust();
   wireCalibration({ edit, setClientError, evaluateNow, answer: () => state.answer });
   wireMoney({ edit, setClientError, evaluateNow, syncOutputs, scenario: () => state.scenario });
+  initLaunch();
   $("lang").addEventListener("click", async () => {
     const next = lang() === "zh" ? "en" : "zh";
     await i18n.loadLanguage(next);

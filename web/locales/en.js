@@ -523,6 +523,7 @@ export default {
   warnings: "Warnings and notes",
   default_applied: "Default applied:",
 
+  launch: "Launch config",
   plan: "Parallel plan",
   memory: "Memory per GPU",
   time: "Time",

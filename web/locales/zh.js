@@ -520,6 +520,7 @@ export default {
   warnings: "提示与说明",
   default_applied: "已采用默认值：",
 
+  launch: "启动配置",
   plan: "并行方案",
   memory: "单卡显存",
   time: "时间",

@@ -27,6 +27,13 @@ std::string compare_json(std::string_view scenario, std::string_view ids);
 // or "models" (data/models.json, with each preset's counted parameters). Same envelope.
 std::string catalog_json(std::string_view kind);
 
+// The plan the scenario's search chooses, written as a framework's launch configuration:
+// format "megatron" (Megatron-LM arguments), "torchtitan" (TOML job file), "deepspeed"
+// (JSON config) or "llamafactory" (YAML, fine-tunes only). The value is
+// {"format", "file_name", "plan", "text", "warnings"} (launch_export.hpp). Same envelope;
+// an unknown format is an error with code export_format_unknown.
+std::string export_json(std::string_view scenario_json, std::string_view format);
+
 // The version string, e.g. "0.1.0".
 std::string version();
 

@@ -1,0 +1,182 @@
+// Launch-config export: picks the writer for the format, adds the warnings every format
+// shares, and lists the warnings as comments in the formats that have comments.
+#include "gpucalc/launch_export.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "gpucalc/search.hpp"
+#include "json_writer.hpp"
+#include "launch_export_detail.hpp"
+
+namespace gpucalc {
+
+const char* to_string(ExportFormat f) {
+  switch (f) {
+    case ExportFormat::megatron: return "megatron";
+    case ExportFormat::torchtitan: return "torchtitan";
+    case ExportFormat::deepspeed: return "deepspeed";
+    case ExportFormat::llamafactory: return "llamafactory";
+  }
+  return "?";
+}
+
+std::optional<ExportFormat> parse_export_format(std::string_view name) {
+  for (ExportFormat f : {ExportFormat::megatron, ExportFormat::torchtitan, ExportFormat::deepspeed,
+                         ExportFormat::llamafactory})
+    if (name == to_string(f)) return f;
+  return std::nullopt;
+}
+
+namespace launch {
+
+void no_equivalent(Out& o, const std::string& element, const std::string& value) {
+  o.warnings.push_back({"export_no_equivalent",
+                        {{"framework", o.framework}, {"element", element}, {"value", value}},
+                        std::string(o.framework) + " has no option for " + element + " = " + value +
+                            "; the exported config leaves it out: set it by hand, or the run will not use this layout"});
+}
+
+void approximate(Out& o, const std::string& element, const std::string& value, const std::string& used) {
+  o.warnings.push_back({"export_approximate",
+                        {{"framework", o.framework}, {"element", element}, {"value", value}, {"used", used}},
+                        std::string(o.framework) + " has no exact equivalent of " + element + " = " + value +
+                            "; the config uses " + used});
+}
+
+std::string num(int64_t v) { return std::to_string(v); }
+
+std::string num(double v) {
+  char buf[32];
+  for (int prec = 1; prec <= 17; ++prec) {
+    std::snprintf(buf, sizeof buf, "%.*g", prec, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  std::string s = buf;
+  // TOML and YAML read "1e+10" fine; a bare integer-valued double stays "32", not "32.0".
+  return s;
+}
+
+int64_t grad_accum(const Scenario& s, const Layout& l) { return micro_batches(s.problem.training, l); }
+
+int64_t train_steps(const Scenario& s) {
+  const Training& t = s.problem.training;
+  return static_cast<int64_t>(std::ceil(t.tokens / (static_cast<double>(t.global_batch) * static_cast<double>(t.seq_len))));
+}
+
+std::string recompute_module_list(unsigned bits, const char* sep) {
+  std::string out;
+  for (const NamedBit& m : kRecomputeModuleNames)
+    if (bits & m.bit) out += (out.empty() ? "" : sep) + std::string(m.name);
+  return out;
+}
+
+}  // namespace launch
+
+namespace {
+
+constexpr const char* kDisplay[] = {"Megatron-LM", "torchtitan", "DeepSpeed", "LLaMA-Factory"};
+constexpr const char* kFileName[] = {"megatron-args.sh", "torchtitan.toml", "ds_config.json", "llamafactory.yaml"};
+// The framework whose memory behaviour the estimate modelled, by export format.
+constexpr Framework kModelled[] = {Framework::megatron, Framework::torchtitan, Framework::deepspeed, Framework::hf};
+
+// The estimate modelled one framework's memory; exporting to another keeps the layout
+// but not necessarily the fit.
+void framework_note(launch::Out& o, ExportFormat f) {
+  const Framework modelled = o.s.problem.training.framework;
+  if (modelled == kModelled[static_cast<int>(f)]) return;
+  o.warnings.push_back({"export_framework_differs",
+                        {{"framework", o.framework}, {"modelled", to_string(modelled)}},
+                        std::string("the memory estimate models training.framework = ") + to_string(modelled) +
+                            "; under " + o.framework +
+                            " the same layout can need more or less memory: set training.framework to match and evaluate again"});
+}
+
+// The warnings, repeated as '#' comments at the end of the text.
+void append_comments(std::string& text, const std::vector<Message>& warnings) {
+  if (warnings.empty()) return;
+  text += "\n# gpucalc warnings (not expressed above):\n";
+  for (const Message& m : warnings) text += "#  - " + m.message + "\n";
+}
+
+}  // namespace
+
+Expected<LaunchConfig> write_launch_config(const Scenario& s, const Layout& l, ExportFormat f) {
+  const Training& t = s.problem.training;
+  if (f == ExportFormat::llamafactory && t.stage == Stage::pretrain)
+    return Error{"/training/stage",
+                 "LLaMA-Factory export is for fine-tunes: set training.stage to lora, qlora or full_finetune, got \"pretrain\"",
+                 "export_needs_finetune",
+                 {{"stage", "pretrain"}}};
+  const int i = static_cast<int>(f);
+  launch::Out o{s, l, kDisplay[i], {}};
+  framework_note(o, f);
+  LaunchConfig c;
+  c.format = f;
+  c.file_name = kFileName[i];
+  switch (f) {
+    case ExportFormat::megatron: c.text = launch::write_megatron(o); break;
+    case ExportFormat::torchtitan: c.text = launch::write_torchtitan(o); break;
+    case ExportFormat::deepspeed: c.text = launch::write_deepspeed(o); break;
+    case ExportFormat::llamafactory: c.text = launch::write_llamafactory(o); break;
+  }
+  if (f != ExportFormat::deepspeed) append_comments(c.text, o.warnings);
+  c.warnings = std::move(o.warnings);
+  return c;
+}
+
+}  // namespace gpucalc
+
+namespace gpucalc {
+
+namespace {
+
+void plan_json(JsonWriter& w, const Scenario& s, const Layout& l) {
+  w.key("plan").begin_object();
+  w.field("gpus", l.gpus());
+  w.field("tp", l.tp);
+  w.field("pp", l.pp);
+  w.field("vpp", l.vpp);
+  w.field("dp", l.dp);
+  w.field("cp", l.cp);
+  w.field("ep", l.ep);
+  w.field("etp", l.etp);
+  w.field("shard", zero_shard(l));
+  w.field("zero_stage", l.zero_stage);
+  w.field("micro_batch", l.micro_batch);
+  w.field("global_batch", s.problem.training.global_batch);
+  w.field("seq_len", s.problem.training.seq_len);
+  w.field("recompute", to_string(l.recompute));
+  w.end_object();
+}
+
+}  // namespace
+
+Expected<std::string> export_text(const Scenario& s, ExportFormat f) {
+  SearchResult sr = search(s.problem, s.constraints, s.target());
+  if (sr.truncated) return too_many_layouts();
+  if (!sr.chosen) return explain_no_layout(s.problem, s.constraints);
+  const Layout& l = sr.chosen->layout;
+  Expected<LaunchConfig> c = write_launch_config(s, l, f);
+  if (!c) return c.error();
+  JsonWriter w;
+  w.begin_object();
+  w.field("format", to_string(f));
+  w.field("file_name", c->file_name);
+  plan_json(w, s, l);
+  w.field("text", c->text);
+  w.key("warnings").begin_array();
+  for (const Message& m : c->warnings) {
+    w.begin_object().field("code", m.code);
+    w.key("params").begin_object();
+    for (const auto& [k, v] : m.params) w.field(k, v);
+    w.end_object();
+    w.field("message", m.message).end_object();
+  }
+  w.end_array();
+  w.end_object();
+  return w.take();
+}
+
+}  // namespace gpucalc

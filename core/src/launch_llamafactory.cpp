@@ -1,0 +1,106 @@
+// A LLaMA-Factory training YAML (llamafactory-cli train FILE) for a fine-tune: LoRA,
+// QLoRA or full. Names from hiyouga/LLaMA-Factory src/llamafactory/hparams/*.py and the
+// Transformers TrainingArguments it extends, at the commits in
+// data/frameworks/llamafactory.json. LLaMA-Factory runs data parallel (DDP, or DeepSpeed
+// ZeRO through its example configs): model-parallel degrees have no place here.
+#include <cmath>
+#include <string>
+
+#include "launch_export_detail.hpp"
+
+namespace gpucalc::launch {
+namespace {
+
+struct Yaml {
+  std::string text;
+  void add(const std::string& key, const std::string& value) { text += key + ": " + value + "\n"; }
+  void flag(const std::string& key, bool v) { add(key, v ? "true" : "false"); }
+  void heading(const std::string& h) { text += (text.empty() ? "" : "\n") + std::string("### ") + h + "\n"; }
+};
+
+// LoRA targets as module names of Llama/Qwen-style blocks; every linear → "all".
+std::string lora_targets(unsigned bits) {
+  if ((bits & 0x7f) == 0x7f) return "all";
+  std::string out;
+  for (const NamedBit& t : kLoraTargetNames)
+    if (bits & t.bit) out += (out.empty() ? "" : ",") + std::string(t.name) + "_proj";
+  return out;
+}
+
+void method(Out& o, Yaml& y) {
+  const Training& t = o.s.problem.training;
+  y.heading("method");
+  y.add("stage", "sft");
+  y.flag("do_train", true);
+  y.add("finetuning_type", is_adapter_stage(t) ? "lora" : "full");
+  if (!is_adapter_stage(t)) return;
+  y.add("lora_rank", num(t.lora.rank));
+  const int64_t alpha = std::llround(t.lora.alpha);
+  y.add("lora_alpha", num(alpha));
+  if (static_cast<double>(alpha) != t.lora.alpha)
+    approximate(o, "training.lora.alpha", num(t.lora.alpha), "lora_alpha: " + num(alpha) + " (an integer in LLaMA-Factory)");
+  y.add("lora_target", lora_targets(t.lora.targets));
+  if (t.stage != Stage::qlora) return;
+  y.add("quantization_bit", "4");
+  y.add("quantization_type", "nf4");
+  y.flag("double_quantization", t.lora.double_quant);
+}
+
+// ZeRO through the DeepSpeed configs LLaMA-Factory ships in examples/deepspeed/.
+void deepspeed(Out& o, Yaml& y) {
+  const Layout& l = o.l;
+  if (l.zero_stage == 0) return;
+  const bool offload = o.s.problem.training.offload.optimizer || o.s.problem.training.offload.params;
+  const int stage = l.zero_stage == 1 ? 2 : l.zero_stage;
+  if (l.zero_stage == 1) approximate(o, "zero_stage", "1", "examples/deepspeed/ds_z2_config.json (ZeRO-2)");
+  y.add("deepspeed", "examples/deepspeed/ds_z" + std::to_string(stage) + (offload ? "_offload" : "") + "_config.json");
+  if (l.shard > 0 && l.shard < l.dp) no_equivalent(o, "parallel.shard", num(l.shard));
+}
+
+void train(Out& o, Yaml& y) {
+  const Training& t = o.s.problem.training;
+  const Layout& l = o.l;
+  y.heading("train");
+  y.add("cutoff_len", num(t.seq_len));
+  y.add("per_device_train_batch_size", num(l.micro_batch));
+  y.add("gradient_accumulation_steps", num(grad_accum(o.s, l)));
+  y.add("max_steps", num(train_steps(o.s)));
+  if (t.precision == Precision::fp16) y.flag("fp16", true);
+  else y.flag("bf16", true);
+  if (t.precision == Precision::fp8) y.flag("fp8", true);
+  // Gradient checkpointing is on unless disabled (ModelArguments.disable_gradient_checkpointing).
+  y.flag("disable_gradient_checkpointing", l.recompute == Recompute::none);
+  if (l.recompute == Recompute::selective)
+    approximate(o, "training.recompute", "selective", "gradient checkpointing of whole layers (full)");
+  const char* optim = t.optimizer == Optimizer::adamw      ? (t.lora.paged_optimizer ? "paged_adamw_32bit" : "adamw_torch")
+                      : t.optimizer == Optimizer::adam8bit ? (t.lora.paged_optimizer ? "paged_adamw_8bit" : "adamw_bnb_8bit")
+                      : t.optimizer == Optimizer::sgd      ? "sgd"
+                      : t.optimizer == Optimizer::lion     ? "lion_32bit"
+                                                           : "adafactor";
+  y.add("optim", optim);
+  deepspeed(o, y);
+}
+
+void model_parallel_warnings(Out& o) {
+  const Layout& l = o.l;
+  if (l.tp > 1) no_equivalent(o, "parallel.tp", num(l.tp));
+  if (l.pp > 1) no_equivalent(o, "parallel.pp", num(l.pp));
+  if (l.cp > 1) no_equivalent(o, "parallel.cp", num(l.cp));
+  if (l.ep > 1) no_equivalent(o, "parallel.ep", num(l.ep));
+}
+
+}  // namespace
+
+std::string write_llamafactory(Out& o) {
+  Yaml y;
+  model_parallel_warnings(o);
+  method(o, y);
+  train(o, y);
+  const ModelShape& m = o.s.problem.model;
+  return "# LLaMA-Factory config for the plan gpucalc chose (names: hiyouga/LLaMA-Factory\n"
+         "# src/llamafactory/hparams, data/frameworks/llamafactory.json). Add model_name_or_path for\n"
+         "# " + m.name + ", dataset, template and output_dir, then train\n# (" + num(o.l.gpus()) +
+         " GPUs in all):\n#   FORCE_TORCHRUN=1 llamafactory-cli train this.yaml\n\n" + y.text;
+}
+
+}  // namespace gpucalc::launch

@@ -1,0 +1,176 @@
+// Megatron-LM (Megatron-Core) arguments for pretrain_gpt.py, as a bash array. Names from
+// NVIDIA/Megatron-LM megatron/training/arguments.py at the commit in
+// data/frameworks/megatron.json.
+#include <string>
+
+#include "launch_export_detail.hpp"
+
+namespace gpucalc::launch {
+namespace {
+
+struct Args {
+  std::string text;
+  void add(const std::string& flag, const std::string& value = "") {
+    text += "  " + flag + (value.empty() ? "" : " " + value) + "\n";
+  }
+  void comment(const std::string& c) { text += "  # " + c + "\n"; }
+};
+
+void parallel_args(Out& o, Args& a) {
+  const Layout& l = o.l;
+  const Training& t = o.s.problem.training;
+  a.comment("layout: " + num(l.gpus()) + " GPUs = tp " + num(l.tp) + " x pp " + num(l.pp) + " x cp " + num(l.cp) +
+            " x dp " + num(l.dp));
+  a.add("--tensor-model-parallel-size", num(l.tp));
+  a.add("--pipeline-model-parallel-size", num(l.pp));
+  if (l.vpp > 1) a.add("--num-virtual-stages-per-pipeline-rank", num(l.vpp));
+  if (l.first_stage_layers > 0) a.add("--decoder-first-pipeline-num-layers", num(l.first_stage_layers));
+  if (l.last_stage_layers > 0) a.add("--decoder-last-pipeline-num-layers", num(l.last_stage_layers));
+  a.add("--context-parallel-size", num(l.cp));
+  if (o.s.problem.model.moe.experts > 0) {
+    a.add("--expert-model-parallel-size", num(l.ep));
+    a.add("--expert-tensor-parallel-size", num(l.etp));
+  }
+  if (l.tp > 1 && t.sequence_parallel) a.add("--sequence-parallel");
+  if (l.tp > 1 && t.overlap_tp_comm) a.add("--tp-comm-overlap");
+}
+
+void batch_args(Out& o, Args& a) {
+  const Training& t = o.s.problem.training;
+  a.add("--micro-batch-size", num(o.l.micro_batch));
+  a.add("--global-batch-size", num(t.global_batch));
+  a.add("--seq-length", num(t.seq_len));
+  a.add("--train-samples", num(train_steps(o.s) * t.global_batch));
+}
+
+// ZeRO stage → Megatron's distributed optimizer (stages 1-2: optimizer states, and with
+// them the reduce-scattered gradients) or Megatron-FSDP (stage 3), HSDP → instances.
+void sharding_args(Out& o, Args& a) {
+  const Layout& l = o.l;
+  const Training& t = o.s.problem.training;
+  if (l.zero_stage == 1 || l.zero_stage == 2) {
+    a.add("--use-distributed-optimizer");
+    if (l.zero_stage == 1) approximate(o, "zero_stage", "1", "--use-distributed-optimizer (shards gradients too, as ZeRO-2)");
+  } else if (l.zero_stage == 3) {
+    a.add("--use-megatron-fsdp");  // Megatron-FSDP v1 (the default) turns the distributed optimizer on
+    a.add("--data-parallel-sharding-strategy", "optim_grads_params");
+  }
+  const bool overlap_grad = t.overlap_grad_reduce && l.dp > 1;
+  if (overlap_grad) a.add("--overlap-grad-reduce");
+  // arguments.py: --overlap-param-gather needs --overlap-grad-reduce and a sharded optimizer.
+  if (overlap_grad && l.zero_stage > 0 && t.overlap_param_gather) a.add("--overlap-param-gather");
+  if (l.shard > 0 && l.shard < l.dp) {
+    if (l.zero_stage == 3)
+      no_equivalent(o, "parallel.shard", num(l.shard));
+    else
+      a.add("--num-distributed-optimizer-instances", num(l.dp / l.shard));
+  }
+  if (t.offload.optimizer) a.add("--optimizer-cpu-offload");
+  if (t.offload.params) no_equivalent(o, "training.offload.params", "true");
+}
+
+void precision_args(Out& o, Args& a) {
+  const Training& t = o.s.problem.training;
+  a.add(t.precision == Precision::fp16 ? "--fp16" : "--bf16");
+  if (t.precision != Precision::fp8) return;
+  a.add("--fp8-format", "hybrid");
+  a.add("--fp8-recipe", t.fp8_recipe == Fp8Recipe::delayed ? "delayed"
+                        : t.fp8_recipe == Fp8Recipe::mxfp8 ? "mxfp8"
+                                                           : "tensorwise");
+}
+
+void recompute_args(Out& o, Args& a) {
+  const Layout& l = o.l;
+  if (l.recompute == Recompute::full) {
+    a.add("--recompute-granularity", "full");
+    a.add("--recompute-method", "uniform");
+    a.add("--recompute-num-layers", "1");
+  } else if (l.recompute == Recompute::selective) {
+    a.add("--recompute-granularity", "selective");
+    a.add("--recompute-modules", recompute_module_list(l.recompute_modules, " "));
+  }
+}
+
+void optimizer_args(Out& o, Args& a) {
+  const Optimizer opt = o.s.problem.training.optimizer;
+  // Megatron's "adam" is AdamW: torch.optim.AdamW / TE FusedAdam with decoupled weight decay.
+  if (opt == Optimizer::adamw) a.add("--optimizer", "adam");
+  else if (opt == Optimizer::sgd) a.add("--optimizer", "sgd");
+  else if (opt == Optimizer::lion) a.add("--optimizer", "lion");
+  else no_equivalent(o, "training.optimizer", to_string(opt));
+}
+
+void model_args(Out& o, Args& a) {
+  const ModelShape& m = o.s.problem.model;
+  a.comment("model: " + m.name);
+  a.add("--num-layers", num(m.layers));
+  a.add("--hidden-size", num(m.hidden));
+  a.add("--ffn-hidden-size", num(m.ffn_hidden));
+  a.add("--num-attention-heads", num(m.heads));
+  if (m.kv_heads != m.heads) {
+    a.add("--group-query-attention");
+    a.add("--num-query-groups", num(m.kv_heads));
+  }
+  if (m.head_dim * m.heads != m.hidden) a.add("--kv-channels", num(m.head_dim));
+  a.add("--max-position-embeddings", num(m.max_position_embeddings > 0 ? m.max_position_embeddings : o.s.problem.training.seq_len));
+  a.add("--position-embedding-type", m.position == PositionEmbedding::rope ? "rope" : "learned_absolute");
+  if (m.position == PositionEmbedding::alibi) no_equivalent(o, "model.position", "alibi");
+  a.add("--normalization", m.norm == Norm::rmsnorm ? "RMSNorm" : "LayerNorm");
+  if (m.ffn_act == FfnAct::swiglu) a.add("--swiglu");
+  if (m.ffn_act == FfnAct::geglu) no_equivalent(o, "model.ffn_act", "geglu");
+  if (!m.tied_embeddings) a.add("--untie-embeddings-and-output-weights");
+  if (!m.linear_bias) a.add("--disable-bias-linear");
+  if (m.qkv_bias) a.add("--add-qkv-bias");
+  if (m.qk_norm) a.add("--qk-layernorm");
+  if (m.attention == AttentionType::mla) {
+    a.add("--multi-latent-attention");
+    if (m.mla.q_lora_rank > 0) a.add("--q-lora-rank", num(m.mla.q_lora_rank));
+    a.add("--kv-lora-rank", num(m.mla.kv_lora_rank));
+    a.add("--qk-head-dim", num(m.mla.qk_nope_head_dim));
+    a.add("--qk-pos-emb-head-dim", num(m.mla.qk_rope_head_dim));
+    a.add("--v-head-dim", num(m.mla.v_head_dim));
+  }
+}
+
+void moe_args(Out& o, Args& a) {
+  const MoeShape& e = o.s.problem.model.moe;
+  if (e.experts == 0) return;
+  a.add("--num-experts", num(e.experts));
+  a.add("--moe-router-topk", num(e.top_k));
+  a.add("--moe-ffn-hidden-size", num(e.expert_ffn_hidden));
+  if (e.shared_experts > 0) a.add("--moe-shared-expert-intermediate-size", num(e.shared_expert_ffn_hidden));
+  if (e.first_dense_layers > 0)
+    a.add("--moe-layer-freq", "'([0]*" + num(e.first_dense_layers) + "+[1]*" +
+                                  num(o.s.problem.model.layers - e.first_dense_layers) + ")'");
+  if (e.capacity_factor > 0) a.add("--moe-expert-capacity-factor", num(e.capacity_factor));
+  if (o.s.problem.training.moe_dispatcher == MoeDispatcher::deepep) {
+    a.add("--moe-token-dispatcher-type", "flex");
+    a.add("--moe-flex-dispatcher-backend", "deepep");
+  } else {
+    a.add("--moe-token-dispatcher-type", "alltoall");
+  }
+}
+
+}  // namespace
+
+std::string write_megatron(Out& o) {
+  Args a;
+  parallel_args(o, a);
+  batch_args(o, a);
+  sharding_args(o, a);
+  precision_args(o, a);
+  recompute_args(o, a);
+  optimizer_args(o, a);
+  model_args(o, a);
+  moe_args(o, a);
+  if (is_adapter_stage(o.s.problem.training))
+    no_equivalent(o, "training.stage", to_string(o.s.problem.training.stage));
+  const int64_t gpus = o.l.gpus();
+  return "# Megatron-LM arguments for the plan gpucalc chose (option names: NVIDIA/Megatron-LM\n"
+         "# megatron/training/arguments.py, data/frameworks/megatron.json). Add your data,\n"
+         "# tokenizer, learning-rate and checkpoint arguments, then launch\n# (" + num(gpus) + " GPUs in all):\n"
+         "#   torchrun --nnodes N --nproc-per-node G pretrain_gpt.py \"${GPUCALC_ARGS[@]}\" ...\n"
+         "GPUCALC_ARGS=(\n" + a.text + ")\n";
+}
+
+}  // namespace gpucalc::launch
