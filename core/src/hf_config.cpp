@@ -83,7 +83,7 @@ class Fields {
   std::optional<int64_t> integer(std::string_view key, std::optional<int64_t> fallback, int64_t lo, int64_t hi) {
     const json* v = find(key);
     if (!v) {
-      if (!fallback) fail(key, "hf_config_required", {{"key", std::string(key)}}, "is required in this config.json");
+      if (!fallback) fail(key, "hf_config_required", {{"key", std::string(key)}}, std::string(key) + " is required in this config.json");
       return fallback;
     }
     if (!v->is_number_integer()) {
@@ -169,6 +169,8 @@ void read_decoder(Fields& f, Arch a, ModelShape& m) {
   const std::optional<int64_t> vocab = a == Arch::gemma2 ? 256000 : a == Arch::gemma3 ? 262208 : std::optional<int64_t>();
   if (auto v = f.integer("vocab_size", vocab, 1, kVocab)) m.vocab = *v;
   m.tied_embeddings = f.boolean("tie_word_embeddings", gemma);
+  // Gemma: hidden_activation is the MLP's; an older hidden_act beside it is superseded.
+  if (gemma && f.find("hidden_activation")) f.find("hidden_act");
   if (gemma) read_activation(f, f.find("hidden_activation") ? "hidden_activation" : "hidden_act", "gelu_pytorch_tanh", m);
   else read_activation(f, "hidden_act", "silu", m);
   const bool moe = a == Arch::qwen2_moe || a == Arch::qwen3_moe || a == Arch::mixtral || a == Arch::deepseek_v2 ||
@@ -337,7 +339,7 @@ Expected<HfImport> import_hf_config(const json& config, const std::string& path)
                  "must divide the attention heads (" + str(m.heads) + "), got " + str(m.kv_heads),
                  "hf_config_kv_heads", {{"heads", str(m.heads)}, {"kv_heads", str(m.kv_heads)}}};
   if (m.moe.experts > 0 && m.moe.top_k > m.moe.experts)
-    return Error{f.at("num_experts_per_tok"), "cannot exceed the routed experts (" + str(m.moe.experts) + ")",
+    return Error{f.at("num_experts_per_tok"), "cannot exceed the routed experts (" + str(m.moe.experts) + "), got " + str(m.moe.top_k),
                  "hf_config_top_k", {{"experts", str(m.moe.experts)}, {"top_k", str(m.moe.top_k)}}};
   if (m.moe.first_dense_layers >= m.layers && m.moe.experts > 0)
     return Error{f.at("first_k_dense_replace"), "must leave at least one MoE layer (" + str(m.layers) + " layers)",

@@ -139,6 +139,8 @@ void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>
     m.source = "scenario";
   }
   const bool req = !has_base;
+  // A base's head_dim that is just hidden / heads stays derived when either changes.
+  if (m.head_dim * m.heads == m.hidden && !o.contains("head_dim") && (o.contains("hidden") || o.contains("heads"))) m.head_dim = 0;
   if (auto v = r.text(o, P, "name", 200)) m.name = *v;
   if (auto v = r.integer(o, P, "layers", req, 1, 10'000)) m.layers = *v;
   if (auto v = r.integer(o, P, "hidden", req, 1, 1'000'000)) m.hidden = *v;

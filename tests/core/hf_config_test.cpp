@@ -269,12 +269,12 @@ TEST_CASE("hf_config: keys not understood are named in one warning; fields besid
   CHECK(s->problem.model.name == "my 1B");
   REQUIRE(s->warnings.size() == 1);
   CHECK(s->warnings[0].code == "hf_config_keys_ignored");
-  CHECK(s->warnings[0].params[1] == std::pair<std::string, std::string>{"keys", "my_adapter_rank, logit_scale"});
+  CHECK(s->warnings[0].params[1] == std::pair<std::string, std::string>{"keys", "logit_scale, my_adapter_rank"});
   // The CLI/wasm answer carries it among its warnings.
   const json env = json::parse(evaluate_json(
       R"({"model":{"hf_config":)" + cfg + R"(},"gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096}})"));
   REQUIRE(env["ok"] == true);
-  CHECK(env["value"]["warnings"][0].get<std::string>().find("my_adapter_rank, logit_scale") != std::string::npos);
+  CHECK(env["value"]["warnings"][0].get<std::string>().find("logit_scale, my_adapter_rank") != std::string::npos);
 }
 
 TEST_CASE("hf_config: bad values are errors at their pointer, with a code", "[hf_config][errors]") {
@@ -320,4 +320,18 @@ TEST_CASE("hf_config: the imported shape counts what the preset copied from the 
   // Llama 3.2 1B's preset and its config.json agree exactly (see the first case).
   CHECK(preset_total("llama-3.2-1b") == 1235814400);
   CHECK(preset_total("deepseek-v2-lite") == 15706484224);
+}
+
+TEST_CASE("a base's derived head_dim follows a new hidden or heads (issue 16: 1B counted as 1.40B)", "[scenario]") {
+  // Llama 3.1 70B's head_dim 128 is 8192 / 64: with the Llama 3.2 1B widths it must become
+  // 2048 / 32 = 64, and the count the 1B's safetensors total, not 1.40B.
+  auto s = parse_scenario(R"({"model":{"base":"llama-3.1-70b","layers":16,"hidden":2048,"heads":32,"kv_heads":8,
+    "ffn_hidden":8192,"tied_embeddings":true},"gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096}})");
+  REQUIRE(s.ok());
+  CHECK(head_dim(s->problem.model) == 64);
+  CHECK(count_params(s->problem.model).total == 1235814400);
+  // Gemma 2's 256 is not 3584 / 16: an architectural choice, kept.
+  auto g = parse_scenario(R"({"model":{"base":"gemma-2-9b","heads":8},"gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096}})");
+  REQUIRE(g.ok());
+  CHECK(head_dim(g->problem.model) == 256);
 }
