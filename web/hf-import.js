@@ -36,10 +36,10 @@ for (const [code, strings] of Object.entries(TEXT)) Object.assign(STRINGS[code],
 
 const IGNORED = /^config\.json keys gpucalc does not understand, not counted \([^)]*\): (.*)$/;
 
-const CSS = `.hf-import{border:1px dashed var(--line,#8886);border-radius:8px;padding:10px;margin:6px 0;min-width:0}
+const CSS = `.hf-import{grid-column:1/-1;border:1px dashed var(--line,#8886);border-radius:8px;padding:10px;margin:6px 0;min-width:0}
 .hf-import.drop{border-color:var(--accent)}.hf-import h3{margin:0 0 4px;font-size:1rem}
 .hf-import textarea{width:100%;box-sizing:border-box;font-family:ui-monospace,monospace;font-size:.8rem}
-.hf-actions{display:flex;flex-wrap:wrap;gap:6px;margin:6px 0}#hf-status{overflow-wrap:anywhere}`;
+.hf-actions{display:flex;flex-wrap:wrap;gap:6px;margin:6px 0}#hf-status{overflow-wrap:anywhere}#hf-status.hf-bad{color:var(--bad,#c62828)}`;
 
 let panel = null;
 
@@ -57,7 +57,7 @@ export function openHfImport(anchor, host) {
   const close = el("button", { type: "button", class: "pill", dataset: { i18n: "hf_close" }, text: t("hf_close") });
   panel = el(
     "section",
-    { class: "hf-import field wide", id: "hf-import", "aria-labelledby": "hf-title" },
+    { class: "hf-import", id: "hf-import", "aria-labelledby": "hf-title" },
     el("h3", { id: "hf-title", dataset: { i18n: "hf_title" }, text: t("hf_title") }),
     el("p", { id: "hf-help", class: "hint", dataset: { i18n: "hf_help" }, text: t("hf_help") }),
     area,
@@ -66,7 +66,7 @@ export function openHfImport(anchor, host) {
   );
   const say = (text, bad = false) => {
     status.textContent = text;
-    status.classList.toggle("field-error", bad);
+    status.classList.toggle("hf-bad", bad);
   };
   const use = (text) => {
     let config;

@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <set>
 #include <string_view>
 
 #include "json_input.hpp"
@@ -46,7 +45,7 @@ constexpr ArchName kArchs[] = {
 
 // Keys that do not change the parameter count (token ids, numerics, RoPE and attention
 // windows, dropout, routing arithmetic, serving hints): read silently.
-const std::set<std::string_view> kIgnored = {
+constexpr std::string_view kIgnored[] = {
     "_name_or_path", "architectures", "model_type", "transformers_version", "torch_dtype", "dtype", "use_cache",
     "bos_token_id", "eos_token_id", "pad_token_id", "rope_theta", "rope_scaling", "rope_parameters", "rope_type",
     "rope_local_base_freq", "rope_ratio", "original_rope", "partial_rotary_factor", "rms_norm_eps", "layer_norm_eps",
@@ -76,7 +75,7 @@ class Fields {
   }
   // The value of key (null counts as absent, as transformers reads it), marking it used.
   const json* find(std::string_view key) {
-    used_.insert(std::string(key));
+    used_.emplace_back(key);
     auto it = o_.find(std::string(key));
     return it == o_.end() || it->is_null() ? nullptr : &*it;
   }
@@ -125,7 +124,9 @@ class Fields {
   std::vector<std::string> not_understood() const {
     std::vector<std::string> keys;
     for (auto it = o_.begin(); it != o_.end(); ++it)
-      if (!used_.count(it.key()) && !kIgnored.count(it.key())) keys.push_back(it.key());
+      if (std::find(used_.begin(), used_.end(), it.key()) == used_.end() &&
+          std::find(std::begin(kIgnored), std::end(kIgnored), it.key()) == std::end(kIgnored))
+        keys.push_back(it.key());
     return keys;
   }
 
@@ -133,7 +134,7 @@ class Fields {
   const json& o_;
   std::string path_;
   std::optional<Error> error_;
-  std::set<std::string, std::less<>> used_;
+  std::vector<std::string> used_;
 };
 
 constexpr int64_t kDim = 1'000'000, kWide = 10'000'000, kVocab = 100'000'000, kLayers = 10'000, kHeads = 100'000;
