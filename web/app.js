@@ -749,7 +749,7 @@ function ensureExpert() {
       edit((s) => setPath(s, field.path, result.value));
     },
   });
-  const importer = el("button", { type: "button", class: "pill", id: "hf-open", style: "grid-column:1/-1;justify-self:start;margin-bottom:8px", dataset: { i18n: "hf_open" }, text: t("hf_open") });
+  const importer = el("button", { type: "button", class: "pill", id: "hf-open", dataset: { i18n: "hf_open" }, text: t("hf_open") });
   importer.addEventListener("click", async () => {
     const { openHfImport } = await import("./hf-import.js");
     openHfImport(importer, {

@@ -36,11 +36,6 @@ for (const [code, strings] of Object.entries(TEXT)) Object.assign(STRINGS[code],
 
 const IGNORED = /^config\.json keys gpucalc does not understand, not counted \([^)]*\): (.*)$/;
 
-const CSS = `.hf-import{grid-column:1/-1;border:1px dashed var(--line,#8886);border-radius:8px;padding:10px;margin:6px 0;min-width:0}
-.hf-import.drop{border-color:var(--accent)}.hf-import h3{margin:0 0 4px;font-size:1rem}
-.hf-import textarea{width:100%;box-sizing:border-box;font-family:ui-monospace,monospace;font-size:.8rem}
-.hf-actions{display:flex;flex-wrap:wrap;gap:6px;margin:6px 0}#hf-status{overflow-wrap:anywhere}#hf-status.hf-bad{color:var(--bad,#c62828)}`;
-
 let panel = null;
 
 // host: {apply(config), onAnswer(callback)}; the panel goes after `anchor`.
@@ -104,7 +99,7 @@ export function openHfImport(anchor, host) {
     panel.remove();
     anchor.focus();
   });
-  if (!document.getElementById("hf-css")) document.head.append(el("style", { id: "hf-css", text: CSS }));
+  if (!document.getElementById("hf-css")) document.head.append(el("link", { rel: "stylesheet", id: "hf-css", href: new URL("./hf-import.css", import.meta.url).href }));
   anchor.after(panel);
   area.focus();
   return panel;
