@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { DIST, cliEvaluate } from "../wasm/helpers.mjs";
-import { launch, shot, waitForAnswer } from "./harness.mjs";
+import { SHOTS, launch, shot, waitForAnswer } from "./harness.mjs";
 import { startServer } from "./static-server.mjs";
 
 let server;
@@ -83,6 +83,7 @@ test("desktop, en: a pasted Llama 3.2 1B config counts 1.24B and names the key i
   await noOverflow();
   await page.locator("#hf-import").scrollIntoViewIfNeeded();
   await shot(page, "hf-import-en-desktop.png");
+  await page.locator("#hf-import").screenshot({ path: path.join(SHOTS, "hf-import-en-desktop-panel.png") });
 
   // The exported scenario is named for what it now is, not the default's "Llama 3.1 70B …".
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export-json")]);
@@ -119,6 +120,7 @@ test("360-px phone, zh: a chosen Qwen3-30B-A3B config.json file counts 30.5B", a
   await noOverflow();
   await page.locator("#hf-import").scrollIntoViewIfNeeded();
   await shot(page, "hf-import-zh-phone.png");
+  await page.locator("#hf-import").screenshot({ path: path.join(SHOTS, "hf-import-zh-phone-panel.png") });
 });
 
 test("360-px phone, en, and desktop, zh: the panel in the other combinations", async () => {
@@ -130,6 +132,7 @@ test("360-px phone, en, and desktop, zh: the panel in the other combinations", a
   await noOverflow();
   await page.locator("#hf-import").scrollIntoViewIfNeeded();
   await shot(page, "hf-import-en-phone.png");
+  await page.locator("#hf-import").screenshot({ path: path.join(SHOTS, "hf-import-en-phone-panel.png") });
   await page.setViewportSize({ width: 1280, height: 900 });
   await openImport("zh");
   await page.fill("#hf-text", JSON.stringify(LLAMA_1B));
@@ -138,6 +141,7 @@ test("360-px phone, en, and desktop, zh: the panel in the other combinations", a
   assert.match(await status(), /未理解、未计入的字段：logit_scale/);
   await page.locator("#hf-import").scrollIntoViewIfNeeded();
   await shot(page, "hf-import-zh-desktop.png");
+  await page.locator("#hf-import").screenshot({ path: path.join(SHOTS, "hf-import-zh-desktop-panel.png") });
 });
 
 test("Expert → Custom: a 1B shape counts 1.24B, not 1.40B with the 70B's head_dim", async () => {
