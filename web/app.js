@@ -40,6 +40,8 @@ const state = {
   inputAt: 0,
   firstAnswer: false,
   urlOwned: false, // whether the hash should follow the scenario
+  autoName: DEFAULT_SCENARIO.name, // a name the page wrote, so it follows edits
+  answerHook: null, // the config.json import's wait for its answer
 };
 
 // ---------------------------------------------------------------- helpers
@@ -119,12 +121,27 @@ function syncOutputs() {
 
 function edit(mutate) {
   mutate(state.scenario);
+  renameScenario(state.scenario);
   state.urlOwned = true;
   syncOutputs();
   populateQuickHints();
   delete root.dataset.lastHeadlineMs;
   preview();
   evaluateNow();
+}
+
+// The default's name ("… 15T tokens in 60 days") would mislabel an edited scenario: while
+// the name is one the page wrote, it is rewritten from the scenario (a typed name stays).
+function renameScenario(s) {
+  if (s.name === undefined || s.name !== state.autoName) return;
+  const m = s.model;
+  const model = typeof m === "string" ? modelLabel(MODELS.find((x) => x.id === m) ?? { id: m }) : m?.name ?? m?.hf_config?._name_or_path ?? baseOf(m) ?? "custom model";
+  const gpu = GPUS.find((g) => g.id === baseOf(s.gpu))?.label ?? s.gpu?.name ?? "custom GPU";
+  const tr = s.training ?? {};
+  const stage = !tr.stage || tr.stage === "pretrain" ? "pre-training" : tr.stage.replace(/_/g, " ");
+  const tokens = typeof tr.tokens === "number" ? `, ${F.big("en", tr.tokens)} tokens` : "";
+  const days = typeof s.target?.days === "number" ? ` in ${s.target.days} days` : "";
+  s.name = state.autoName = `${model} ${stage} on ${gpu}${tokens}${days}`;
 }
 
 // ---------------------------------------------------------------- instant preview
@@ -194,6 +211,7 @@ function preview() {
 
 function loadScenario(scenario, { owned = true } = {}) {
   state.scenario = scenario;
+  if (scenario.name === DEFAULT_SCENARIO.name) state.autoName = scenario.name;
   state.clientErrors.clear();
   state.quickParams = "";
   state.urlOwned = owned;
@@ -238,6 +256,10 @@ function markStale() {
 
 function onAnswer(envelope, text, { prebuilt = false } = {}) {
   clearErrors();
+  if (!prebuilt && state.answerHook) {
+    state.answerHook(envelope);
+    state.answerHook = null;
+  }
   if (!envelope?.ok) {
     state.error = envelope?.error ?? { path: "", message: "unknown error" };
     showError(state.error, false);
@@ -734,6 +756,9 @@ function ensureExpert() {
               const src = key === "model" ? from.shape : from.specs;
               const allowed = [...FIELD_BY_PATH.keys()].filter((p) => p.startsWith(`/${key}/`)).map((p) => p.split("/")[2]);
               for (const k of allowed) if (src[k] !== undefined && src[k] !== null) seed[k] = src[k];
+              // A head_dim that is just hidden / heads stays derived, so a new hidden or heads
+              // is not counted with the old preset's heads (a 1B shape at 1.40B).
+              if (key === "model" && seed.head_dim * seed.heads === seed.hidden) delete seed.head_dim;
             }
             s[key] = { ...seed, ...overrides };
           }
@@ -744,6 +769,15 @@ function ensureExpert() {
       edit((s) => setPath(s, field.path, result.value));
     },
   });
+  const importer = el("button", { type: "button", class: "pill", id: "hf-open", dataset: { i18n: "hf_open" }, text: t("hf_open") });
+  importer.addEventListener("click", async () => {
+    const { openHfImport } = await import("./hf-import.js");
+    openHfImport(importer, {
+      onAnswer: (hook) => (state.answerHook = hook),
+      apply: (config) => edit((s) => (s.model = { hf_config: config })),
+    });
+  });
+  $("expert-fields").querySelector('[data-group="model"] .group-body').prepend(importer);
   state.expert.relabel(state.scenario, state.answer);
   $("reset").addEventListener("click", () => {
     loadScenario(structuredClone(DEFAULT_SCENARIO));

@@ -32,6 +32,9 @@ class Reader {
   void fail(std::string path, std::string message) {
     if (!error_) error_ = Error{std::move(path), std::move(message)};
   }
+  void fail(Error e) {
+    if (!error_) error_ = std::move(e);
+  }
 
   // Reports the first key of `obj` not in `allowed`.
   void only_keys(const json& obj, const std::string& path, std::initializer_list<std::string_view> allowed);

@@ -650,7 +650,9 @@ void curve_point_json(JsonWriter& w, const Scenario& s, const CurvePoint& pt) {
 
 // The warnings and defaults_applied arrays, last in both answers.
 void notes_json(JsonWriter& w, const Scenario& s, const SearchResult& sr, const Candidate& best, const Outcome& o) {
-  std::vector<std::string> warnings = warnings_json(s, sr, best);
+  std::vector<std::string> warnings;
+  for (const Message& m : s.warnings) warnings.push_back(m.message);
+  for (auto& w : warnings_json(s, sr, best)) warnings.push_back(std::move(w));
   std::vector<std::string> defaults = s.defaults_applied;
   money_notes(s, sr, o, warnings, defaults);
   w.field("warnings", warnings);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "hf_config.hpp"
 #include "json_input.hpp"
 
 namespace gpucalc {
@@ -100,7 +101,7 @@ void read_attention(Reader& r, const json& o, const std::string& P0, ModelShape&
   m.mla = a;
 }
 
-void read_model(Reader& r, const json& root, ModelShape& m) {
+void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>& warnings) {
   auto it = root.find("model");
   if (it == root.end()) return r.fail("/model", "is required (a preset id such as \"llama-3.1-70b\", or an object)");
   if (it->is_string()) {
@@ -114,9 +115,17 @@ void read_model(Reader& r, const json& root, ModelShape& m) {
   const std::string P = "/model";
   r.only_keys(o, P, {"base", "name", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn_hidden", "vocab",
                      "ffn_act", "tied_embeddings", "norm", "qkv_bias", "linear_bias", "position_embedding",
-                     "max_position_embeddings", "dropout", "norms_per_layer", "qk_norm", "moe", "attention"});
-  const bool has_base = o.contains("base");
-  if (auto base = r.text(o, P, "base", 64)) {
+                     "max_position_embeddings", "dropout", "norms_per_layer", "qk_norm", "moe", "attention", "hf_config"});
+  // model.hf_config: a Hugging Face config.json is the base; fields beside it override it.
+  const bool has_base = o.contains("base") || o.contains("hf_config");
+  if (o.contains("hf_config")) {
+    if (o.contains("base"))
+      return r.fail(Error{P + "/base", "cannot be combined with hf_config (both give the model's shape)", "hf_config_with_base", {}});
+    auto imported = import_hf_config(o["hf_config"], P + "/hf_config");
+    if (!imported) return r.fail(imported.error());
+    m = imported->shape;
+    warnings.insert(warnings.end(), imported->warnings.begin(), imported->warnings.end());
+  } else if (auto base = r.text(o, P, "base", 64)) {
     const ModelShape* p = find_model(*base);
     if (!p) return r.fail(P + "/base", "unknown model preset \"" + *base + "\" (known: " + preset_ids() + ")");
     m = *p;
@@ -130,6 +139,8 @@ void read_model(Reader& r, const json& root, ModelShape& m) {
     m.source = "scenario";
   }
   const bool req = !has_base;
+  // A base's head_dim that is just hidden / heads stays derived when either changes.
+  if (m.head_dim * m.heads == m.hidden && !o.contains("head_dim") && (o.contains("hidden") || o.contains("heads"))) m.head_dim = 0;
   if (auto v = r.text(o, P, "name", 200)) m.name = *v;
   if (auto v = r.integer(o, P, "layers", req, 1, 10'000)) m.layers = *v;
   if (auto v = r.integer(o, P, "hidden", req, 1, 1'000'000)) m.hidden = *v;
@@ -740,7 +751,7 @@ Expected<Scenario> parse_scenario(std::string_view text) {
   r.text(root, "", "name", 200);
   r.text(root, "", "description", 4000);
   Scenario s;
-  if (!r.failed()) read_model(r, root, s.problem.model);
+  if (!r.failed()) read_model(r, root, s.problem.model, s.warnings);
   if (!r.failed()) read_gpu(r, root, s.problem.gpu);
   if (!r.failed()) s.problem.perf = perf_profile_for(s.problem.gpu.id);
   if (!r.failed()) read_training(r, root, s);

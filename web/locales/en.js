@@ -81,6 +81,7 @@ export default {
   other: "Other",
   by_params: "By parameter count…",
   custom_expert: "Custom (Expert mode)",
+  hf_open: "Import config.json",
   custom_option: "Custom (no preset)",
   shape_name: "Llama-style shape",
   shape_hint: "Shape used: {layers} layers · hidden {hidden} · {heads} heads ({kv} KV) · FFN {ffn} · vocab {vocab} = {params} parameters (Llama 3 proportions; edit it in Expert mode).",

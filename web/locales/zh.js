@@ -81,6 +81,7 @@ export default {
   other: "其他",
   by_params: "按参数量…",
   custom_expert: "自定义（专家模式）",
+  hf_open: "导入 config.json",
   custom_option: "自定义（不用预设）",
   shape_name: "Llama 式结构",
   shape_hint: "采用的结构：{layers} 层 · 隐藏维度 {hidden} · {heads} 个注意力头（{kv} 个 KV 头）· FFN {ffn} · 词表 {vocab}，共 {params} 参数（按 Llama 3 的比例；可在专家模式中修改）。",

@@ -1,0 +1,365 @@
+// Hugging Face config.json → ModelShape. Field names and defaults follow the
+// `transformers` configuration classes (configuration_llama.py, configuration_qwen2.py,
+// configuration_qwen3(_moe).py, configuration_mistral.py, configuration_mixtral.py,
+// configuration_deepseek_v2/v3.py, configuration_gemma2/3.py, configuration_phi3.py,
+// configuration_glm4.py) and THUDM's configuration_chatglm.py for GLM-4 "chatglm"
+// checkpoints; the module layout each implies is the one model.hpp counts.
+#include "hf_config.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <string_view>
+
+#include "json_input.hpp"
+
+namespace gpucalc {
+namespace {
+
+using nlohmann::json;
+
+enum class Arch { llama, mistral, qwen2, qwen3, qwen2_moe, qwen3_moe, mixtral, deepseek_v2, deepseek_v3, gemma2,
+                  gemma3, phi3, glm4, chatglm };
+
+struct ArchName {
+  std::string_view model_type;
+  std::string_view architecture;  // architectures[0], when model_type is absent
+  Arch arch;
+};
+constexpr ArchName kArchs[] = {
+    {"llama", "LlamaForCausalLM", Arch::llama},
+    {"mistral", "MistralForCausalLM", Arch::mistral},
+    {"qwen2", "Qwen2ForCausalLM", Arch::qwen2},
+    {"qwen3", "Qwen3ForCausalLM", Arch::qwen3},
+    {"qwen2_moe", "Qwen2MoeForCausalLM", Arch::qwen2_moe},
+    {"qwen3_moe", "Qwen3MoeForCausalLM", Arch::qwen3_moe},
+    {"mixtral", "MixtralForCausalLM", Arch::mixtral},
+    {"deepseek_v2", "DeepseekV2ForCausalLM", Arch::deepseek_v2},
+    {"deepseek_v3", "DeepseekV3ForCausalLM", Arch::deepseek_v3},
+    {"gemma2", "Gemma2ForCausalLM", Arch::gemma2},
+    {"gemma3", "Gemma3ForConditionalGeneration", Arch::gemma3},
+    {"gemma3_text", "Gemma3ForCausalLM", Arch::gemma3},
+    {"phi3", "Phi3ForCausalLM", Arch::phi3},
+    {"glm4", "Glm4ForCausalLM", Arch::glm4},
+    {"chatglm", "ChatGLMModel", Arch::chatglm},
+};
+
+// Keys that do not change the parameter count (token ids, numerics, RoPE and attention
+// windows, dropout, routing arithmetic, serving hints): read silently.
+constexpr std::string_view kIgnored[] = {
+    "_name_or_path", "architectures", "model_type", "transformers_version", "torch_dtype", "dtype", "use_cache",
+    "bos_token_id", "eos_token_id", "pad_token_id", "rope_theta", "rope_scaling", "rope_parameters", "rope_type",
+    "rope_local_base_freq", "rope_ratio", "original_rope", "partial_rotary_factor", "rms_norm_eps", "layer_norm_eps",
+    "layernorm_epsilon", "initializer_range", "initializer_factor", "attention_dropout", "hidden_dropout",
+    "embd_pdrop", "resid_pdrop", "max_position_embeddings", "original_max_position_embeddings", "seq_length",
+    "max_window_layers", "use_sliding_window", "sliding_window", "sliding_window_pattern", "layer_types",
+    "pretraining_tp", "query_pre_attn_scalar", "final_logit_softcapping", "attn_logit_softcapping",
+    "cache_implementation", "output_router_logits", "router_aux_loss_coef", "router_jitter_noise", "norm_topk_prob",
+    "routed_scaling_factor", "scoring_func", "aux_loss_alpha", "seq_aux", "n_group", "topk_group", "ep_size",
+    "quantization_config", "auto_map", "use_bfloat16", "attention_softmax_in_fp32", "fp32_residual_connection",
+    "apply_query_key_layer_scaling", "apply_residual_connection_post_layernorm", "bias_dropout_fusion",
+    "classifier_dropout", "boi_token_index", "eoi_token_index", "image_token_index", "mm_tokens_per_image",
+    "use_mrope", "sliding_window_size", "multi_query_attention", "post_layer_norm", "tokenizer_class", "use_return_dict"};
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+// Reads one config object, remembering which keys it used.
+class Fields {
+ public:
+  Fields(const json& o, std::string path) : o_(o), path_(std::move(path)) {}
+  const std::optional<Error>& error() const { return error_; }
+  bool failed() const { return error_.has_value(); }
+  std::string at(std::string_view key) const { return path_ + "/" + input::pointer_token(key); }
+
+  void fail(std::string_view key, std::string code, Params params, std::string message) {
+    if (!error_) error_ = Error{at(key), std::move(message), std::move(code), std::move(params)};
+  }
+  // The value of key (null counts as absent, as transformers reads it), marking it used.
+  const json* find(std::string_view key) {
+    used_.emplace_back(key);
+    auto it = o_.find(std::string(key));
+    return it == o_.end() || it->is_null() ? nullptr : &*it;
+  }
+  std::optional<int64_t> integer(std::string_view key, std::optional<int64_t> fallback, int64_t lo, int64_t hi) {
+    const json* v = find(key);
+    if (!v) {
+      if (!fallback) fail(key, "hf_config_required", {{"key", std::string(key)}}, std::string(key) + " is required in this config.json");
+      return fallback;
+    }
+    if (!v->is_number_integer()) {
+      fail(key, "hf_config_not_integer", {{"got", input::show(*v)}}, "must be an integer, got " + input::show(*v));
+      return std::nullopt;
+    }
+    const int64_t x = v->is_number_unsigned() && v->get<uint64_t>() > static_cast<uint64_t>(hi) ? hi + 1 : v->get<int64_t>();
+    if (x < lo || x > hi) {
+      fail(key, "hf_config_out_of_range", {{"min", str(lo)}, {"max", str(hi)}, {"got", input::show(*v)}},
+           "must be between " + str(lo) + " and " + str(hi) + ", got " + input::show(*v));
+      return std::nullopt;
+    }
+    return x;
+  }
+  bool boolean(std::string_view key, bool fallback) {
+    const json* v = find(key);
+    if (!v) return fallback;
+    if (!v->is_boolean()) {
+      fail(key, "hf_config_not_boolean", {{"got", input::show(*v)}}, "must be true or false, got " + input::show(*v));
+      return fallback;
+    }
+    return v->get<bool>();
+  }
+  std::optional<std::string> text(std::string_view key) {
+    const json* v = find(key);
+    if (!v) return std::nullopt;
+    if (!v->is_string()) {
+      fail(key, "hf_config_not_string", {{"got", input::show(*v)}}, "must be a string, got " + input::show(*v));
+      return std::nullopt;
+    }
+    return v->get<std::string>();
+  }
+  // A key whose value changes the shape in a way the core does not count.
+  void unsupported(std::string_view key, const std::string& shown) {
+    fail(key, "hf_config_unsupported", {{"key", std::string(key)}, {"value", shown}},
+         std::string(key) + " = " + shown + " changes the model's shape in a way gpucalc does not count");
+  }
+  // Keys neither read nor known to be shape-neutral.
+  std::vector<std::string> not_understood() const {
+    std::vector<std::string> keys;
+    for (auto it = o_.begin(); it != o_.end(); ++it)
+      if (std::find(used_.begin(), used_.end(), it.key()) == used_.end() &&
+          std::find(std::begin(kIgnored), std::end(kIgnored), it.key()) == std::end(kIgnored))
+        keys.push_back(it.key());
+    return keys;
+  }
+
+ private:
+  const json& o_;
+  std::string path_;
+  std::optional<Error> error_;
+  std::vector<std::string> used_;
+};
+
+constexpr int64_t kDim = 1'000'000, kWide = 10'000'000, kVocab = 100'000'000, kLayers = 10'000, kHeads = 100'000;
+
+// The MLP activation: every architecture here has a gated MLP (gate, up, down).
+void read_activation(Fields& f, const char* key, const char* fallback, ModelShape& m) {
+  const std::string act = f.text(key).value_or(fallback);
+  if (f.failed()) return;
+  if (act == "silu" || act == "swish") m.ffn_act = FfnAct::swiglu;
+  else if (act == "gelu" || act == "gelu_pytorch_tanh" || act == "gelu_new" || act == "gelu_fast") m.ffn_act = FfnAct::geglu;
+  else f.unsupported(key, "\"" + act + "\"");
+}
+
+// Llama-style attention biases: attention_bias puts a bias on q, k, v and o; mlp_bias on
+// gate, up and down. Both (or neither) is a shape the core counts (linear_bias).
+void read_llama_biases(Fields& f, ModelShape& m) {
+  const bool attn = f.boolean("attention_bias", false);
+  const bool mlp = f.boolean("mlp_bias", false);
+  if (attn != mlp) return f.unsupported(attn ? "attention_bias" : "mlp_bias", "true");
+  m.linear_bias = attn;
+}
+
+// The decoder fields every Llama-derived config.json names the same way.
+void read_decoder(Fields& f, Arch a, ModelShape& m) {
+  const bool gemma = a == Arch::gemma2 || a == Arch::gemma3;
+  if (auto v = f.integer("num_hidden_layers", std::nullopt, 1, kLayers)) m.layers = *v;
+  if (auto v = f.integer("hidden_size", std::nullopt, 1, kDim)) m.hidden = *v;
+  if (auto v = f.integer("num_attention_heads", std::nullopt, 1, kHeads)) m.heads = *v;
+  if (auto v = f.integer("num_key_value_heads", m.heads, 1, kHeads)) m.kv_heads = *v;
+  // Gemma 2 and Gemma 3 default head_dim to 256 and the vocabulary to 256000 / 262208
+  // (configuration_gemma2.py, configuration_gemma3.py); elsewhere head_dim is h / a.
+  if (auto v = f.integer("head_dim", gemma ? std::optional<int64_t>(256) : 0, 0, kHeads)) m.head_dim = *v;
+  const std::optional<int64_t> vocab = a == Arch::gemma2 ? 256000 : a == Arch::gemma3 ? 262208 : std::optional<int64_t>();
+  if (auto v = f.integer("vocab_size", vocab, 1, kVocab)) m.vocab = *v;
+  m.tied_embeddings = f.boolean("tie_word_embeddings", gemma);
+  // Gemma: hidden_activation is the MLP's; an older hidden_act beside it is superseded.
+  if (gemma && f.find("hidden_activation")) f.find("hidden_act");
+  if (gemma) read_activation(f, f.find("hidden_activation") ? "hidden_activation" : "hidden_act", "gelu_pytorch_tanh", m);
+  else read_activation(f, "hidden_act", "silu", m);
+  const bool moe = a == Arch::qwen2_moe || a == Arch::qwen3_moe || a == Arch::mixtral || a == Arch::deepseek_v2 ||
+                   a == Arch::deepseek_v3;
+  if (auto v = f.integer("intermediate_size", moe ? std::optional<int64_t>(0) : std::nullopt, 0, kWide)) m.ffn_hidden = *v;
+  if (!moe && m.ffn_hidden == 0 && !f.failed()) f.fail("intermediate_size", "hf_config_out_of_range",
+                                                       {{"min", "1"}, {"max", str(kWide)}, {"got", "0"}}, "must be between 1 and " + str(kWide) + ", got 0");
+  if (gemma) m.norms_per_layer = 4;  // input, post-attention, pre- and post-feedforward RMSNorm
+  m.qk_norm = a == Arch::qwen3 || a == Arch::qwen3_moe || a == Arch::gemma3;
+  if (a == Arch::qwen2 || a == Arch::qwen2_moe) m.qkv_bias = true;  // Qwen2Attention: q, k, v with bias, o without
+  if (a == Arch::glm4) {
+    m.qkv_bias = f.boolean("attention_bias", true);  // Glm4Attention: o_proj has no bias
+    m.norms_per_layer = 4;  // input, post-self-attention, post-attention, post-MLP RMSNorm
+  }
+  const bool fixed_biases = a == Arch::qwen2 || a == Arch::qwen2_moe || a == Arch::glm4 || a == Arch::deepseek_v2 ||
+                            a == Arch::deepseek_v3;
+  if (!fixed_biases) read_llama_biases(f, m);
+}
+
+// Qwen2-MoE / Qwen3-MoE: every decoder_sparse_step-th layer is MoE unless listed in
+// mlp_only_layers; gpucalc counts the all-MoE pattern (step 1, no list), which every
+// published Qwen MoE checkpoint uses.
+void read_qwen_moe(Fields& f, Arch a, ModelShape& m) {
+  if (auto v = f.integer("num_experts", std::nullopt, 2, 100'000)) m.moe.experts = *v;
+  if (auto v = f.integer("num_experts_per_tok", std::nullopt, 1, 100'000)) m.moe.top_k = *v;
+  if (auto v = f.integer("moe_intermediate_size", std::nullopt, 1, kWide)) m.moe.expert_ffn_hidden = *v;
+  if (auto v = f.integer("decoder_sparse_step", 1, 1, kLayers); v && *v != 1) f.unsupported("decoder_sparse_step", str(*v));
+  if (const json* v = f.find("mlp_only_layers"); v && !(v->is_array() && v->empty())) f.unsupported("mlp_only_layers", input::show(*v));
+  if (a == Arch::qwen2_moe) {
+    if (auto v = f.integer("shared_expert_intermediate_size", 0, 0, kWide); v && *v > 0) {
+      m.moe.shared_experts = 1;
+      m.moe.shared_expert_ffn_hidden = *v;
+      m.moe.shared_expert_gate = true;  // Qwen2MoeSparseMoeBlock.shared_expert_gate: Linear(h, 1)
+    }
+  }
+}
+
+// DeepSeek-V2/V3: MLA attention, a dense MLP in the first first_k_dense_replace layers,
+// then routed + shared experts (modeling_deepseek.py).
+void read_deepseek(Fields& f, Arch a, ModelShape& m) {
+  if (auto v = f.integer("n_routed_experts", std::nullopt, 2, 100'000)) m.moe.experts = *v;
+  if (auto v = f.integer("num_experts_per_tok", std::nullopt, 1, 100'000)) m.moe.top_k = *v;
+  if (auto v = f.integer("moe_intermediate_size", std::nullopt, 1, kWide)) m.moe.expert_ffn_hidden = *v;
+  if (auto v = f.integer("n_shared_experts", 0, 0, 1'000)) {
+    m.moe.shared_experts = *v;
+    m.moe.shared_expert_ffn_hidden = *v * m.moe.expert_ffn_hidden;
+  }
+  if (auto v = f.integer("first_k_dense_replace", 0, 0, kLayers)) m.moe.first_dense_layers = *v;
+  if (auto v = f.integer("moe_layer_freq", 1, 1, kLayers); v && *v != 1) f.unsupported("moe_layer_freq", str(*v));
+  // noaux_tc routing (V3) adds e_score_correction_bias, E per MoE layer.
+  const std::string topk = f.text("topk_method").value_or(a == Arch::deepseek_v3 ? "noaux_tc" : "greedy");
+  m.moe.router_bias = topk == "noaux_tc";
+  if (auto v = f.integer("q_lora_rank", 0, 0, kDim)) m.mla.q_lora_rank = *v;
+  if (auto v = f.integer("kv_lora_rank", std::nullopt, 1, kDim)) m.mla.kv_lora_rank = *v;
+  if (auto v = f.integer("qk_nope_head_dim", std::nullopt, 1, kHeads)) m.mla.qk_nope_head_dim = *v;
+  if (auto v = f.integer("qk_rope_head_dim", std::nullopt, 1, kHeads)) m.mla.qk_rope_head_dim = *v;
+  if (auto v = f.integer("v_head_dim", std::nullopt, 1, kHeads)) m.mla.v_head_dim = *v;
+  m.attention = AttentionType::mla;
+  m.head_dim = m.mla.v_head_dim;
+  m.kv_heads = m.heads;  // one latent for all heads; num_key_value_heads is informational
+  m.active_params_include_input_embedding = false;
+  if (f.boolean("attention_bias", false)) f.unsupported("attention_bias", "true");
+}
+
+// THUDM's GLM-4 "chatglm" config.json (THUDM/glm-4-9b): Megatron-style names.
+void read_chatglm(Fields& f, ModelShape& m) {
+  if (auto v = f.integer("num_layers", std::nullopt, 1, kLayers)) m.layers = *v;
+  if (auto v = f.integer("hidden_size", std::nullopt, 1, kDim)) m.hidden = *v;
+  if (auto v = f.integer("num_attention_heads", std::nullopt, 1, kHeads)) m.heads = *v;
+  const bool mqa = f.boolean("multi_query_attention", false);
+  if (auto v = f.integer("multi_query_group_num", m.heads, 1, kHeads)) m.kv_heads = mqa ? *v : m.heads;
+  if (auto v = f.integer("kv_channels", 0, 0, kHeads)) m.head_dim = *v;
+  if (auto v = f.integer("ffn_hidden_size", std::nullopt, 1, kWide)) m.ffn_hidden = *v;
+  // padded_vocab_size is the embedding's row count; vocab_size the tokenizer's.
+  const std::optional<int64_t> vocab = f.integer("vocab_size", 0, 0, kVocab);
+  if (auto v = f.integer("padded_vocab_size", vocab && *vocab ? vocab : std::nullopt, 1, kVocab)) m.vocab = *v;
+  m.qkv_bias = f.boolean("add_qkv_bias", false);
+  if (f.boolean("add_bias_linear", false)) f.unsupported("add_bias_linear", "true");
+  m.norm = f.boolean("rmsnorm", true) ? Norm::rmsnorm : Norm::layernorm;
+  m.tied_embeddings = f.boolean("tie_word_embeddings", false);
+  m.ffn_act = FfnAct::swiglu;
+}
+
+std::optional<Arch> arch_of(Fields& f, std::string& type) {
+  if (auto t = f.text("model_type")) {
+    type = *t;
+    for (const auto& a : kArchs)
+      if (a.model_type == *t) return a.arch;
+    f.fail("model_type", "hf_config_model_type", {{"model_type", *t}, {"known", hf_config_model_types()}},
+           "model_type \"" + *t + "\" is not one gpucalc imports (known: " + hf_config_model_types() + ")");
+    return std::nullopt;
+  }
+  if (f.failed()) return std::nullopt;
+  const json* arr = f.find("architectures");
+  if (arr && arr->is_array() && !arr->empty() && (*arr)[0].is_string()) {
+    type = (*arr)[0].get<std::string>();
+    for (const auto& a : kArchs)
+      if (a.architecture == type) return a.arch;
+  }
+  f.fail("model_type", "hf_config_model_type", {{"model_type", type}, {"known", hf_config_model_types()}},
+         "is required (or a known architectures[0]); known model_type values: " + hf_config_model_types());
+  return std::nullopt;
+}
+
+// The keys neither read nor listed as shape-neutral, named in one warning.
+void warn_not_understood(const Fields& f, const std::string& path, std::vector<Message>& out) {
+  const auto keys = f.not_understood();
+  if (keys.empty()) return;
+  std::string list;
+  for (const auto& k : keys) list += (list.empty() ? "" : ", ") + k;
+  out.push_back({"hf_config_keys_ignored", {{"path", path}, {"keys", list}},
+                 "config.json keys gpucalc does not understand, not counted (" + path + "): " + list});
+}
+
+std::string model_name(const json& o, const std::string& type) {
+  auto it = o.find("_name_or_path");
+  if (it != o.end() && it->is_string() && !it->get<std::string>().empty()) return it->get<std::string>().substr(0, 200);
+  return type;
+}
+
+}  // namespace
+
+std::string hf_config_model_types() {
+  std::string s;
+  for (const auto& a : kArchs) s += (s.empty() ? "" : ", ") + std::string(a.model_type);
+  return s;
+}
+
+Expected<HfImport> import_hf_config(const json& config, const std::string& path) {
+  if (!config.is_object())
+    return Error{path, "must be an object (the content of config.json), got " + input::show(config), "hf_config_not_object",
+                 {{"got", input::show(config)}}};
+  Fields top(config, path);
+  std::string type;
+  const std::optional<Arch> arch = arch_of(top, type);
+  if (!arch) return *top.error();
+  HfImport out;
+  ModelShape& m = out.shape;
+  m.id = "hf_config";
+  m.name = model_name(config, type);
+  m.source = "model.hf_config (" + type + ")";
+  // Gemma 3 multimodal checkpoints nest the decoder in text_config; the vision tower
+  // (vision_config) is not counted.
+  const json* text = *arch == Arch::gemma3 ? top.find("text_config") : nullptr;
+  if (text && !text->is_object())
+    return Error{top.at("text_config"), "must be an object, got " + input::show(*text), "hf_config_not_object",
+                 {{"got", input::show(*text)}}};
+  Fields inner(text ? *text : config, text ? path + "/text_config" : path);
+  Fields& f = text ? inner : top;
+  if (text) inner.find("model_type");
+  if (*arch == Arch::chatglm) read_chatglm(f, m);
+  else read_decoder(f, *arch, m);
+  if (*arch == Arch::qwen2_moe || *arch == Arch::qwen3_moe) read_qwen_moe(f, *arch, m);
+  if (*arch == Arch::mixtral) {
+    if (auto v = f.integer("num_local_experts", std::nullopt, 2, 100'000)) m.moe.experts = *v;
+    if (auto v = f.integer("num_experts_per_tok", std::nullopt, 1, 100'000)) m.moe.top_k = *v;
+    m.moe.expert_ffn_hidden = m.ffn_hidden;  // MixtralBlockSparseTop2MLP: intermediate_size wide
+  }
+  if (*arch == Arch::deepseek_v2 || *arch == Arch::deepseek_v3) read_deepseek(f, *arch, m);
+  if (text && config.contains("tie_word_embeddings")) m.tied_embeddings = top.boolean("tie_word_embeddings", true);
+  if (f.failed()) return *f.error();
+  if (top.failed()) return *top.error();
+  if (m.ffn_hidden == 0) m.ffn_hidden = m.moe.expert_ffn_hidden;  // an all-MoE model's unused dense width
+  if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0)
+    return Error{f.at(*arch == Arch::chatglm ? "multi_query_group_num" : "num_key_value_heads"),
+                 "must divide the attention heads (" + str(m.heads) + "), got " + str(m.kv_heads),
+                 "hf_config_kv_heads", {{"heads", str(m.heads)}, {"kv_heads", str(m.kv_heads)}}};
+  if (m.moe.experts > 0 && m.moe.top_k > m.moe.experts)
+    return Error{f.at("num_experts_per_tok"), "cannot exceed the routed experts (" + str(m.moe.experts) + "), got " + str(m.moe.top_k),
+                 "hf_config_top_k", {{"experts", str(m.moe.experts)}, {"top_k", str(m.moe.top_k)}}};
+  if (m.moe.first_dense_layers >= m.layers && m.moe.experts > 0)
+    return Error{f.at("first_k_dense_replace"), "must leave at least one MoE layer (" + str(m.layers) + " layers)",
+                 "hf_config_dense_layers", {{"layers", str(m.layers)}}};
+  if (top.find("vision_config"))
+    out.warnings.push_back({"hf_config_vision_not_counted", {{"path", top.at("vision_config")}},
+                            "counts the text decoder only: the vision tower (" + top.at("vision_config") +
+                                ") is not part of the model gpucalc sizes"});
+  if (*arch == Arch::deepseek_v3 || *arch == Arch::deepseek_v2) {
+    auto it = config.find("num_nextn_predict_layers");
+    if (it != config.end() && it->is_number_integer() && it->get<int64_t>() > 0)
+      out.warnings.push_back({"hf_config_mtp_not_counted", {{"layers", str(it->get<int64_t>())}},
+                              "the multi-token-prediction module (num_nextn_predict_layers = " +
+                                  str(it->get<int64_t>()) + ") is not counted: gpucalc sizes the main model"});
+    top.find("num_nextn_predict_layers");
+  }
+  warn_not_understood(top, path, out.warnings);
+  if (text) warn_not_understood(inner, path + "/text_config", out.warnings);
+  return out;
+}
+
+}  // namespace gpucalc
