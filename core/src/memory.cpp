@@ -72,8 +72,7 @@ StageParams stage_params(const ModelShape& m, const Training& t, const Layout& l
     // Untied: the head is its own V·h matrix. Tied with pp > 1: Megatron keeps a copy of
     // the word embedding on the last stage for the output layer and all-reduces its
     // gradient with the first stage's (Narayanan et al. 2021 §2.2 implementation note).
-    if (!m.tied_embeddings) sp.params += vocab_local;
-    else if (!first) sp.params += vocab_local;
+    if (!m.tied_embeddings || !first) sp.params += vocab_local;
     sp.head_local = vocab_local;
   }
   return sp;
@@ -267,11 +266,11 @@ StageLayers stage_layers(const ModelShape& m, const Layout& l, int stage) {
   return r;
 }
 
-ModelStates model_state_bytes(double params, int zero_stage, double shard, StateBytes b) {
+ModelStates model_state_bytes(double params, int zero_stage, double shard, StateBytes per_param) {
   ModelStates m;
-  m.weights = b.weights * params / (zero_stage >= 3 ? shard : 1.0);
-  m.gradients = b.gradients * params / (zero_stage >= 2 ? shard : 1.0);
-  m.optimizer = b.optimizer * params / (zero_stage >= 1 ? shard : 1.0);
+  m.weights = per_param.weights * params / (zero_stage >= 3 ? shard : 1.0);
+  m.gradients = per_param.gradients * params / (zero_stage >= 2 ? shard : 1.0);
+  m.optimizer = per_param.optimizer * params / (zero_stage >= 1 ? shard : 1.0);
   return m;
 }
 

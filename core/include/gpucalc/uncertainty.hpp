@@ -72,9 +72,9 @@ const ValidationSpread& validation_spread();
 // or "dense" pre-training.
 const char* time_regime(const Problem& p);
 
-// Hyndman & Fan (1996) definition 6 on a sorted, non-empty sample: the k-th smallest of n
+// Hyndman & Fan (1996) definition 6 on a sorted, non-empty sample x: the k-th smallest of n
 // values is the k/(n+1) quantile, linear in between, clamped to the sample's ends.
-double quantile_type6(const std::vector<double>& sorted, double p);
+double quantile_type6(const std::vector<double>& x, double p);
 
 // Out-of-memory risk from the upper end of the memory range as a fraction of the device's
 // memory: high above 1, medium above 0.8 (Fujii et al. 2024: no OOM in 454 runs whose
