@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "gpucalc/search.hpp"
+#include "gpucalc/uncertainty.hpp"
 #include "json_input.hpp"
 
 namespace gpucalc {

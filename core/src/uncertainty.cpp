@@ -17,7 +17,7 @@
 namespace gpucalc {
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 constexpr double kGiB = 1073741824.0;
 // Fujii et al. 2024, "Accelerating Large Language Model Training with 4D Parallelism and

@@ -13,38 +13,11 @@
 #include "gpucalc/cost.hpp"
 #include "gpucalc/error.hpp"
 #include "gpucalc/goodput.hpp"
-#include "gpucalc/hardware.hpp"
 #include "gpucalc/memory.hpp"
-#include "gpucalc/model.hpp"
 #include "gpucalc/plan.hpp"
+#include "gpucalc/problem.hpp"
 
 namespace gpucalc {
-
-// What the scenario fixed; empty = the calculator chooses.
-struct Constraints {
-  std::optional<int64_t> gpus, tp, pp, dp, cp, ep, etp, vpp, micro_batch, shard;
-  std::optional<int> zero_stage;
-  std::optional<Recompute> recompute;
-  std::optional<unsigned> recompute_modules;  // training.recompute_modules (RecomputeModule bits)
-  int64_t first_stage_layers = 0, last_stage_layers = 0;  // parallel.*_stage_layers (0: even split); need pp fixed
-};
-
-// Everything one evaluation needs that does not vary across layouts.
-struct Problem {
-  ModelShape model;
-  Training training;
-  Gpu gpu;
-  PerfProfile perf;
-  Efficiency efficiency;
-  Overheads overheads;
-  // The search only accepts layouts whose worst GPU stays under this fraction of
-  // device memory: Fujii et al. 2024 saw no out-of-memory failure in 454 runs whose
-  // estimate stayed under 80% (target.max_memory_fraction).
-  double memory_limit_fraction = 0.8;
-  // Failures, checkpoints and restarts (wall-clock days), and what the run costs.
-  GoodputInputs goodput;
-  CostModel cost;
-};
 
 struct Candidate {
   Layout layout;
@@ -93,19 +66,6 @@ bool better(const Candidate& a, const Candidate& b);
 // When the constraints admit no valid layout: the error that names the fixed field
 // to change (the exact check_layout error when the layout is fully fixed).
 Error explain_no_layout(const Problem& p, const Constraints& c);
-
-// What the answer optimises among the GPU counts that meet the targets
-// (target.objective): the fewest GPUs, the lowest cost, or the fewest days.
-enum class Objective { gpus, cost, days };
-const char* to_string(Objective o);
-
-// The scenario's targets. Days are wall-clock days with failures, checkpoints and
-// restarts (goodput); cost is the run's total in the cost's currency.
-struct Target {
-  std::optional<double> days;
-  std::optional<double> max_cost;
-  Objective objective = Objective::gpus;
-};
 
 // A candidate's wall-clock run, its cost and its energy.
 struct Outcome {
