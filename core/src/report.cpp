@@ -554,7 +554,7 @@ void quick_estimate_json(JsonWriter& w, const Scenario& s, const Candidate& best
                              " GPUs (the article's own 70B / 80 GB / 80% example is 21.9, not the 175 it printed). Its 20 bytes are "
                              "mixed-precision Adam's 16 bytes of states per parameter plus about 4 of headroom: a memory floor for "
                              "holding the training states, blind to the token budget and the time; " + why);
-  w.field("source", "../shared/reference/sizing-model.md §6; Rajbhandari et al. 2020 (ZeRO) §3.1 for the 16 B");
+  w.field("source", "docs/cost.md, The rule of thumb (the article checked in docs/article-check.md); Rajbhandari et al. 2020 (ZeRO) §3.1 for the 16 B");
   w.end_object();
 }
 

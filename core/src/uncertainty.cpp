@@ -58,12 +58,6 @@ const json& object_at(const json& j, const char* key) {
   return it != j.end() && it->is_object() ? *it : empty;
 }
 
-
-
-
-
-
-
 // "2.5× the predicted" or "1/3.2 of the predicted": a factor read either way.
 std::string ratio_text(double r) { return r >= 1 ? fmt("%.3g× the predicted", r) : fmt("1/%.3g of the predicted", 1 / r); }
 

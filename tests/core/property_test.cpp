@@ -21,7 +21,7 @@
 #include "gpucalc/search.hpp"
 
 using namespace gpucalc;
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 namespace {
 

@@ -1,7 +1,8 @@
 // Search: enumerate the layouts a scenario leaves open, evaluate each (memory,
 // step time), drop what does not fit, and pick the best; also the smallest GPU
 // count that fits and the smallest that meets a deadline. Enumeration, pruning
-// and evaluation are separate pieces (style.md: Calculon/Timeloop).
+// and evaluation are separate pieces, as in Calculon (Isaev et al. 2023) and Timeloop
+// (Parashar et al. 2019).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -38,7 +39,7 @@ void time_layout(const Problem& p, Candidate& c);
 // micro-batch ascending innermost; visit returns false to skip the larger micro-batches
 // of the same layout (memory is monotone in the micro-batch).
 // Open tp stays within the GPU's scale-up domain; open vpp and ep stay 1 and
-// open cp stays 1 unless the sequence is long (see docs/model.md "Search").
+// open cp stays 1 unless the sequence is long (docs/performance-model.md "The search").
 // Returns false when it stopped at the work bounds below (the caller reports
 // too_many_layouts()), true when it visited every layout.
 bool enumerate_layouts(const Problem& p, const Constraints& c,
@@ -58,9 +59,9 @@ inline constexpr int64_t kMaxLayoutGpus = 10'000'000;
 // The error for a search that hit those bounds, at /parallel.
 Error too_many_layouts();
 
-// Interim ranking until the performance model prices communication: fastest
-// step first; on a tie, lower ZeRO stage, then fewer TP·CP ways, then fewer
-// pipeline stages, then larger micro-batch (docs/model.md "Search").
+// The ranking of layouts: fastest step (communication included) first; on a tie, lower
+// ZeRO stage, then fewer TP·CP ways, then fewer pipeline stages, then larger micro-batch
+// (docs/performance-model.md "The search").
 bool better(const Candidate& a, const Candidate& b);
 
 // When the constraints admit no valid layout: the error that names the fixed field
