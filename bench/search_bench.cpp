@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
   double total = 0;
   for (double t : times) total += t;
   const double best = times.front(), median = times[times.size() / 2];
-  const auto env = nlohmann::json::parse(out, nullptr, false);
+  const auto env = nlohmann::ordered_json::parse(out, nullptr, false);
   if (!env.is_object() || !env.value("ok", false)) {
     std::fprintf(stderr, "search failed: %s\n", out.c_str());
     return 1;

@@ -73,7 +73,7 @@ int print_envelope(const std::string& out) {
     std::cerr << "gpucalc: " << (path.empty() ? "(scenario)" : path) << ": " << e.value("message", "") << "\n";
     return 2;
   }
-  std::cout << env["value"].dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  std::cout << env["value"].dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
   return 0;
 }
 

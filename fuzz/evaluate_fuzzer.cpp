@@ -24,10 +24,10 @@ namespace {
 }
 
 // Every pointer in `ptrs`, under `base`, names a finite number > 0.
-void check_numbers(const nlohmann::json& v, const std::string& base, std::initializer_list<const char*> ptrs,
+void check_numbers(const nlohmann::ordered_json& v, const std::string& base, std::initializer_list<const char*> ptrs,
                    const std::string& out) {
   for (const char* p : ptrs) {
-    const nlohmann::json::json_pointer ptr(base + p);
+    const nlohmann::ordered_json::json_pointer ptr(base + p);
     if (!v.contains(ptr)) contract_broken((base + p + " is missing").c_str(), out);
     const auto& x = v[ptr];
     if (!x.is_number() || !std::isfinite(x.get<double>()) || !(x.get<double>() > 0))
@@ -35,7 +35,7 @@ void check_numbers(const nlohmann::json& v, const std::string& base, std::initia
   }
 }
 
-void check_answer(const nlohmann::json& v, const std::string& base, const std::string& out) {
+void check_answer(const nlohmann::ordered_json& v, const std::string& base, const std::string& out) {
   check_numbers(v, base,
                 {"/memory/total_bytes", "/memory/capacity_bytes", "/performance/step_time_s",
                  "/performance/tokens_per_s_per_gpu", "/performance/mfu", "/training/days", "/training/gpu_hours"},
@@ -43,7 +43,7 @@ void check_answer(const nlohmann::json& v, const std::string& base, const std::s
 }
 
 void check_envelope(const std::string& out, bool search) {
-  const auto env = nlohmann::json::parse(out, nullptr, false);
+  const auto env = nlohmann::ordered_json::parse(out, nullptr, false);
   if (env.is_discarded() || !env.is_object()) contract_broken("the envelope is not a JSON object", out);
   const auto ok = env.find("ok");
   if (ok == env.end() || !ok->is_boolean()) contract_broken("the envelope has no boolean \"ok\"", out);

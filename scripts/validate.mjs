@@ -242,7 +242,7 @@ const embedded = {
 // Counted rows by publication (the id's prefix up to the first "_"): the rows of one
 // paper share a cluster and a software stack, so their errors are not independent.
 // Korthikanti et al.'s eight iteration times are the set Calculon (Isaev et al. 2023)
-// reports a mean of 3.65% and a max of 8.9% on (sizing-model.md §4, peers.md).
+// reports a mean of 3.65% and a max of 8.9% on (Isaev et al. 2023, SC23).
 function groupTable() {
   const groups = new Map();
   for (const x of counted) {

@@ -1,11 +1,10 @@
 #include "gpucalc/api.hpp"
 
-#include <nlohmann/json.hpp>
+#include <type_traits>
 
 #include "gpucalc/report.hpp"
 #include "gpucalc/scenario.hpp"
 #include "json_writer.hpp"
-#include "report_text.hpp"
 
 namespace gpucalc {
 
@@ -34,33 +33,32 @@ std::string error_envelope(const Error& e) {
   return w.take();
 }
 
-std::string wrap(const Expected<nlohmann::ordered_json>& result) {
-  if (!result) return error_envelope(result.error());
-  return ok_envelope(result->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+// The envelope around an answer's text, or around the error that stopped it.
+template <class A>
+std::string wrap(const Expected<A>& answer) {
+  if (!answer) return error_envelope(answer.error());
+  if constexpr (std::is_same_v<A, std::string>) return ok_envelope(*answer);
+  else return ok_envelope(to_json(*answer));
 }
 
 template <class Run>
 std::string envelope(std::string_view scenario_json, Run run) {
   auto scenario = parse_scenario(scenario_json);
   if (!scenario) return error_envelope(scenario.error());
-  Expected<std::string> text = run(*scenario);
-  if (!text) return error_envelope(text.error());
-  return ok_envelope(*text);
+  return wrap(run(*scenario));
 }
 
 }  // namespace
 
 std::string search_json(std::string_view scenario_json, int top_k) {
-  return envelope(scenario_json, [&](const Scenario& s) { return search_report_text(s, top_k); });
+  return envelope(scenario_json, [&](const Scenario& s) { return search_answer(s, top_k); });
 }
 
 std::string evaluate_json(std::string_view scenario_json) {
-  return envelope(scenario_json, [](const Scenario& s) { return evaluate_text(s); });
+  return envelope(scenario_json, [](const Scenario& s) { return evaluate(s); });
 }
 
-std::string compare_json(std::string_view scenario, std::string_view ids) {
-  return wrap(compare_report(scenario, ids));
-}
+std::string compare_json(std::string_view scenario, std::string_view ids) { return wrap(compare(scenario, ids)); }
 
 std::string catalog_json(std::string_view kind) { return wrap(catalog_report(kind)); }
 

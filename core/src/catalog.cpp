@@ -13,7 +13,7 @@
 namespace gpucalc {
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 Spec spec_from(const json& j, const char* key) {
   Spec s;

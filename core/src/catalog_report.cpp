@@ -2,9 +2,12 @@
 // the core derives from it (the default rental price, the counted parameters).
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "embedded.hpp"
 #include "gpucalc/cost.hpp"
 #include "gpucalc/report.hpp"
+#include "json_writer.hpp"
 
 namespace gpucalc {
 namespace {
@@ -26,9 +29,8 @@ ordered_json default_price_json(const Gpu& g) {
   return j;
 }
 
-}  // namespace
-
-Expected<ordered_json> catalog_report(std::string_view kind) {
+// The data file with each entry completed, or why not.
+Expected<ordered_json> catalog_document(std::string_view kind) {
   if (kind == "gpus") {
     ordered_json doc = ordered_json::parse(data::gpus_json(), nullptr, /*allow_exceptions=*/false);
     auto list = doc.find("gpus");
@@ -54,6 +56,16 @@ Expected<ordered_json> catalog_report(std::string_view kind) {
     return doc;
   }
   return Error{"", "unknown catalog \"" + std::string(kind) + "\" (known: gpus, models)"};
+}
+
+}  // namespace
+
+Expected<std::string> catalog_report(std::string_view kind) {
+  Expected<ordered_json> doc = catalog_document(kind);
+  if (!doc) return doc.error();
+  JsonWriter w;
+  w.document(*doc);
+  return w.take();
 }
 
 }  // namespace gpucalc

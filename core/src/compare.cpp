@@ -1,8 +1,10 @@
 // `gpucalc compare`: one scenario, several accelerators, one row each. Each row is the
 // scenario with its `gpu` replaced by a catalog id, evaluated exactly as `evaluate` would;
-// this file only decides which price applies to which row and picks the summary.
+// this file only decides which price applies to which row and picks the summary. The rows
+// are typed answers (answer.hpp); report.cpp renders them.
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,8 +13,6 @@
 
 namespace gpucalc {
 namespace {
-
-using nlohmann::ordered_json;
 
 std::string trim(std::string_view s) {
   size_t a = 0, b = s.size();
@@ -52,17 +52,109 @@ std::string price_owner(const Scenario& s) {
   return plus == std::string::npos ? id : id.substr(0, plus);
 }
 
-ordered_json row_error(const std::string& id, const Error& e) {
-  ordered_json row;
-  row["gpu"] = {{"id", id}, {"name", find_gpu(id) ? find_gpu(id)->name : id}};
-  row["ok"] = false;
-  row["error"] = {{"path", e.path}, {"message", e.message}};
-  return row;
+std::string catalog_name(const std::string& id) {
+  const Gpu* g = find_gpu(id);
+  return g ? g->name : id;
+}
+
+// The row of accelerator `id`: the scenario document `doc` with its gpu replaced, and with
+// the scenario's own accelerator's measurements and prices kept to that accelerator.
+CompareRow compare_row(const std::string& id, const input::json& doc, const std::string& owner, const char* row_currency,
+                       bool own_currency) {
+  input::json d = doc;
+  d["gpu"] = id;
+  if (row_currency && !own_currency && d.is_object()) {
+    if (!d.contains("cost")) d["cost"] = input::json::object();
+    if (d["cost"].is_object()) d["cost"]["currency"] = row_currency;
+  }
+  // A calibration was measured on the scenario's own accelerator: the other rows are the
+  // model's predictions.
+  std::vector<std::string> notes;
+  if (id != owner && d.is_object() && d.contains("calibration")) {
+    d.erase("calibration");
+    notes.push_back("calibration was measured on " + owner + "; this row is the model's uncalibrated prediction");
+  }
+  // cost.price_per_gpu_hour is the scenario's own accelerator's price: the other rows
+  // take their cost.prices_per_gpu_hour entry, else their catalog default.
+  bool dropped_price = false;
+  if (id != owner && d.is_object() && d.contains("cost") && d["cost"].is_object() &&
+      d["cost"].contains("price_per_gpu_hour")) {
+    d["cost"].erase("price_per_gpu_hour");
+    dropped_price = true;
+  }
+  auto s = parse_scenario(d.dump());
+  if (!s) return {id, catalog_name(id), s.error()};
+  if (dropped_price) {
+    const auto& rp = s->problem.cost.rental;
+    notes.push_back("cost.price_per_gpu_hour is the price of " + owner + "; this row uses " +
+                    (rp && rp->per_accelerator ? std::string("its cost.prices_per_gpu_hour entry")
+                     : rp                      ? std::string("its catalog default")
+                                               : std::string("none (no public price; add it to cost.prices_per_gpu_hour)")));
+  }
+  // The scenario's explicit prices are its own accelerator's: the other rows take their
+  // catalog default (rented) or go unpriced (owned: purchase prices differ per accelerator).
+  CostModel& cm = s->problem.cost;
+  if (id != owner) {
+    if (cm.mode == CostMode::owned) {
+      cm.owned.reset();
+      cm.unpriced = "cost.owned.purchase_price_per_gpu is the price of " + owner +
+                    "; evaluate this accelerator with its own purchase price";
+    }
+    if (auto e = check_cost_target(*s)) return {id, catalog_name(id), *e};
+  }
+  Expected<Answer> a = evaluate(*s);
+  if (!a) return {id, catalog_name(id), a.error()};
+  for (auto& n : notes) a->notes.warnings.push_back(std::move(n));
+  const std::string name = a->scenario.problem.gpu.name;
+  return {id, name, std::move(a)};
+}
+
+// The id of the row with the smallest finite value(answer) among the rows that have an
+// answer (the first on a tie), or nothing.
+template <class Value>
+std::optional<std::string> best_by(const std::vector<CompareRow>& rows, Value value) {
+  const CompareRow* best = nullptr;
+  double best_v = std::numeric_limits<double>::infinity();
+  for (const auto& r : rows) {
+    if (!r.answer) continue;
+    const std::optional<double> x = value(*r.answer);
+    if (x && std::isfinite(*x) && *x < best_v) {
+      best_v = *x;
+      best = &r;
+    }
+  }
+  return best ? std::optional(best->gpu_id) : std::nullopt;
+}
+
+// Which row is best at what: fewest GPUs, fewest wall-clock days, lowest cost (only among
+// rows priced in one currency; none when currencies differ), least energy.
+void summarize(CompareAnswer& out) {
+  const auto cost = [](const Answer& a) -> const std::optional<RunCost>& { return a.chosen.outcome.cost; };
+  std::optional<Currency> currency;
+  bool one_currency = true;
+  for (const auto& r : out.rows) {
+    if (!r.answer || !cost(*r.answer)) continue;
+    const Currency c = cost(*r.answer)->currency;
+    if (!currency) currency = c;
+    else if (c != *currency) one_currency = false;
+  }
+  out.fewest_gpus = best_by(out.rows, [](const Answer& a) {
+    return std::optional(static_cast<double>(a.chosen.best.layout.gpus()));
+  });
+  out.fastest = best_by(out.rows, [](const Answer& a) { return std::optional(a.chosen.outcome.goodput.wall_days); });
+  if (one_currency)
+    out.cheapest = best_by(out.rows, [&](const Answer& a) {
+      return cost(a) ? std::optional(cost(a)->total) : std::nullopt;
+    });
+  out.least_energy = best_by(out.rows, [](const Answer& a) {
+    const Energy& e = a.chosen.outcome.energy;
+    return e.known ? std::optional(e.mwh) : std::nullopt;
+  });
 }
 
 }  // namespace
 
-Expected<ordered_json> compare_report(std::string_view scenario_json, std::string_view gpu_ids) {
+Expected<CompareAnswer> compare(std::string_view scenario_json, std::string_view gpu_ids) {
   auto base = parse_scenario(scenario_json);
   if (!base) return base.error();
   auto ids = split_ids(gpu_ids);
@@ -76,150 +168,10 @@ Expected<ordered_json> compare_report(std::string_view scenario_json, std::strin
   const char* row_currency = bc.currency ? to_string(*bc.currency)
                          : bc.mode == CostMode::rented && bc.rental ? to_string(bc.rental->currency)
                                                                     : nullptr;
-
-  ordered_json rows = ordered_json::array();
-  for (const std::string& id : *ids) {
-    input::json d = *doc;
-    d["gpu"] = id;
-    if (row_currency && !bc.currency && d.is_object()) {
-      if (!d.contains("cost")) d["cost"] = input::json::object();
-      if (d["cost"].is_object()) d["cost"]["currency"] = row_currency;
-    }
-    // A calibration was measured on the scenario's own accelerator: the other rows are the
-    // model's predictions.
-    std::vector<std::string> notes;
-    if (id != owner && d.is_object() && d.contains("calibration")) {
-      d.erase("calibration");
-      notes.push_back("calibration was measured on " + owner + "; this row is the model's uncalibrated prediction");
-    }
-    // cost.price_per_gpu_hour is the scenario's own accelerator's price: the other rows
-    // take their cost.prices_per_gpu_hour entry, else their catalog default.
-    bool dropped_price = false;
-    if (id != owner && d.is_object() && d.contains("cost") && d["cost"].is_object() &&
-        d["cost"].contains("price_per_gpu_hour")) {
-      d["cost"].erase("price_per_gpu_hour");
-      dropped_price = true;
-    }
-    auto s = parse_scenario(d.dump());
-    if (!s) {
-      rows.push_back(row_error(id, s.error()));
-      continue;
-    }
-    if (dropped_price) {
-      const auto& rp = s->problem.cost.rental;
-      notes.push_back("cost.price_per_gpu_hour is the price of " + owner + "; this row uses " +
-                      (rp && rp->per_accelerator ? std::string("its cost.prices_per_gpu_hour entry")
-                       : rp                      ? std::string("its catalog default")
-                                                 : std::string("none (no public price; add it to cost.prices_per_gpu_hour)")));
-    }
-    // The scenario's explicit prices are its own accelerator's: the other rows take their
-    // catalog default (rented) or go unpriced (owned: purchase prices differ per accelerator).
-    CostModel& cm = s->problem.cost;
-    if (id != owner) {
-      if (cm.mode == CostMode::owned) {
-        cm.owned.reset();
-        cm.unpriced = "cost.owned.purchase_price_per_gpu is the price of " + owner +
-                      "; evaluate this accelerator with its own purchase price";
-      }
-      if (auto e = check_cost_target(*s)) {
-        rows.push_back(row_error(id, *e));
-        continue;
-      }
-    }
-    auto res = evaluate(*s);
-    if (!res) {
-      rows.push_back(row_error(id, res.error()));
-      continue;
-    }
-    ordered_json& v = *res;
-    ordered_json row;
-    row["gpu"] = {{"id", id}, {"name", v["gpu"]["name"]}};
-    row["ok"] = true;
-    ordered_json& plan = v["plan"];
-    row["gpus"] = plan["gpus"];
-    row["layout"] = {{"tp", plan["tp"]},         {"pp", plan["pp"]},
-                     {"dp", plan["dp"]},         {"cp", plan["cp"]},
-                     {"vpp", plan["vpp"]},       {"micro_batch", plan["micro_batch"]},
-                     {"zero_stage", plan["zero_stage"]}, {"recompute", plan["recompute"]}};
-    row["days"] = v["training"]["days"];
-    row["goodput_days"] = v["goodput"]["days"];
-    row["goodput_fraction"] = v["goodput"]["fraction"];
-    row["gpu_hours"] = v["goodput"]["gpu_hours"];
-    row["mfu"] = v["performance"]["mfu"];
-    // Whose efficiencies the time model used: this GPU's measured profile, a measured
-    // sibling's (data/perf.json aliases), or the unmeasured default.
-    row["perf_profile"] = v["performance"]["perf_profile"];
-    row["step_time_s"] = v["performance"]["step_time_s"];
-    row["cost"] = v["cost"];
-    ordered_json& en = v["energy"];
-    row["energy"] = en.is_null() ? ordered_json(nullptr)
-                                 : ordered_json{{"mwh", en["mwh"]},
-                                                {"co2_tonnes", en["co2_tonnes"]},
-                                                {"power_w_per_gpu", en["power_w_per_gpu"]},
-                                                {"power_confidence", en["power_confidence"]}};
-    ordered_json& mem = v["memory"];
-    row["memory"] = {{"used_bytes", mem["total_bytes"]},
-                     {"capacity_bytes", mem["capacity_bytes"]},
-                     {"used_fraction", mem["used_fraction"]},
-                     {"fits", mem["fits"]},
-                     {"within_limit", mem["within_limit"]}};
-    row["target_met"] = v["search"]["target_met"];
-    row["max_cost_met"] = v["search"]["max_cost_met"];
-    ordered_json warnings = v["warnings"];
-    for (auto& n : notes) warnings.push_back(n);
-    row["warnings"] = std::move(warnings);
-    rows.push_back(std::move(row));
-  }
-
-  // Which row is best at what: fewest GPUs, fewest wall-clock days, lowest cost (only
-  // among rows priced in one currency; null when currencies differ), least energy.
-  const auto best_by = [&](auto value) -> ordered_json {
-    const ordered_json* best = nullptr;
-    double best_v = std::numeric_limits<double>::infinity();
-    for (const auto& r : rows) {
-      const double x = value(r);
-      if (std::isfinite(x) && x < best_v) {
-        best_v = x;
-        best = &r;
-      }
-    }
-    return best ? (*best)["gpu"]["id"] : ordered_json(nullptr);
-  };
-  const auto num = [](const ordered_json& j) { return j.is_number() ? j.get<double>() : std::numeric_limits<double>::infinity(); };
-  std::string currency;
-  bool one_currency = true;
-  for (const auto& r : rows) {
-    auto c = r.find("cost");
-    if (c == r.end() || !c->is_object()) continue;
-    const std::string cur = (*c)["currency"].get<std::string>();
-    if (currency.empty()) currency = cur;
-    else if (cur != currency) one_currency = false;
-  }
-  ordered_json summary;
-  summary["fewest_gpus"] = best_by([&](const ordered_json& r) { return r.contains("gpus") ? num(r["gpus"]) : num(nullptr); });
-  summary["fastest"] = best_by([&](const ordered_json& r) { return r.contains("goodput_days") ? num(r["goodput_days"]) : num(nullptr); });
-  summary["cheapest"] = one_currency ? best_by([&](const ordered_json& r) {
-                          auto c = r.find("cost");
-                          return c != r.end() && c->is_object() ? num((*c)["total"]) : num(nullptr);
-                        })
-                                     : ordered_json(nullptr);
-  summary["least_energy"] = best_by([&](const ordered_json& r) {
-    auto e = r.find("energy");
-    return e != r.end() && e->is_object() ? num((*e)["mwh"]) : num(nullptr);
-  });
-
-  const Scenario& b = *base;
-  ordered_json out;
-  out["gpucalc_version"] = GPUCALC_VERSION;
-  out["model"] = {{"id", b.problem.model.id}, {"name", b.problem.model.name}, {"params", count_params(b.problem.model).total}};
-  out["training"] = {{"tokens", b.problem.training.tokens},
-                     {"seq_len", b.problem.training.seq_len},
-                     {"global_batch_tokens", b.problem.training.global_batch * b.problem.training.seq_len}};
-  out["target"] = {{"days", b.target_days ? ordered_json(*b.target_days) : ordered_json(nullptr)},
-                   {"max_cost", b.max_cost ? ordered_json(*b.max_cost) : ordered_json(nullptr)},
-                   {"objective", to_string(b.objective)}};
-  out["rows"] = std::move(rows);
-  out["summary"] = std::move(summary);
+  CompareAnswer out{*base, {}, {}, {}, {}, {}};
+  out.rows.reserve(ids->size());
+  for (const std::string& id : *ids) out.rows.push_back(compare_row(id, *doc, owner, row_currency, bc.currency.has_value()));
+  summarize(out);
   return out;
 }
 

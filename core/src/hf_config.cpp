@@ -15,7 +15,7 @@
 namespace gpucalc {
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 enum class Arch { llama, mistral, qwen2, qwen3, qwen2_moe, qwen3_moe, mixtral, deepseek_v2, deepseek_v3, gemma2,
                   gemma3, phi3, glm4, chatglm };

@@ -21,7 +21,7 @@ struct HfImport {
 
 // The config's architecture from model_type (or architectures[0]); errors name the JSON
 // pointer under `path` (e.g. "/model/hf_config/num_hidden_layers") and carry a code.
-Expected<HfImport> import_hf_config(const nlohmann::json& config, const std::string& path);
+Expected<HfImport> import_hf_config(const nlohmann::ordered_json& config, const std::string& path);
 
 // The model_type values the mapping reads, comma-separated (for messages and docs).
 std::string hf_config_model_types();

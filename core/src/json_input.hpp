@@ -14,7 +14,7 @@
 
 namespace gpucalc::input {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 // Parses text into a DOM, or an error at path "" saying where it broke.
 Expected<json> parse_document(std::string_view text);

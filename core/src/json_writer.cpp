@@ -102,26 +102,14 @@ void JsonWriter::append_string(std::string_view s) {
 }
 
 JsonWriter& JsonWriter::value(std::nullptr_t) {
-  if (tree_) {
-    tree_slot() = nullptr;
-    return *this;
-  }
   return literal("null");
 }
 
 JsonWriter& JsonWriter::value(bool b) {
-  if (tree_) {
-    tree_slot() = b;
-    return *this;
-  }
   return literal(b ? "true" : "false");
 }
 
 JsonWriter& JsonWriter::value(double d) {
-  if (tree_) {
-    tree_slot() = d;  // kept as is: the tree's dump prints a non-finite number as null
-    return *this;
-  }
   separate();
   if (!std::isfinite(d)) {
     out_ += "null";  // JSON has no infinity or NaN; nlohmann prints null
@@ -136,10 +124,6 @@ JsonWriter& JsonWriter::value(double d) {
 }
 
 JsonWriter& JsonWriter::integer(std::int64_t i) {
-  if (tree_) {
-    tree_slot() = i;
-    return *this;
-  }
   separate();
   char buf[24];
   const auto r = std::to_chars(buf, buf + sizeof buf, i);
@@ -149,10 +133,6 @@ JsonWriter& JsonWriter::integer(std::int64_t i) {
 }
 
 JsonWriter& JsonWriter::unsigned_integer(std::uint64_t u) {
-  if (tree_) {
-    tree_slot() = u;
-    return *this;
-  }
   separate();
   char buf[24];
   const auto r = std::to_chars(buf, buf + sizeof buf, u);
@@ -162,39 +142,32 @@ JsonWriter& JsonWriter::unsigned_integer(std::uint64_t u) {
 }
 
 JsonWriter& JsonWriter::value(std::string_view s) {
-  if (tree_) {
-    tree_slot() = std::string(s);
-    return *this;
-  }
   separate();
   append_string(s);
   need_comma_ = true;
   return *this;
 }
 
-// The slot of the next value: the document itself, a new array element, or the object
-// member of the last key. Pointers to open containers stay valid: only the innermost
-// open container grows.
-nlohmann::ordered_json& JsonWriter::tree_slot() {
-  if (open_.empty()) return *tree_;
-  nlohmann::ordered_json& top = *open_.back();
-  if (top.is_array()) {
-    top.push_back(nullptr);
-    return top.back();
+JsonWriter& JsonWriter::document(const nlohmann::ordered_json& j) {
+  switch (j.type()) {
+    case nlohmann::ordered_json::value_t::object:
+      begin_object();
+      for (const auto& [k, v] : j.items()) {
+        key(k);
+        document(v);
+      }
+      return end_object();
+    case nlohmann::ordered_json::value_t::array:
+      begin_array();
+      for (const auto& v : j) document(v);
+      return end_array();
+    case nlohmann::ordered_json::value_t::string: return value(j.get_ref<const std::string&>());
+    case nlohmann::ordered_json::value_t::boolean: return value(j.get<bool>());
+    case nlohmann::ordered_json::value_t::number_integer: return value(j.get<std::int64_t>());
+    case nlohmann::ordered_json::value_t::number_unsigned: return value(j.get<std::uint64_t>());
+    case nlohmann::ordered_json::value_t::number_float: return value(j.get<double>());
+    default: return value(nullptr);  // null (the catalogs hold no binary values)
   }
-  return top[key_];
-}
-
-JsonWriter& JsonWriter::tree_open(bool array) {
-  nlohmann::ordered_json& slot = tree_slot();
-  slot = array ? nlohmann::ordered_json::array() : nlohmann::ordered_json::object();
-  open_.push_back(&slot);
-  return *this;
-}
-
-JsonWriter& JsonWriter::tree_close() {
-  open_.pop_back();
-  return *this;
 }
 
 }  // namespace gpucalc

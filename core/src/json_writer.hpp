@@ -8,8 +8,6 @@
 //   - strings are escaped like nlohmann (\" \\ \b \f \n \r \t, other control characters
 //     as \u00xx, everything else as is) and invalid UTF-8 is replaced by U+FFFD;
 //   - keys are written in the order given, so the caller decides the key order.
-// Given a tree instead, the writer builds the same document as an ordered_json, for the
-// callers that inspect an answer rather than print it (compare, the tests).
 // The writer checks no structure: the caller opens and closes what it writes.
 #pragma once
 #include <concepts>
@@ -27,35 +25,29 @@ namespace gpucalc {
 class JsonWriter {
  public:
   JsonWriter() { out_.reserve(4096); }
-  // Builds the document into `tree` (replacing what it held) instead of writing text.
-  explicit JsonWriter(nlohmann::ordered_json& tree) : tree_(&tree) {}
 
   // The text written so far.
   const std::string& str() const { return out_; }
   std::string take() { return std::move(out_); }
 
   JsonWriter& begin_object() {
-    if (tree_) return tree_open(false);
     separate();
     out_ += '{';
     need_comma_ = false;
     return *this;
   }
   JsonWriter& end_object() {
-    if (tree_) return tree_close();
     out_ += '}';
     need_comma_ = true;
     return *this;
   }
   JsonWriter& begin_array() {
-    if (tree_) return tree_open(true);
     separate();
     out_ += '[';
     need_comma_ = false;
     return *this;
   }
   JsonWriter& end_array() {
-    if (tree_) return tree_close();
     out_ += ']';
     need_comma_ = true;
     return *this;
@@ -63,10 +55,6 @@ class JsonWriter {
 
   // An object member's key; the next value written is its value.
   JsonWriter& key(std::string_view k) {
-    if (tree_) {
-      key_.assign(k);
-      return *this;
-    }
     separate();
     append_string(k);
     out_ += ':';
@@ -98,6 +86,9 @@ class JsonWriter {
     return end_array();
   }
 
+  // A whole document read from data (the catalogs), written as it is.
+  JsonWriter& document(const nlohmann::ordered_json& j);
+
   // key(k) then value(v).
   template <class T>
   JsonWriter& field(std::string_view k, const T& v) {
@@ -119,17 +110,8 @@ class JsonWriter {
   JsonWriter& unsigned_integer(std::uint64_t u);
   void append_string(std::string_view s);  // quoted and escaped
 
-  // The tree target: the slot the next value goes into, and opening/closing containers.
-  nlohmann::ordered_json& tree_slot();
-  JsonWriter& tree_open(bool array);
-  JsonWriter& tree_close();
-
   std::string out_;
   bool need_comma_ = false;  // a value or a closed container precedes: the next item needs ','
-
-  nlohmann::ordered_json* tree_ = nullptr;  // set: build this tree instead of text
-  std::vector<nlohmann::ordered_json*> open_;  // the containers being written, innermost last
-  std::string key_;                           // the key of the next object member
 };
 
 }  // namespace gpucalc

@@ -152,7 +152,7 @@ MemoryTerm host_term(const TermInputs& x) {
 
 MemoryTerm cuda_context_term(const TermInputs& x) {
   return {"cuda_context", "other", x.stage.cuda_context, "per process (assume.cuda_context_gib)",
-          "sizing-model.md §3: 0.3-2 GB measured"};
+          "docs/memory-model.md §6: 0.3-2 GB measured"};
 }
 
 MemoryTerm nccl_term(const TermInputs& x) {

@@ -55,7 +55,7 @@ int64_t dense_layers_in(const ModelShape& m, int64_t begin, int64_t end) {
 }
 
 ParamCounts count_params(const ModelShape& m) {
-  // Module-by-module count (sizing-model.md §1; Narayanan et al. 2021 eq. 2 for GPT).
+  // Module-by-module count (model.hpp; Narayanan et al. 2021 eq. 2 for GPT).
   const int64_t h = m.hidden, a = m.heads, g = m.kv_heads, d = head_dim(m), f = m.ffn_hidden;
   ParamCounts p;
   p.attention = attention_matmul_params(m);

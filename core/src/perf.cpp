@@ -7,7 +7,7 @@
 namespace gpucalc {
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 const json& doc() {
   static const json d = [] {

@@ -1,10 +1,10 @@
-// Renders `gpucalc evaluate` output. Decides nothing: every number comes from the
-// core's model functions; this file names them and their sources.
+// Renders the answers of answer.hpp (evaluate, search, compare) to JSON text. Decides
+// nothing: every number comes from the core's model functions; this file names them and
+// their sources.
 //
-// Each block of the answer is one function writing one JSON value, in the answer's key
-// order, into a JsonWriter (json_writer.hpp): straight to text for the API (the page
-// calls it on every change, and building an nlohmann tree first cost more than the search
-// itself in wasm), or as an ordered_json tree for evaluate() and search_report().
+// Each block of an answer is one function writing one JSON value, in the answer's key
+// order, straight to text through JsonWriter (json_writer.hpp): the page renders on every
+// change, and building a document tree first cost more than the search itself in wasm.
 #include "gpucalc/report.hpp"
 
 #include <cmath>
@@ -22,8 +22,6 @@
 
 namespace gpucalc {
 namespace {
-
-using nlohmann::ordered_json;
 
 std::string fmt(const char* f, double v) {
   char buf[512];
@@ -52,6 +50,14 @@ void item(JsonWriter& w, const char* name, const char* category, double bytes, c
   w.end_object();
 }
 
+// Where a stage sits in the pipeline (memory.stage_role): the worst stage can be a middle
+// one when the first holds fewer layers (uneven split, MoE's leading dense layers).
+const char* stage_role(const Layout& l, int64_t stage) {
+  if (l.pp == 1) return "only";
+  if (stage == 0) return "first";
+  return stage == l.pp - 1 ? "last" : "middle";
+}
+
 void memory_json(JsonWriter& w, const Scenario& s, const Candidate& c, bool with_items) {
   const Problem& p = s.problem;
   const Layout& l = c.layout;
@@ -76,7 +82,7 @@ void memory_json(JsonWriter& w, const Scenario& s, const Candidate& c, bool with
   w.field("used_fraction", cap > 0 ? m.total() / cap : 0.0);
   w.field("headroom_bytes", round_bytes(cap - m.total()));
   w.field("stage", m.stage);
-  w.field("stage_role", l.pp == 1 ? "only" : (m.stage == 0 ? "first" : "last"));
+  w.field("stage_role", stage_role(l, m.stage));
   w.field("layers_on_gpu", m.layers);
   w.field("micro_batches_in_flight", m.in_flight);
   w.field("host_bytes", round_bytes(m.host_bytes));
@@ -548,7 +554,7 @@ void quick_estimate_json(JsonWriter& w, const Scenario& s, const Candidate& best
                              " GPUs (the article's own 70B / 80 GB / 80% example is 21.9, not the 175 it printed). Its 20 bytes are "
                              "mixed-precision Adam's 16 bytes of states per parameter plus about 4 of headroom: a memory floor for "
                              "holding the training states, blind to the token budget and the time; " + why);
-  w.field("source", "../shared/reference/sizing-model.md §6; Rajbhandari et al. 2020 (ZeRO) §3.1 for the 16 B");
+  w.field("source", "docs/cost.md, The rule of thumb (the article checked in docs/article-check.md); Rajbhandari et al. 2020 (ZeRO) §3.1 for the 16 B");
   w.end_object();
 }
 
@@ -649,28 +655,15 @@ void curve_point_json(JsonWriter& w, const Scenario& s, const CurvePoint& pt) {
 }
 
 // The warnings and defaults_applied arrays, last in both answers.
-void notes_json(JsonWriter& w, const Scenario& s, const SearchResult& sr, const Candidate& best, const Outcome& o) {
-  std::vector<std::string> warnings;
-  for (const Message& m : s.warnings) warnings.push_back(m.message);
-  for (auto& w : warnings_json(s, sr, best)) warnings.push_back(std::move(w));
-  std::vector<std::string> defaults = s.defaults_applied;
-  money_notes(s, sr, o, warnings, defaults);
-  w.field("warnings", warnings);
-  w.field("defaults_applied", defaults);
+void notes_json(JsonWriter& w, const Notes& n) {
+  w.field("warnings", n.warnings);
+  w.field("defaults_applied", n.defaults_applied);
 }
 
-// The answer of `gpucalc evaluate`, or why there is none (then nothing is written).
-std::optional<Error> write_evaluate(JsonWriter& w, const Scenario& s) {
-  const Problem& p = s.problem;
-  const Constraints& c = s.constraints;
-  SearchResult sr = search(p, c, s.target());
-  if (sr.truncated) return too_many_layouts();
-  if (!sr.chosen) return explain_no_layout(p, c);
-  // The scenario's calibration, if any, scales the chosen layout (uncertainty.cpp).
-  const Expected<Calibrated> cal = calibrate(s, *sr.chosen, sr);
-  if (!cal) return cal.error();
-  const Candidate& best = cal->best;
-  const Outcome& o = cal->outcome;
+void write_evaluate(JsonWriter& w, const Answer& a) {
+  const Scenario& s = a.scenario;
+  const Candidate& best = a.chosen.best;
+  const Outcome& o = a.chosen.outcome;
   w.begin_object();
   w.field("gpucalc_version", GPUCALC_VERSION);
   w.key("model");
@@ -687,22 +680,16 @@ std::optional<Error> write_evaluate(JsonWriter& w, const Scenario& s) {
   w.key("quick_estimate");
   quick_estimate_json(w, s, best, o);
   w.key("search");
-  search_json(w, s, sr);
-  uncertainty_fields(w, s, *cal);  // calibration, uncertainty, oom_risk
-  notes_json(w, s, sr, best, o);
+  search_json(w, s, a.search);
+  uncertainty_fields(w, s, a.chosen);  // calibration, uncertainty, oom_risk
+  notes_json(w, a.notes);
   w.end_object();
-  return std::nullopt;
 }
 
-// The answer of `gpucalc search`, or why there is none (then nothing is written).
-std::optional<Error> write_search(JsonWriter& w, const Scenario& s, int top_k) {
-  const Problem& p = s.problem;
-  const Constraints& c = s.constraints;
-  FullSearch fs = search_full(p, c, s.target(), top_k);
-  if (fs.result.truncated) return too_many_layouts();
-  if (!fs.result.chosen) return explain_no_layout(p, c);
-  const Candidate& best = *fs.result.chosen;
-  const Outcome o = outcome(p, best);
+void write_search(JsonWriter& w, const SearchAnswer& a) {
+  const Scenario& s = a.scenario;
+  const Candidate& best = *a.search.result.chosen;
+  const Outcome& o = a.outcome;
   w.begin_object();
   w.field("gpucalc_version", GPUCALC_VERSION);
   w.key("model");
@@ -719,48 +706,139 @@ std::optional<Error> write_search(JsonWriter& w, const Scenario& s, int top_k) {
   energy_json(w, s, o.energy);
   w.end_object();
   w.key("top").begin_array();
-  for (const auto& cand : fs.top) {
+  for (const auto& cand : a.search.top) {
     w.begin_object();
     candidate_fields(w, s, cand, false);
     w.end_object();
   }
   w.end_array();
   w.key("curve").begin_array();
-  for (const auto& pt : fs.curve) curve_point_json(w, s, pt);
+  for (const auto& pt : a.search.curve) curve_point_json(w, s, pt);
   w.end_array();
   w.key("search");
-  search_json(w, s, fs.result);
-  notes_json(w, s, fs.result, best, o);
+  search_json(w, s, a.search.result);
+  notes_json(w, a.notes);
   w.end_object();
-  return std::nullopt;
+}
+
+void error_json(JsonWriter& w, const Error& e) {
+  w.begin_object().field("path", e.path).field("message", e.message).end_object();
+}
+
+// One row of `gpucalc compare`: the headline numbers of the row's evaluate answer.
+void compare_row_json(JsonWriter& w, const CompareRow& r) {
+  w.begin_object();
+  w.key("gpu").begin_object().field("id", r.gpu_id).field("name", r.gpu_name).end_object();
+  w.field("ok", r.answer.ok());
+  if (!r.answer) {
+    w.key("error");
+    error_json(w, r.answer.error());
+    w.end_object();
+    return;
+  }
+  const Answer& a = *r.answer;
+  const Scenario& s = a.scenario;
+  const Candidate& c = a.chosen.best;
+  const Layout& l = c.layout;
+  const Outcome& o = a.chosen.outcome;
+  w.field("gpus", l.gpus());
+  w.key("layout").begin_object();
+  w.field("tp", l.tp);
+  w.field("pp", l.pp);
+  w.field("dp", l.dp);
+  w.field("cp", l.cp);
+  w.field("vpp", l.vpp);
+  w.field("micro_batch", l.micro_batch);
+  w.field("zero_stage", l.zero_stage);
+  w.field("recompute", to_string(l.recompute));
+  w.end_object();
+  w.field("days", c.run.days);
+  w.field("goodput_days", num_or_null(o.goodput.wall_days));
+  w.field("goodput_fraction", o.goodput.fraction);
+  w.field("gpu_hours", num_or_null(o.goodput.gpu_hours));
+  w.field("mfu", c.time.mfu);
+  // Whose efficiencies the time model used: this GPU's measured profile, a measured
+  // sibling's (data/perf.json aliases), or the unmeasured default.
+  w.field("perf_profile", s.problem.perf.profile_id);
+  w.field("step_time_s", c.time.step_time_s);
+  w.key("cost");
+  cost_json(w, s, o);
+  if (o.energy.known) {
+    const Gpu& g = s.problem.gpu;
+    w.key("energy").begin_object();
+    w.field("mwh", o.energy.mwh);
+    w.field("co2_tonnes", o.energy.co2_tonnes);
+    w.field("power_w_per_gpu", o.energy.watts_per_gpu);
+    w.field("power_confidence", o.energy.from_power_limit ? g.power_limit_w.confidence : g.tdp_w.confidence);
+    w.end_object();
+  } else {
+    w.field("energy", nullptr);
+  }
+  const double cap = capacity_bytes(s.problem.gpu);
+  w.key("memory").begin_object();
+  w.field("used_bytes", round_bytes(c.memory.total()));
+  w.field("capacity_bytes", round_bytes(cap));
+  w.field("used_fraction", cap > 0 ? c.memory.total() / cap : 0.0);
+  w.field("fits", c.memory.total() <= cap);
+  w.field("within_limit", c.fits);
+  w.end_object();
+  w.field("target_met", s.target_days ? std::optional<bool>(a.search.target_met) : std::nullopt);
+  w.field("max_cost_met", s.max_cost ? std::optional<bool>(a.search.budget_met) : std::nullopt);
+  w.field("warnings", a.notes.warnings);
+  w.end_object();
+}
+
+void write_compare(JsonWriter& w, const CompareAnswer& a) {
+  const Problem& p = a.scenario.problem;
+  w.begin_object();
+  w.field("gpucalc_version", GPUCALC_VERSION);
+  w.key("model").begin_object();
+  w.field("id", p.model.id);
+  w.field("name", p.model.name);
+  w.field("params", count_params(p.model).total);
+  w.end_object();
+  w.key("training").begin_object();
+  w.field("tokens", p.training.tokens);
+  w.field("seq_len", p.training.seq_len);
+  w.field("global_batch_tokens", p.training.global_batch * p.training.seq_len);
+  w.end_object();
+  w.key("target").begin_object();
+  w.field("days", a.scenario.target_days);
+  w.field("max_cost", a.scenario.max_cost);
+  w.field("objective", to_string(a.scenario.objective));
+  w.end_object();
+  w.key("rows").begin_array();
+  for (const CompareRow& r : a.rows) compare_row_json(w, r);
+  w.end_array();
+  w.key("summary").begin_object();
+  w.field("fewest_gpus", a.fewest_gpus);
+  w.field("fastest", a.fastest);
+  w.field("cheapest", a.cheapest);
+  w.field("least_energy", a.least_energy);
+  w.end_object();
+  w.end_object();
+}
+
+template <class A, class Write>
+std::string render(const A& a, Write write) {
+  JsonWriter w;
+  write(w, a);
+  return w.take();
 }
 
 }  // namespace
 
-Expected<std::string> evaluate_text(const Scenario& s) {
-  JsonWriter w;
-  if (auto e = write_evaluate(w, s)) return *e;
-  return w.take();
+Notes answer_notes(const Scenario& s, const SearchResult& sr, const Candidate& best, const Outcome& o) {
+  Notes n;
+  for (const Message& m : s.warnings) n.warnings.push_back(m.message);
+  for (auto& w : warnings_json(s, sr, best)) n.warnings.push_back(std::move(w));
+  n.defaults_applied = s.defaults_applied;
+  money_notes(s, sr, o, n.warnings, n.defaults_applied);
+  return n;
 }
 
-Expected<std::string> search_report_text(const Scenario& s, int top_k) {
-  JsonWriter w;
-  if (auto e = write_search(w, s, top_k)) return *e;
-  return w.take();
-}
-
-Expected<ordered_json> evaluate(const Scenario& s) {
-  ordered_json out;
-  JsonWriter w(out);
-  if (auto e = write_evaluate(w, s)) return *e;
-  return out;
-}
-
-Expected<ordered_json> search_report(const Scenario& s, int top_k) {
-  ordered_json out;
-  JsonWriter w(out);
-  if (auto e = write_search(w, s, top_k)) return *e;
-  return out;
-}
+std::string to_json(const Answer& a) { return render(a, write_evaluate); }
+std::string to_json(const SearchAnswer& a) { return render(a, write_search); }
+std::string to_json(const CompareAnswer& a) { return render(a, write_compare); }
 
 }  // namespace gpucalc

@@ -6,6 +6,8 @@
 #include <cstdio>
 
 #include "hf_config.hpp"
+#include "gpucalc/search.hpp"
+#include "gpucalc/uncertainty.hpp"
 #include "json_input.hpp"
 
 namespace gpucalc {

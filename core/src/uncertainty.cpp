@@ -17,7 +17,7 @@
 namespace gpucalc {
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 constexpr double kGiB = 1073741824.0;
 // Fujii et al. 2024, "Accelerating Large Language Model Training with 4D Parallelism and
@@ -57,12 +57,6 @@ const json& object_at(const json& j, const char* key) {
   auto it = j.find(key);
   return it != j.end() && it->is_object() ? *it : empty;
 }
-
-
-
-
-
-
 
 // "2.5× the predicted" or "1/3.2 of the predicted": a factor read either way.
 std::string ratio_text(double r) { return r >= 1 ? fmt("%.3g× the predicted", r) : fmt("1/%.3g of the predicted", 1 / r); }

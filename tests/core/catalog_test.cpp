@@ -16,7 +16,7 @@
 #include "gpucalc/scenario.hpp"
 
 using namespace gpucalc;
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 namespace {
 

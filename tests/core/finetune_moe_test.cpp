@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 using namespace gpucalc;
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 namespace {
 json answer(const std::string& scenario) {

@@ -8,7 +8,7 @@
 #include "gpucalc/memory.hpp"
 #include "gpucalc/plan.hpp"
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 using namespace gpucalc;
 
 namespace {

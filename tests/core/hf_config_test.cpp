@@ -13,7 +13,7 @@
 #include "gpucalc/scenario.hpp"
 
 using namespace gpucalc;
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 namespace {
 

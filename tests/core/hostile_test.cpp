@@ -18,7 +18,7 @@
 
 #include "gpucalc/api.hpp"
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include "source_file.hpp"
 #include "gpucalc/api.hpp"
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 namespace {
 

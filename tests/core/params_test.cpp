@@ -6,7 +6,7 @@
 using namespace gpucalc;
 
 TEST_CASE("Llama 3.1 totals match the published safetensors counts exactly", "[params]") {
-  // sizing-model.md §1 anchors (Hugging Face safetensors totals).
+  // The parameter totals of the meta-llama Llama 3.1 safetensors checkpoints on Hugging Face.
   CHECK(count_params(*find_model("llama-3.1-8b")).total == 8'030'261'248);
   CHECK(count_params(*find_model("llama-3.1-70b")).total == 70'553'706'496);
   CHECK(count_params(*find_model("llama-3.1-405b")).total == 405'853'388'800);

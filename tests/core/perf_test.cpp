@@ -80,7 +80,8 @@ TEST_CASE("TP with SP costs 4 collectives forward and 6 backward per layer", "[p
 }
 
 TEST_CASE("ZeRO-3 moves 1.5x the data-parallel volume of an all-reduce", "[perf][zero]") {
-  // sizing-model.md §4: all-gather forward + all-gather backward + reduce-scatter.
+  // Rajbhandari et al. 2020 (ZeRO), communication analysis of stage 3: all-gather forward +
+  // all-gather backward + reduce-scatter.
   Problem p = llama70b_h100();
   p.training.grad_dtype_bytes = 2;  // equal gradient and weight bytes
   p.training.global_batch = 64;

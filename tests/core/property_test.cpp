@@ -21,7 +21,7 @@
 #include "gpucalc/search.hpp"
 
 using namespace gpucalc;
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 namespace {
 
@@ -97,7 +97,7 @@ json random_scenario(Rng& r, int mode) {
     const int64_t pp = r.pick(divisors_upto(m.layers, 16));
     const int64_t dp = r.pick(divisors_upto(gb, 256));
     s["parallel"] = {{"tp", tp}, {"pp", pp}, {"dp", dp}};
-    t["micro_batch"] = r.pick(divisors_upto(gb / dp, 8));
+    s["training"]["micro_batch"] = r.pick(divisors_upto(gb / dp, 8));  // not t: adding "parallel" moved it
   } else if (mode == 1) {
     s["parallel"]["gpus"] = r.pick<int64_t>({8, 16, 64, 256, 1024});
   } else {

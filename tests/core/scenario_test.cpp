@@ -9,7 +9,7 @@
 #include "gpucalc/scenario.hpp"
 
 using namespace gpucalc;
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 TEST_CASE("every bad input in the shared table is refused naming its field", "[scenario][errors]") {
   std::ifstream in(std::string(GPUCALC_SOURCE_DIR) + "/tests/cli/bad_inputs.txt");

@@ -11,7 +11,7 @@
 #include "source_file.hpp"
 
 using namespace gpucalc;
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include "gpucalc/scenario.hpp"
 
 using namespace gpucalc;
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 namespace {
 std::string read(const std::string& rel) { return read_source_file(rel); }
@@ -50,13 +50,34 @@ TEST_CASE("the search keeps what the scenario fixed and chooses the rest", "[sea
   REQUIRE(s.ok());
   auto out = evaluate(*s);
   REQUIRE(out.ok());
-  const auto& plan = (*out)["plan"];
+  const Layout& l = out->chosen.best.layout;
+  CHECK(l.gpus() == 256);
+  CHECK(l.tp == 4);
+  CHECK(l.recompute == Recompute::selective);
+  const json plan = json::parse(to_json(*out))["plan"];
   CHECK(plan["gpus"] == 256);
-  CHECK(plan["tp"] == 4);
-  CHECK(plan["recompute"] == "selective");
   const auto chosen = plan["chosen_by_calculator"];
   CHECK(std::find(chosen.begin(), chosen.end(), "tp") == chosen.end());
   CHECK(std::find(chosen.begin(), chosen.end(), "pp") != chosen.end());
+}
+
+TEST_CASE("memory.stage_role names a middle stage when it is the fullest", "[search][memory]") {
+  // Llama 3.1 8B's 32 layers split 2/14/14/2 over four stages (parallel.first/last_stage_layers).
+  // Stage 0 holds 2 layers (218M parameters each) and the embedding (128,256 × 4,096 ≈ 525M,
+  // under 3 layers' worth) with 4 micro-batches in flight; stage 1 holds 14 layers with 3
+  // (1F1B keeps p − s in flight on stage s; Narayanan et al. 2021 §2.2), so stage 1, a middle
+  // stage, is the worst GPU.
+  auto s = parse_scenario(R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb",
+      "training":{"tokens":1e10,"seq_len":4096,"global_batch":64,"micro_batch":1},
+      "parallel":{"gpus":4,"tp":1,"pp":4,"vpp":1,"first_stage_layers":2,"last_stage_layers":2}})");
+  REQUIRE(s.ok());
+  auto out = evaluate(*s);
+  REQUIRE(out.ok());
+  const json mem = json::parse(to_json(*out))["memory"];
+  CHECK(mem["stage"] == 1);
+  CHECK(mem["layers_on_gpu"] == 14);
+  CHECK(mem["micro_batches_in_flight"] == 3);
+  CHECK(mem["stage_role"] == "middle");  // was "last" before the fix
 }
 
 TEST_CASE("the search never returns a layout that does not fit when one does", "[search][property]") {

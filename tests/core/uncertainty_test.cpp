@@ -18,7 +18,7 @@
 #include "gpucalc/uncertainty.hpp"
 
 using namespace gpucalc;
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 namespace {
 

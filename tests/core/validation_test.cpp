@@ -9,7 +9,7 @@
 #include "source_file.hpp"
 #include "gpucalc/api.hpp"
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 namespace {
 json answer(const std::string& example) {

@@ -397,6 +397,7 @@ export default {
   role_only: "one pipeline stage",
   role_first: "first pipeline stage",
   role_last: "last pipeline stage",
+  role_middle: "middle pipeline stage",
   estimate_label: "The article's rule of thumb:",
   estimate_value: "≈ {n} GPUs ({raw} before rounding).",
 

@@ -394,6 +394,7 @@ export default {
   role_only: "单一流水线阶段",
   role_first: "第一个流水线阶段",
   role_last: "最后一个流水线阶段",
+  role_middle: "中间流水线阶段",
   estimate_label: "文章中的经验估算：",
   estimate_value: "约 {n} 张 GPU（取整前 {raw}）。",
 

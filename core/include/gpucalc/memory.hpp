@@ -14,7 +14,7 @@ namespace gpucalc {
 // Runtime overheads, named so the output can show and the scenario can override them.
 struct Overheads {
   // CUDA context + cuBLAS/cuDNN workspaces, per process. Measured 0.3-2 GB
-  // (sizing-model.md §3); we take 1 GiB as the midpoint seen on Hopper with CUDA 12.
+  // (docs/memory-model.md §6); we take 1 GiB as the midpoint seen on Hopper with CUDA 12.
   double cuda_context_bytes = 1.0 * (1ull << 30);
   // NCCL: NCCL_BUFFSIZE (4 MiB default) × 2 (send+recv) × channels, per
   // communicator the GPU is a member of (NCCL docs, "NCCL_BUFFSIZE"; channels

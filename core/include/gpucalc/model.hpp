@@ -76,7 +76,7 @@ struct ModelShape {
 };
 
 // Parameter counts, exact. Per-layer terms follow the Megatron/HF module layout:
-//  attention  Q h·a·d, K and V h·g·d each, O a·d·h      (sizing-model.md §1)
+//  attention  Q h·a·d, K and V h·g·d each, O a·d·h
 //  MLP        gated (SwiGLU, GeGLU) 3·h·f; GELU 2·h·f
 //  norms      RMSNorm h per norm, LayerNorm 2h (weight+bias); norms_per_layer (2, or 4 for
 //             Gemma 2/3) per layer + final; qk_norm adds 2·d per layer (one q, one k norm)

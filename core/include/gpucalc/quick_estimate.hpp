@@ -1,5 +1,6 @@
 // The rule of thumb of the article that started this project, with its arithmetic
-// corrected (../shared/reference/sizing-model.md §6), shown beside the full answer.
+// corrected (docs/cost.md "The rule of thumb"; docs/article-check.md), shown beside the
+// full answer.
 #pragma once
 #include <cstdint>
 

@@ -1,30 +1,37 @@
-// Report: runs a parsed scenario and renders the output JSON of `gpucalc evaluate`.
+// Report: runs a parsed scenario into a typed answer (answer.hpp) and renders answers as
+// the JSON text of the CLI, the wasm module and the page.
 #pragma once
-#include <nlohmann/json.hpp>
+#include <string>
 #include <string_view>
 
+#include "gpucalc/answer.hpp"
 #include "gpucalc/error.hpp"
 #include "gpucalc/scenario.hpp"
 
 namespace gpucalc {
 
-// The output document (docs/scenario-format.md "Output"), or an error when the
-// constraints admit no valid layout at all.
-Expected<nlohmann::ordered_json> evaluate(const Scenario& s);
+// `gpucalc evaluate`: the chosen layout, or an error when the constraints admit no valid
+// layout at all (or the search hit its work bounds, or a calibration is absurd).
+Expected<Answer> evaluate(const Scenario& s);
 
-// The output of `gpucalc search`: the best layout, the top_k fastest fitting layouts at
-// its GPU count, and the GPU count → days / GPU-hours curve with its Pareto front
-// (docs/scenario-format.md "Output of gpucalc search").
-Expected<nlohmann::ordered_json> search_report(const Scenario& s, int top_k);
+// `gpucalc search`: the best layout, the top_k fastest fitting layouts at its GPU count,
+// and the GPU count → days / GPU-hours curve with its Pareto front. Errors as evaluate.
+Expected<SearchAnswer> search_answer(const Scenario& s, int top_k);
 
-// The output of `gpucalc compare`: the scenario evaluated on each accelerator of the
-// comma-separated catalog ids, one row each in the order given (docs/scenario-format.md
-// "Output of gpucalc compare"). Errors: the scenario's own, or /gpu for an unknown,
-// repeated or missing id; an accelerator the scenario cannot run on gets a row error.
-Expected<nlohmann::ordered_json> compare_report(std::string_view scenario_json, std::string_view gpu_ids);
+// `gpucalc compare`: the scenario evaluated on each accelerator of the comma-separated
+// catalog ids, one row each in the order given. Errors: the scenario's own, or /gpu for
+// an unknown, repeated or missing id; an accelerator the scenario cannot run on gets a
+// row error.
+Expected<CompareAnswer> compare(std::string_view scenario_json, std::string_view gpu_ids);
 
-// The catalogs as JSON (`gpucalc catalog gpus|models`): data/gpus.json with each entry's
-// default rental price, or data/models.json with each preset's counted parameters.
-Expected<nlohmann::ordered_json> catalog_report(std::string_view kind);
+// The answers as JSON text (docs/scenario-format.md "Output", "Output of gpucalc search",
+// "Output of gpucalc compare").
+std::string to_json(const Answer& a);
+std::string to_json(const SearchAnswer& a);
+std::string to_json(const CompareAnswer& a);
+
+// The catalogs as JSON text (`gpucalc catalog gpus|models`): data/gpus.json with each
+// entry's default rental price, or data/models.json with each preset's counted parameters.
+Expected<std::string> catalog_report(std::string_view kind);
 
 }  // namespace gpucalc

@@ -1,7 +1,8 @@
 // Search: enumerate the layouts a scenario leaves open, evaluate each (memory,
 // step time), drop what does not fit, and pick the best; also the smallest GPU
 // count that fits and the smallest that meets a deadline. Enumeration, pruning
-// and evaluation are separate pieces (style.md: Calculon/Timeloop).
+// and evaluation are separate pieces, as in Calculon (Isaev et al. 2023) and Timeloop
+// (Parashar et al. 2019).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -13,38 +14,11 @@
 #include "gpucalc/cost.hpp"
 #include "gpucalc/error.hpp"
 #include "gpucalc/goodput.hpp"
-#include "gpucalc/hardware.hpp"
 #include "gpucalc/memory.hpp"
-#include "gpucalc/model.hpp"
 #include "gpucalc/plan.hpp"
+#include "gpucalc/problem.hpp"
 
 namespace gpucalc {
-
-// What the scenario fixed; empty = the calculator chooses.
-struct Constraints {
-  std::optional<int64_t> gpus, tp, pp, dp, cp, ep, etp, vpp, micro_batch, shard;
-  std::optional<int> zero_stage;
-  std::optional<Recompute> recompute;
-  std::optional<unsigned> recompute_modules;  // training.recompute_modules (RecomputeModule bits)
-  int64_t first_stage_layers = 0, last_stage_layers = 0;  // parallel.*_stage_layers (0: even split); need pp fixed
-};
-
-// Everything one evaluation needs that does not vary across layouts.
-struct Problem {
-  ModelShape model;
-  Training training;
-  Gpu gpu;
-  PerfProfile perf;
-  Efficiency efficiency;
-  Overheads overheads;
-  // The search only accepts layouts whose worst GPU stays under this fraction of
-  // device memory: Fujii et al. 2024 saw no out-of-memory failure in 454 runs whose
-  // estimate stayed under 80% (target.max_memory_fraction).
-  double memory_limit_fraction = 0.8;
-  // Failures, checkpoints and restarts (wall-clock days), and what the run costs.
-  GoodputInputs goodput;
-  CostModel cost;
-};
 
 struct Candidate {
   Layout layout;
@@ -65,7 +39,7 @@ void time_layout(const Problem& p, Candidate& c);
 // micro-batch ascending innermost; visit returns false to skip the larger micro-batches
 // of the same layout (memory is monotone in the micro-batch).
 // Open tp stays within the GPU's scale-up domain; open vpp and ep stay 1 and
-// open cp stays 1 unless the sequence is long (see docs/model.md "Search").
+// open cp stays 1 unless the sequence is long (docs/performance-model.md "The search").
 // Returns false when it stopped at the work bounds below (the caller reports
 // too_many_layouts()), true when it visited every layout.
 bool enumerate_layouts(const Problem& p, const Constraints& c,
@@ -85,27 +59,14 @@ inline constexpr int64_t kMaxLayoutGpus = 10'000'000;
 // The error for a search that hit those bounds, at /parallel.
 Error too_many_layouts();
 
-// Interim ranking until the performance model prices communication: fastest
-// step first; on a tie, lower ZeRO stage, then fewer TP·CP ways, then fewer
-// pipeline stages, then larger micro-batch (docs/model.md "Search").
+// The ranking of layouts: fastest step (communication included) first; on a tie, lower
+// ZeRO stage, then fewer TP·CP ways, then fewer pipeline stages, then larger micro-batch
+// (docs/performance-model.md "The search").
 bool better(const Candidate& a, const Candidate& b);
 
 // When the constraints admit no valid layout: the error that names the fixed field
 // to change (the exact check_layout error when the layout is fully fixed).
 Error explain_no_layout(const Problem& p, const Constraints& c);
-
-// What the answer optimises among the GPU counts that meet the targets
-// (target.objective): the fewest GPUs, the lowest cost, or the fewest days.
-enum class Objective { gpus, cost, days };
-const char* to_string(Objective o);
-
-// The scenario's targets. Days are wall-clock days with failures, checkpoints and
-// restarts (goodput); cost is the run's total in the cost's currency.
-struct Target {
-  std::optional<double> days;
-  std::optional<double> max_cost;
-  Objective objective = Objective::gpus;
-};
 
 // A candidate's wall-clock run, its cost and its energy.
 struct Outcome {

@@ -11,18 +11,10 @@
 #include <vector>
 
 #include "gpucalc/error.hpp"
+#include "gpucalc/scenario.hpp"
 #include "gpucalc/search.hpp"
 
 namespace gpucalc {
-
-struct Scenario;
-
-// Scenario `calibration`: what the user measured on the scenario's own layout, which
-// the scenario must fix (calibration_layout_gap). Either may be absent, not both.
-struct Calibration {
-  std::optional<double> step_time_s;      // calibration.measured_step_time_s, seconds per optimizer step
-  std::optional<double> peak_memory_gib;  // calibration.measured_peak_memory_gib, GiB on the most loaded GPU
-};
 
 // A measurement this far from the prediction, either way, is refused: the runs that count
 // in docs/validation.md are within about ±25%, so 5× is not a model error but a
