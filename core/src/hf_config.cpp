@@ -278,8 +278,9 @@ std::optional<Arch> arch_of(Fields& f, std::string& type) {
 
 // The keys neither read nor listed as shape-neutral, named in one warning.
 void warn_not_understood(const Fields& f, const std::string& path, std::vector<Message>& out) {
-  const auto keys = f.not_understood();
+  auto keys = f.not_understood();
   if (keys.empty()) return;
+  std::sort(keys.begin(), keys.end());  // named alphabetically, whatever the file's order
   std::string list;
   for (const auto& k : keys) list += (list.empty() ? "" : ", ") + k;
   out.push_back({"hf_config_keys_ignored", {{"path", path}, {"keys", list}},

@@ -258,7 +258,7 @@ TEST_CASE("hf_config chatglm and glm4: THUDM/glm-4-9b and THUDM/GLM-4-9B-0414", 
   CHECK(std::llabs(glm4 - 9'400'000'000) <= 50'000'000);  // model page "9.4B params", rounded to 0.1B
 }
 
-TEST_CASE("hf_config: keys not understood are named in one warning; fields beside it override", "[hf_config]") {
+TEST_CASE("hf_config: keys not understood are named in one warning, and fields beside it override", "[hf_config]") {
   const std::string cfg = R"({"model_type": "llama", "num_hidden_layers": 16, "hidden_size": 2048,
     "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 64, "intermediate_size": 8192,
     "vocab_size": 128256, "tie_word_embeddings": true, "torch_dtype": "bfloat16",

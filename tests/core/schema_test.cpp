@@ -219,7 +219,7 @@ TEST_CASE("every object of the scenario accepts exactly the keys the schema list
   const json& fields = schema()["fields"];
   std::vector<std::string> objects = {""};
   for (const auto& [pointer, f] : fields.items())
-    if (f["type"] == "object" && !f.contains("keys")) objects.push_back(pointer);
+    if (f["type"] == "object" && !f.contains("keys") && !f.value("open", false)) objects.push_back(pointer);
   CHECK(objects.size() >= 17);
   for (const std::string& pointer : objects) {
     INFO("object " << (pointer.empty() ? "(root)" : pointer));
