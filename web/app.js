@@ -381,9 +381,11 @@ function quickFieldFor(path) {
   return best;
 }
 
-function showError({ path = "", message = "" }, client) {
-  const msg = client ? message : coreMessage(String(message)).text;
-  const untranslated = !client && !coreMessage(String(message)).translated;
+function showError(error, client) {
+  const { path = "", message = "" } = error;
+  const core = client ? null : coreMessage(error);
+  const msg = client ? message : core.text;
+  const untranslated = !client && !core.translated;
   const content = (withLabel) => [
     el("code", { class: "err-path", text: path || "/" }),
     " ",
@@ -897,6 +899,7 @@ function watchEmbedHeight() {
 
 async function start() {
   i18n.setLanguage(i18n.pickLanguage());
+  await i18n.loadMessages();
   try {
     const saved = localStorage.getItem("gpucalc.mode");
     if (saved === "expert" || saved === "quick") state.mode = saved;
@@ -915,8 +918,9 @@ async function start() {
   wireTrust();
   wireCalibration({ edit, setClientError, evaluateNow, answer: () => state.answer });
   wireMoney({ edit, setClientError, evaluateNow, syncOutputs, scenario: () => state.scenario });
-  $("lang").addEventListener("click", () => {
+  $("lang").addEventListener("click", async () => {
     i18n.setLanguage(lang() === "zh" ? "en" : "zh");
+    await i18n.loadMessages();
     i18n.saveLanguage(lang());
     applyLanguage();
     // 元 in Chinese, USD in English, unless the reader or the scenario chose.

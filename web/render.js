@@ -545,14 +545,13 @@ function renderWarnings(v) {
   const defaults = Array.isArray(v.defaults_applied) ? v.defaults_applied : [];
   $("warnings").replaceChildren(
     ...warnings.map((w) => {
-      const text = typeof w === "string" ? w : String(w?.message ?? JSON.stringify(w));
-      const m = coreMessage(text);
+      const m = coreMessage(w);
       return el("li", { lang: m.translated ? undefined : "en", text: m.text });
     }),
   );
   $("defaults").replaceChildren(
     ...defaults.map((d) => {
-      const m = coreMessage(String(d));
+      const m = coreMessage(d);
       return el("li", { lang: m.translated ? undefined : "en", text: `${t("default_applied")} ${m.text}` });
     }),
   );

@@ -22,6 +22,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "gpucalc/error.hpp"
+
 namespace gpucalc {
 
 class JsonWriter {
@@ -98,6 +100,24 @@ class JsonWriter {
     return end_array();
   }
 
+  // A coded message: {"code", "params": {name: value, ...}, "message"}.
+  JsonWriter& value(const Message& m) {
+    begin_object().field("code", m.code);
+    params(m.params);
+    return field("message", m.message).end_object();
+  }
+  JsonWriter& value(const std::vector<Message>& list) {
+    begin_array();
+    for (const auto& m : list) value(m);
+    return end_array();
+  }
+  // An error: {"path", "code", "params", "message"}.
+  JsonWriter& value(const Error& e) {
+    begin_object().field("path", e.path).field("code", e.code);
+    params(e.params);
+    return field("message", e.message).end_object();
+  }
+
   // key(k) then value(v).
   template <class T>
   JsonWriter& field(std::string_view k, const T& v) {
@@ -106,6 +126,11 @@ class JsonWriter {
   }
 
  private:
+  void params(const Params& ps) {
+    key("params").begin_object();
+    for (const auto& [k, v] : ps) field(k, v);
+    end_object();
+  }
   void separate() {
     if (need_comma_) out_ += ',';
   }
