@@ -524,25 +524,31 @@ void quick_estimate_json(JsonWriter& w, const Scenario& s, const Candidate& best
   const double params = static_cast<double>(count_params(p.model).total);
   const QuickEstimate q = quick_estimate(params, p.gpu.memory_gib.value.value_or(0), s.cluster_efficiency);
   const int64_t n = best.layout.gpus();
-  std::string why;
+  // Why the full answer differs from the rule of thumb, coded for the page's languages.
+  const std::string ns = thousands(static_cast<double>(n));
+  Message why;
   if (s.constraints.gpus) {
-    why = "the full answer uses the " + thousands(static_cast<double>(n)) + " GPUs the scenario fixes.";
+    why = coded("estimate_fixed", "the full answer uses the {n} GPUs the scenario fixes.", {{"n", ns}});
   } else if (n > q.gpus && s.target_days) {
-    why = "the full answer, " + thousands(static_cast<double>(n)) + " GPUs, is set by compute: " +
-          (p.training.tokens >= 1e12 ? fmt("%.4gT", p.training.tokens / 1e12) : fmt("%.4gB", p.training.tokens / 1e9)) +
-          " tokens at " + fmt("%.0f%% MFU", best.time.mfu * 100) + " must finish within " +
-          fmt("%.4g", *s.target_days) + " days (" + fmt("%.1f", o.goodput.wall_days) + " with failures).";
+    why = coded("estimate_compute",
+                "the full answer, {n} GPUs, is set by compute: {tokens} tokens at {mfu_pct}% MFU must finish within "
+                "{target_days} days ({days} with failures).",
+                {{"n", ns},
+                 {"tokens", p.training.tokens >= 1e12 ? fmt("%.4gT", p.training.tokens / 1e12) : fmt("%.4gB", p.training.tokens / 1e9)},
+                 {"mfu_pct", fmt("%.0f", best.time.mfu * 100)}, {"target_days", fmt("%.4g", *s.target_days)},
+                 {"days", fmt("%.1f", o.goodput.wall_days)}});
   } else if (n > q.gpus) {
-    why = "the full answer, " + thousands(static_cast<double>(n)) +
-          " GPUs, is the smallest layout that fits: activations, communication buffers, the " +
-          fmt("%.0f%%", p.memory_limit_fraction * 100) +
-          " memory limit and the layout's divisibility rules all add to the 16 B of states per parameter.";
+    why = coded("estimate_fits",
+                "the full answer, {n} GPUs, is the smallest layout that fits: activations, communication buffers, the "
+                "{limit_pct}% memory limit and the layout's divisibility rules all add to the 16 B of states per parameter.",
+                {{"n", ns}, {"limit_pct", fmt("%.0f", p.memory_limit_fraction * 100)}});
   } else if (n < q.gpus) {
-    why = "the full answer, " + thousands(static_cast<double>(n)) +
-          " GPUs, needs fewer: it counts this framework's state bytes and this layout's sharding exactly instead of a flat 20 B per "
-          "parameter at " + fmt("%.0f%%", q.efficiency * 100) + ".";
+    why = coded("estimate_fewer",
+                "the full answer, {n} GPUs, needs fewer: it counts this framework's state bytes and this layout's sharding "
+                "exactly instead of a flat 20 B per parameter at {efficiency_pct}%.",
+                {{"n", ns}, {"efficiency_pct", fmt("%.0f", q.efficiency * 100)}});
   } else {
-    why = "the full answer happens to agree: " + thousands(static_cast<double>(n)) + " GPUs.";
+    why = coded("estimate_agrees", "the full answer happens to agree: {n} GPUs.", {{"n", ns}});
   }
   w.begin_object();
   w.field("gpus_raw", q.gpus_raw);
@@ -557,7 +563,8 @@ void quick_estimate_json(JsonWriter& w, const Scenario& s, const Candidate& best
                              " → " + thousands(static_cast<double>(q.gpus)) +
                              " GPUs (the article's own 70B / 80 GB / 80% example is 21.9, not the 175 it printed). Its 20 bytes are "
                              "mixed-precision Adam's 16 bytes of states per parameter plus about 4 of headroom: a memory floor for "
-                             "holding the training states, blind to the token budget and the time; " + why);
+                             "holding the training states, blind to the token budget and the time; " + why.message);
+  w.field("why", why);
   w.field("source", "../shared/reference/sizing-model.md §6; Rajbhandari et al. 2020 (ZeRO) §3.1 for the 16 B");
   w.end_object();
 }

@@ -602,6 +602,16 @@ export default {
   top: "最快的并行方式",
 
   // 可信度：显存溢出风险、区间、“结果有多准？”（trust.js），校准（calibrate.js）
+  oom_rule: "显存区间的上限（显存 × 显存比值上限）对比设备显存：超过则为高，超过 80% 为中，否则为低",
+  oom_rule_measured: "实测峰值对比设备显存：超过则为高，超过 80% 为中，否则为低",
+  fx_cost_rented: "每 GPU 时价格 × GPU 数 × 墙钟小时",
+  fx_cost_owned: "GPU 数 × 采购价 × 小时 / (折旧年数 × 8766 h) + MWh × 1000 × 每 kWh 电价",
+  fx_energy: "GPU 数 × W × (1 + 主机开销) × PUE × 墙钟小时；CO₂ = MWh × 电网每 kWh 的 kg CO₂",
+  fx_goodput: "有效产出 = (1 − (τ/2 + R)/M) / (1 + δ/τ)；τ 检查点间隔，R 重启时间，M 作业 MTBF = 每卡 MTBF / GPU 数，δ 检查点写入时间",
+  fx_goodput_off: "goodput.enabled = false：不计故障、检查点与重启",
+  fx_estimate: "N[B] × 20 B / (M[GB] × η)",
+  estimate_explain:
+    "经验法则：{params}B 参数 × 20 字节 / ({mem} GB × {eff}) = {raw} → {n} 张 GPU（文章自己的 70B / 80 GB / 80% 例子算出来是 21.9，而不是它印的 175）。这 20 字节是混合精度 Adam 每参数 16 字节的状态再加约 4 字节余量：只是装下训练状态的显存下限，与 token 数和时间无关；{why}",
   oom_badge: "显存溢出风险：{level}",
   oom_low: "低",
   oom_medium: "中",
