@@ -113,8 +113,9 @@ TEST_CASE("every warning and default of the examples and a comparison carries a 
     // Every catalog accelerator (unpriced, unknown power, low-confidence figures), for the
     // default example.
     if (f.path().filename() != "llama-3.1-70b-h100.json") continue;
+    const json catalog = json::parse(gpucalc::catalog_json("gpus"));
     std::string ids;
-    for (const auto& g : json::parse(gpucalc::catalog_json("gpus"))["value"]["gpus"]) ids += (ids.empty() ? "" : ",") + g["id"].get<std::string>();
+    for (const auto& g : catalog["value"]["gpus"]) ids += (ids.empty() ? "" : ",") + g["id"].get<std::string>();
     const json cmp = json::parse(gpucalc::compare_json(doc, ids));
     INFO(cmp.dump().substr(0, 400));
     REQUIRE(cmp["ok"] == true);
