@@ -4,7 +4,8 @@
 //   - writes catalog.js (model presets and GPUs from data/, the default example and
 //     the native CLI's answer to it) so the page's lists are the core's own and the
 //     default answer shows before the wasm has even compiled, and accuracy-data.js (the
-//     validation report of data/validation.json, loaded when asked for);
+//     validation report of data/validation.json, loaded when asked for), and
+//     messages.zh.json (the Chinese templates of the core's coded messages);
 //   - stamps sw.js with the list of files to precache and a hash of their bytes,
 //     so every build that changes anything installs a fresh offline copy;
 //   - prints the page weight (what a first visit downloads), raw and gzip.
@@ -42,6 +43,13 @@ for (const f of ["gpucalc.js", "gpucalc.wasm", "gpucalc-export.js", "gpucalc-exp
 for (const f of readdirSync(path.join(ROOT, "examples"))) {
   if (f.endsWith(".json")) copyFileSync(path.join(ROOT, "examples", f), path.join(DIST, "examples", f));
 }
+// The core's coded messages in Chinese (data/messages.json, code → zh template): fetched
+// by web/i18n.js only when the page is shown in Chinese, so English visits do not carry it.
+const messages = readJson("data/messages.json");
+writeFileSync(
+  path.join(DIST, "messages.zh.json"),
+  JSON.stringify(Object.fromEntries(Object.entries(messages).map(([code, t]) => [code, t.zh]))),
+);
 
 // ---- minified page scripts (esbuild, one file at a time: the module graph and the file
 // names stay as they are; sw.js keeps its BUILD / PRECACHE markers for the stamp below),

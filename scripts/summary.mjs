@@ -35,7 +35,7 @@ if (days && Number.isFinite(days.p10) && Number.isFinite(days.p90)) {
   console.log(`  range: ${n(days.p10)}-${n(days.p90)} days (P10-P90 from the validation errors)` +
     (v.oom_risk?.level ? ` · OOM risk ${v.oom_risk.level}` : ""));
 }
-for (const w of v.warnings ?? []) console.log(`  warning: ${typeof w === "string" ? w : JSON.stringify(w)}`);
+for (const w of v.warnings ?? []) console.log(`  warning: ${typeof w === "string" ? w : (w?.message ?? JSON.stringify(w))}`);
 const compact = {
   gpus: p.gpus, tp: p.tp, pp: p.pp, dp: p.dp, cp: p.cp, ep: p.ep, micro_batch: p.micro_batch,
   zero_stage: p.zero_stage, recompute: p.recompute, total_bytes: m.total_bytes, capacity_bytes: m.capacity_bytes,

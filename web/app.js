@@ -423,9 +423,11 @@ function quickFieldFor(path) {
   return best;
 }
 
-function showError({ path = "", message = "" }, client) {
-  const msg = client ? message : coreMessage(String(message)).text;
-  const untranslated = !client && !coreMessage(String(message)).translated;
+function showError(error, client) {
+  const { path = "", message = "" } = error;
+  const core = client ? null : coreMessage(error);
+  const msg = client ? message : core.text;
+  const untranslated = !client && !core.translated;
   const content = (withLabel) => [
     el("code", { class: "err-path", text: path || "/" }),
     " ",
@@ -967,6 +969,7 @@ async function start() {
   const picked = i18n.pickLanguage();
   await i18n.loadLanguage(picked);
   i18n.setLanguage(picked);
+  await i18n.loadMessages();
   try {
     const saved = localStorage.getItem("gpucalc.mode");
     if (saved === "expert" || saved === "quick") state.mode = saved;
@@ -991,6 +994,7 @@ async function start() {
     const next = lang() === "zh" ? "en" : "zh";
     await i18n.loadLanguage(next);
     i18n.setLanguage(next);
+    await i18n.loadMessages();
     i18n.saveLanguage(lang());
     applyLanguage();
     // 元 in Chinese, USD in English, unless the reader or the scenario chose.

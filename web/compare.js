@@ -137,7 +137,7 @@ export function renderCompare(c, currentGpu, ctx) {
       rows.map((r) => {
         const name = el("th", { scope: "row", text: gpuShort(r.gpu.id, r.gpu) });
         if (r.ok === false) {
-          const m = coreMessage(String(r.error?.message ?? r.error ?? ""));
+          const m = coreMessage(r.error ?? "");
           return el("tr", { class: "row-error" }, name, el("td", { colspan: heads.length - 1, class: "hint", lang: m.translated ? undefined : "en", text: m.text }));
         }
         const d = r.goodput_days ?? r.days;

@@ -80,13 +80,38 @@ export function translateDom(root = document) {
   }
 }
 
-// The core speaks English; known messages are translated, the rest shown as is.
-// Returns {text, translated}.
-export function coreMessage(message) {
-  const table = STRINGS[current].__core ?? [];
-  for (const [pattern, replacement] of table) {
-    const m = pattern.exec(message);
-    if (m) return { text: replacement.replace(/\$(\d)/g, (_, i) => m[Number(i)] ?? ""), translated: true };
+// The core's errors, warnings and notes are coded ({code, params, message}, the
+// templates in data/messages.json): English shows the core's message; another language
+// renders its own template for the code with the same parameters. The Chinese templates
+// (messages.zh.json, written by scripts/assemble-dist.mjs) are fetched only when the page
+// is shown in Chinese. A {reason} whose value is a code is that message, rendered in turn.
+const templates = {};
+
+export async function loadMessages(which = current) {
+  if (which === "en" || templates[which]) return;
+  try {
+    const res = await fetch(`messages.${which}.json`);
+    if (res.ok) templates[which] = await res.json();
+  } catch {
+    /* offline before the first visit cached it: messages stay in English */
   }
-  return { text: message, translated: current === "en" };
+}
+
+function renderCoded(table, code, params) {
+  return table[code].replace(/\{(\w+)\}/g, (m, k) => {
+    if (!(k in params)) return m;
+    const v = String(params[k]);
+    return k === "reason" && v in table ? renderCoded(table, v, params) : v;
+  });
+}
+
+// Returns {text, translated} for a coded message (a bare string is shown as is).
+export function coreMessage(m) {
+  const message = typeof m === "string" ? m : String(m?.message ?? "");
+  const table = templates[current];
+  if (current === "en") return { text: message, translated: true };
+  if (table && m && typeof m === "object" && m.code in table) {
+    return { text: renderCoded(table, m.code, m.params ?? {}), translated: true };
+  }
+  return { text: message, translated: false };
 }

@@ -210,7 +210,7 @@ export function renderHeadline(v, ctx) {
         label: t("cost"),
         value: v.cost.pending ? "…" : money(v.cost),
         sub: Number.isFinite(v.cost.per_gpu_hour) ? t("per_gpu_hour", { v: money({ ...v.cost, total: v.cost.per_gpu_hour }) }) : undefined,
-        formula: v.cost.formula,
+        formula: t(v.cost.mode === "owned" ? "fx_cost_owned" : "fx_cost_rented"),
         source: [src?.rule, src?.citation ?? src?.source, src?.date].filter(Boolean).join("; "),
       }),
     );
@@ -224,7 +224,7 @@ export function renderHeadline(v, ctx) {
         sub: !v.energy.pending && Number.isFinite(v.energy.co2_tonnes)
           ? t("co2", { v: n1(v.energy.co2_tonnes, v.energy.co2_tonnes < 10 ? 2 : 0) })
           : undefined,
-        formula: v.energy.formula,
+        formula: t("fx_energy"),
         source: v.energy.sources ? Object.values(v.energy.sources).join("; ") : undefined,
       }),
     );
@@ -236,7 +236,7 @@ export function renderHeadline(v, ctx) {
         label: t("f_goodput"),
         value: v.goodput.pending ? "…" : days(v.goodput.days),
         sub: !v.goodput.pending && Number.isFinite(v.goodput.fraction) ? t("goodput_sub", { v: pct(v.goodput.fraction) }) : undefined,
-        formula: v.goodput.formula,
+        formula: t(v.goodput.enabled === false ? "fx_goodput_off" : "fx_goodput"),
         source: v.goodput.source,
       }),
     );
@@ -257,8 +257,8 @@ export function renderHeadline(v, ctx) {
         el(
           "div",
           { class: "fact-body" },
-          q.formula ? el("p", { class: "formula" }, el("code", { text: String(q.formula) })) : null,
-          q.explanation ? el("p", { lang: "en", text: String(q.explanation) }) : null,
+          el("p", { class: "formula" }, el("code", { text: t("fx_estimate") })),
+          q.why ? el("p", { text: estimateText(q) }) : null,
           q.source ? el("p", { class: "source", text: `${t("source")}: ${String(q.source)}` }) : null,
         ),
       ),
@@ -570,18 +570,29 @@ function renderWarnings(v) {
   const defaults = Array.isArray(v.defaults_applied) ? v.defaults_applied : [];
   $("warnings").replaceChildren(
     ...warnings.map((w) => {
-      const text = typeof w === "string" ? w : String(w?.message ?? JSON.stringify(w));
-      const m = coreMessage(text);
+      const m = coreMessage(w);
       return el("li", { lang: m.translated ? undefined : "en", text: m.text });
     }),
   );
   $("defaults").replaceChildren(
     ...defaults.map((d) => {
-      const m = coreMessage(String(d));
+      const m = coreMessage(d);
       return el("li", { lang: m.translated ? undefined : "en", text: `${t("default_applied")} ${m.text}` });
     }),
   );
   $("warnings-card").hidden = warnings.length + defaults.length === 0;
+}
+
+// The rule of thumb's arithmetic and why the full answer differs (q.why, a coded message).
+function estimateText(q) {
+  return t("estimate_explain", {
+    params: F.fixed(L(), q.params_billion, 1),
+    mem: n0(q.memory_gb),
+    eff: F.fixed(L(), q.cluster_efficiency, 2),
+    raw: F.fixed(L(), q.gpus_raw, 1),
+    n: n0(q.gpus),
+    why: coreMessage(q.why).text,
+  });
 }
 
 export function renderAnswer(v, ctx) {

@@ -40,7 +40,7 @@ function oomLine(v) {
   const key = measured ? `oom_text_measured_${oom.level}` : `oom_text_${oom.level}`;
   return el(
     "p",
-    { id: "oom", class: `oom oom-${oom.level}`, dataset: { level: oom.level }, title: String(oom.rule ?? "") },
+    { id: "oom", class: `oom oom-${oom.level}`, dataset: { level: oom.level }, title: t(measured ? "oom_rule_measured" : "oom_rule") },
     el("strong", { class: "oom-badge", text: t("oom_badge", { level: t(`oom_${oom.level}`) }) }),
     " ",
     el("span", {}, fill(raw(key), values)),

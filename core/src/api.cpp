@@ -13,7 +13,7 @@ std::string version() { return GPUCALC_VERSION; }
 namespace {
 
 // The envelope, {"ok":true,"value":...} around the answer's JSON text or
-// {"ok":false,"error":{"path":...,"message":...}}.
+// {"ok":false,"error":{"path":...,"code":...,"params":{...},"message":...}}.
 std::string ok_envelope(std::string_view value) {
   constexpr std::string_view head = R"({"ok":true,"value":)";
   std::string out;
@@ -28,7 +28,7 @@ std::string error_envelope(const Error& e) {
   JsonWriter w;
   w.begin_object();
   w.field("ok", false);
-  w.key("error").begin_object().field("path", e.path).field("message", e.message).end_object();
+  w.field("error", e);
   w.end_object();
   return w.take();
 }

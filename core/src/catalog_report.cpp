@@ -6,6 +6,7 @@
 
 #include "embedded.hpp"
 #include "gpucalc/cost.hpp"
+#include "gpucalc/message.hpp"
 #include "gpucalc/report.hpp"
 #include "json_writer.hpp"
 
@@ -34,7 +35,7 @@ Expected<ordered_json> catalog_document(std::string_view kind) {
   if (kind == "gpus") {
     ordered_json doc = ordered_json::parse(data::gpus_json(), nullptr, /*allow_exceptions=*/false);
     auto list = doc.find("gpus");
-    if (list == doc.end() || !list->is_array()) return Error{"", "the embedded GPU catalog is malformed"};
+    if (list == doc.end() || !list->is_array()) return coded_error("", "catalog_malformed", "the embedded {catalog} catalog is malformed", {{"catalog", "GPU"}});
     for (auto& e : *list) {
       auto id = e.find("id");
       const Gpu* g = (id != e.end() && id->is_string()) ? find_gpu(id->get<std::string>()) : nullptr;
@@ -46,7 +47,7 @@ Expected<ordered_json> catalog_document(std::string_view kind) {
   if (kind == "models") {
     ordered_json doc = ordered_json::parse(data::models_json(), nullptr, false);
     auto list = doc.find("models");
-    if (list == doc.end() || !list->is_array()) return Error{"", "the embedded model catalog is malformed"};
+    if (list == doc.end() || !list->is_array()) return coded_error("", "catalog_malformed", "the embedded {catalog} catalog is malformed", {{"catalog", "model"}});
     for (auto& e : *list) {
       auto id = e.find("id");
       const ModelShape* m = (id != e.end() && id->is_string()) ? find_model(id->get<std::string>()) : nullptr;
@@ -55,7 +56,7 @@ Expected<ordered_json> catalog_document(std::string_view kind) {
     }
     return doc;
   }
-  return Error{"", "unknown catalog \"" + std::string(kind) + "\" (known: gpus, models)"};
+  return coded_error("", "unknown_catalog", "unknown catalog \"{got}\" (known: gpus, models)", {{"got", std::string(kind)}});
 }
 
 }  // namespace

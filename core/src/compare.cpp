@@ -8,8 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "gpucalc/message.hpp"
 #include "gpucalc/report.hpp"
 #include "json_input.hpp"
+#include "json_writer.hpp"
 
 namespace gpucalc {
 namespace {
@@ -33,15 +35,21 @@ Expected<std::vector<std::string>> split_ids(std::string_view csv) {
   while (start <= csv.size()) {
     const size_t comma = csv.find(',', start);
     const std::string id = trim(csv.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
-    if (id.empty()) return Error{"/gpu", "the comparison list (--gpus) has an empty entry; give catalog ids separated by commas"};
-    if (!find_gpu(id)) return Error{"/gpu", "unknown GPU \"" + id + "\" in the comparison list (--gpus; known: " + known_ids() + ")"};
+    if (id.empty())
+      return coded_error("/gpu", "compare_empty_entry",
+                         "the comparison list (--gpus) has an empty entry; give catalog ids separated by commas");
+    if (!find_gpu(id))
+      return coded_error("/gpu", "compare_unknown_gpu", "unknown GPU \"{got}\" in the comparison list (--gpus; known: {known})",
+                         {{"got", id}, {"known", known_ids()}});
     for (const auto& seen : ids)
-      if (seen == id) return Error{"/gpu", "\"" + id + "\" appears twice in the comparison list (--gpus)"};
+      if (seen == id)
+        return coded_error("/gpu", "compare_duplicate", "\"{got}\" appears twice in the comparison list (--gpus)", {{"got", id}});
     ids.push_back(id);
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
-  if (ids.size() > gpu_catalog().size()) return Error{"/gpu", "the comparison list is longer than the catalog"};
+  if (ids.size() > gpu_catalog().size())
+    return coded_error("/gpu", "compare_too_long", "the comparison list is longer than the catalog");
   return ids;
 }
 
@@ -69,10 +77,11 @@ CompareRow compare_row(const std::string& id, const input::json& doc, const std:
   }
   // A calibration was measured on the scenario's own accelerator: the other rows are the
   // model's predictions.
-  std::vector<std::string> notes;
+  std::vector<Message> notes;
   if (id != owner && d.is_object() && d.contains("calibration")) {
     d.erase("calibration");
-    notes.push_back("calibration was measured on " + owner + "; this row is the model's uncalibrated prediction");
+    notes.push_back(coded("compare_uncalibrated", "calibration was measured on {gpu_id}; this row is the model's uncalibrated prediction",
+                          {{"gpu_id", owner}}));
   }
   // cost.price_per_gpu_hour is the scenario's own accelerator's price: the other rows
   // take their cost.prices_per_gpu_hour entry, else their catalog default.
@@ -86,10 +95,14 @@ CompareRow compare_row(const std::string& id, const input::json& doc, const std:
   if (!s) return {id, catalog_name(id), s.error()};
   if (dropped_price) {
     const auto& rp = s->problem.cost.rental;
-    notes.push_back("cost.price_per_gpu_hour is the price of " + owner + "; this row uses " +
-                    (rp && rp->per_accelerator ? std::string("its cost.prices_per_gpu_hour entry")
-                     : rp                      ? std::string("its catalog default")
-                                               : std::string("none (no public price; add it to cost.prices_per_gpu_hour)")));
+    const Params who = {{"gpu_id", owner}};
+    notes.push_back(rp && rp->per_accelerator
+                        ? coded("compare_price_entry", "cost.price_per_gpu_hour is the price of {gpu_id}; this row uses its "
+                                                       "cost.prices_per_gpu_hour entry", who)
+                    : rp ? coded("compare_price_default",
+                                 "cost.price_per_gpu_hour is the price of {gpu_id}; this row uses its catalog default", who)
+                         : coded("compare_price_none", "cost.price_per_gpu_hour is the price of {gpu_id}; this row uses none "
+                                                       "(no public price; add it to cost.prices_per_gpu_hour)", who));
   }
   // The scenario's explicit prices are its own accelerator's: the other rows take their
   // catalog default (rented) or go unpriced (owned: purchase prices differ per accelerator).
@@ -97,8 +110,9 @@ CompareRow compare_row(const std::string& id, const input::json& doc, const std:
   if (id != owner) {
     if (cm.mode == CostMode::owned) {
       cm.owned.reset();
-      cm.unpriced = "cost.owned.purchase_price_per_gpu is the price of " + owner +
-                    "; evaluate this accelerator with its own purchase price";
+      cm.unpriced = coded("compare_owned_price",
+                          "cost.owned.purchase_price_per_gpu is the price of {gpu_id}; evaluate this accelerator with its own purchase price",
+                          {{"gpu_id", owner}});
     }
     if (auto e = check_cost_target(*s)) return {id, catalog_name(id), *e};
   }

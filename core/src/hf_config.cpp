@@ -10,6 +10,7 @@
 #include <optional>
 #include <string_view>
 
+#include "gpucalc/message.hpp"
 #include "json_input.hpp"
 
 namespace gpucalc {
@@ -70,8 +71,9 @@ class Fields {
   bool failed() const { return error_.has_value(); }
   std::string at(std::string_view key) const { return path_ + "/" + input::pointer_token(key); }
 
-  void fail(std::string_view key, std::string code, Params params, std::string message) {
-    if (!error_) error_ = Error{at(key), std::move(message), std::move(code), std::move(params)};
+  // A coded error at key (message.hpp): the English is the template filled in.
+  void fail(std::string_view key, std::string code, std::string_view en, Params params) {
+    if (!error_) error_ = coded_error(at(key), std::move(code), en, std::move(params));
   }
   // The value of key (null counts as absent, as transformers reads it), marking it used.
   const json* find(std::string_view key) {
@@ -82,17 +84,17 @@ class Fields {
   std::optional<int64_t> integer(std::string_view key, std::optional<int64_t> fallback, int64_t lo, int64_t hi) {
     const json* v = find(key);
     if (!v) {
-      if (!fallback) fail(key, "hf_config_required", {{"key", std::string(key)}}, std::string(key) + " is required in this config.json");
+      if (!fallback) fail(key, "hf_config_required", "{key} is required in this config.json", {{"key", std::string(key)}});
       return fallback;
     }
     if (!v->is_number_integer()) {
-      fail(key, "hf_config_not_integer", {{"got", input::show(*v)}}, "must be an integer, got " + input::show(*v));
+      fail(key, "hf_config_not_integer", "must be an integer, got {got}", {{"got", input::show(*v)}});
       return std::nullopt;
     }
     const int64_t x = v->is_number_unsigned() && v->get<uint64_t>() > static_cast<uint64_t>(hi) ? hi + 1 : v->get<int64_t>();
     if (x < lo || x > hi) {
-      fail(key, "hf_config_out_of_range", {{"min", str(lo)}, {"max", str(hi)}, {"got", input::show(*v)}},
-           "must be between " + str(lo) + " and " + str(hi) + ", got " + input::show(*v));
+      fail(key, "hf_config_out_of_range", "must be between {min} and {max}, got {got}",
+           {{"min", str(lo)}, {"max", str(hi)}, {"got", input::show(*v)}});
       return std::nullopt;
     }
     return x;
@@ -101,7 +103,7 @@ class Fields {
     const json* v = find(key);
     if (!v) return fallback;
     if (!v->is_boolean()) {
-      fail(key, "hf_config_not_boolean", {{"got", input::show(*v)}}, "must be true or false, got " + input::show(*v));
+      fail(key, "hf_config_not_boolean", "must be true or false, got {got}", {{"got", input::show(*v)}});
       return fallback;
     }
     return v->get<bool>();
@@ -110,15 +112,15 @@ class Fields {
     const json* v = find(key);
     if (!v) return std::nullopt;
     if (!v->is_string()) {
-      fail(key, "hf_config_not_string", {{"got", input::show(*v)}}, "must be a string, got " + input::show(*v));
+      fail(key, "hf_config_not_string", "must be a string, got {got}", {{"got", input::show(*v)}});
       return std::nullopt;
     }
     return v->get<std::string>();
   }
   // A key whose value changes the shape in a way the core does not count.
   void unsupported(std::string_view key, const std::string& shown) {
-    fail(key, "hf_config_unsupported", {{"key", std::string(key)}, {"value", shown}},
-         std::string(key) + " = " + shown + " changes the model's shape in a way gpucalc does not count");
+    fail(key, "hf_config_unsupported", "{key} = {value} changes the model's shape in a way gpucalc does not count",
+         {{"key", std::string(key)}, {"value", shown}});
   }
   // Keys neither read nor known to be shape-neutral.
   std::vector<std::string> not_understood() const {
@@ -178,7 +180,7 @@ void read_decoder(Fields& f, Arch a, ModelShape& m) {
                    a == Arch::deepseek_v3;
   if (auto v = f.integer("intermediate_size", moe ? std::optional<int64_t>(0) : std::nullopt, 0, kWide)) m.ffn_hidden = *v;
   if (!moe && m.ffn_hidden == 0 && !f.failed()) f.fail("intermediate_size", "hf_config_out_of_range",
-                                                       {{"min", "1"}, {"max", str(kWide)}, {"got", "0"}}, "must be between 1 and " + str(kWide) + ", got 0");
+                                                       "must be between {min} and {max}, got {got}", {{"min", "1"}, {"max", str(kWide)}, {"got", "0"}});
   if (gemma) m.norms_per_layer = 4;  // input, post-attention, pre- and post-feedforward RMSNorm
   m.qk_norm = a == Arch::qwen3 || a == Arch::qwen3_moe || a == Arch::gemma3;
   if (a == Arch::qwen2 || a == Arch::qwen2_moe) m.qkv_bias = true;  // Qwen2Attention: q, k, v with bias, o without
@@ -260,8 +262,8 @@ std::optional<Arch> arch_of(Fields& f, std::string& type) {
     type = *t;
     for (const auto& a : kArchs)
       if (a.model_type == *t) return a.arch;
-    f.fail("model_type", "hf_config_model_type", {{"model_type", *t}, {"known", hf_config_model_types()}},
-           "model_type \"" + *t + "\" is not one gpucalc imports (known: " + hf_config_model_types() + ")");
+    f.fail("model_type", "hf_config_model_type", "model_type \"{model_type}\" is not one gpucalc imports (known: {known})",
+           {{"model_type", *t}, {"known", hf_config_model_types()}});
     return std::nullopt;
   }
   if (f.failed()) return std::nullopt;
@@ -271,8 +273,8 @@ std::optional<Arch> arch_of(Fields& f, std::string& type) {
     for (const auto& a : kArchs)
       if (a.architecture == type) return a.arch;
   }
-  f.fail("model_type", "hf_config_model_type", {{"model_type", type}, {"known", hf_config_model_types()}},
-         "is required (or a known architectures[0]); known model_type values: " + hf_config_model_types());
+  f.fail("model_type", "hf_config_model_type_missing", "is required (or a known architectures[0]); known model_type values: {known}",
+         {{"known", hf_config_model_types()}});
   return std::nullopt;
 }
 
@@ -283,8 +285,8 @@ void warn_not_understood(const Fields& f, const std::string& path, std::vector<M
   std::sort(keys.begin(), keys.end());  // named alphabetically, whatever the file's order
   std::string list;
   for (const auto& k : keys) list += (list.empty() ? "" : ", ") + k;
-  out.push_back({"hf_config_keys_ignored", {{"path", path}, {"keys", list}},
-                 "config.json keys gpucalc does not understand, not counted (" + path + "): " + list});
+  out.push_back(coded("hf_config_keys_ignored", "config.json keys gpucalc does not understand, not counted ({path}): {keys}",
+                      {{"path", path}, {"keys", list}}));
 }
 
 std::string model_name(const json& o, const std::string& type) {
@@ -303,8 +305,8 @@ std::string hf_config_model_types() {
 
 Expected<HfImport> import_hf_config(const json& config, const std::string& path) {
   if (!config.is_object())
-    return Error{path, "must be an object (the content of config.json), got " + input::show(config), "hf_config_not_object",
-                 {{"got", input::show(config)}}};
+    return coded_error(path, "hf_config_not_object", "must be an object (the content of config.json), got {got}",
+                       {{"got", input::show(config)}});
   Fields top(config, path);
   std::string type;
   const std::optional<Arch> arch = arch_of(top, type);
@@ -318,8 +320,8 @@ Expected<HfImport> import_hf_config(const json& config, const std::string& path)
   // (vision_config) is not counted.
   const json* text = *arch == Arch::gemma3 ? top.find("text_config") : nullptr;
   if (text && !text->is_object())
-    return Error{top.at("text_config"), "must be an object, got " + input::show(*text), "hf_config_not_object",
-                 {{"got", input::show(*text)}}};
+    return coded_error(top.at("text_config"), "hf_config_text_not_object", "must be an object, got {got}",
+                       {{"got", input::show(*text)}});
   Fields inner(text ? *text : config, text ? path + "/text_config" : path);
   Fields& f = text ? inner : top;
   if (text) inner.find("model_type");
@@ -337,25 +339,26 @@ Expected<HfImport> import_hf_config(const json& config, const std::string& path)
   if (top.failed()) return *top.error();
   if (m.ffn_hidden == 0) m.ffn_hidden = m.moe.expert_ffn_hidden;  // an all-MoE model's unused dense width
   if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0)
-    return Error{f.at(*arch == Arch::chatglm ? "multi_query_group_num" : "num_key_value_heads"),
-                 "must divide the attention heads (" + str(m.heads) + "), got " + str(m.kv_heads),
-                 "hf_config_kv_heads", {{"heads", str(m.heads)}, {"kv_heads", str(m.kv_heads)}}};
+    return coded_error(f.at(*arch == Arch::chatglm ? "multi_query_group_num" : "num_key_value_heads"), "hf_config_kv_heads",
+                       "must divide the attention heads ({heads}), got {kv_heads}",
+                       {{"heads", str(m.heads)}, {"kv_heads", str(m.kv_heads)}});
   if (m.moe.experts > 0 && m.moe.top_k > m.moe.experts)
-    return Error{f.at("num_experts_per_tok"), "cannot exceed the routed experts (" + str(m.moe.experts) + "), got " + str(m.moe.top_k),
-                 "hf_config_top_k", {{"experts", str(m.moe.experts)}, {"top_k", str(m.moe.top_k)}}};
+    return coded_error(f.at("num_experts_per_tok"), "hf_config_top_k", "cannot exceed the routed experts ({experts}), got {top_k}",
+                       {{"experts", str(m.moe.experts)}, {"top_k", str(m.moe.top_k)}});
   if (m.moe.first_dense_layers >= m.layers && m.moe.experts > 0)
-    return Error{f.at("first_k_dense_replace"), "must leave at least one MoE layer (" + str(m.layers) + " layers)",
-                 "hf_config_dense_layers", {{"layers", str(m.layers)}}};
+    return coded_error(f.at("first_k_dense_replace"), "hf_config_dense_layers", "must leave at least one MoE layer ({layers} layers)",
+                       {{"layers", str(m.layers)}});
   if (top.find("vision_config"))
-    out.warnings.push_back({"hf_config_vision_not_counted", {{"path", top.at("vision_config")}},
-                            "counts the text decoder only: the vision tower (" + top.at("vision_config") +
-                                ") is not part of the model gpucalc sizes"});
+    out.warnings.push_back(coded("hf_config_vision_not_counted",
+                                 "counts the text decoder only: the vision tower ({path}) is not part of the model gpucalc sizes",
+                                 {{"path", top.at("vision_config")}}));
   if (*arch == Arch::deepseek_v3 || *arch == Arch::deepseek_v2) {
     auto it = config.find("num_nextn_predict_layers");
     if (it != config.end() && it->is_number_integer() && it->get<int64_t>() > 0)
-      out.warnings.push_back({"hf_config_mtp_not_counted", {{"layers", str(it->get<int64_t>())}},
-                              "the multi-token-prediction module (num_nextn_predict_layers = " +
-                                  str(it->get<int64_t>()) + ") is not counted: gpucalc sizes the main model"});
+      out.warnings.push_back(coded("hf_config_mtp_not_counted",
+                                   "the multi-token-prediction module (num_nextn_predict_layers = {layers}) is not counted: "
+                                   "gpucalc sizes the main model",
+                                   {{"layers", str(it->get<int64_t>())}}));
     top.find("num_nextn_predict_layers");
   }
   warn_not_understood(top, path, out.warnings);

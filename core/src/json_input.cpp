@@ -1,6 +1,7 @@
 #include "json_input.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 namespace gpucalc::input {
@@ -23,14 +24,14 @@ class DomBuilder : public nlohmann::json_sax<json> {
   bool number_unsigned(number_unsigned_t v) override { return put(json(v)); }
   bool number_float(number_float_t v, const string_t&) override { return put(json(v)); }
   bool string(string_t& v) override { return put(json(std::move(v))); }
-  bool binary(binary_t&) override { return fail("", "binary values are not JSON"); }
+  bool binary(binary_t&) override { return fail("", "binary_value", "binary values are not JSON"); }
   bool start_object(std::size_t) override { return open(json::object()); }
   bool end_object() override { return close(); }
   bool start_array(std::size_t) override { return open(json::array()); }
   bool end_array() override { return close(); }
   bool key(string_t& k) override {
     json& top = *stack_.back();
-    if (top.contains(k)) return fail(path() + "/" + pointer_token(k), "duplicate key");
+    if (top.contains(k)) return fail(path() + "/" + pointer_token(k), "duplicate_key", "duplicate key", {{"key", k}});
     key_ = std::move(k);
     return true;
   }
@@ -39,13 +40,14 @@ class DomBuilder : public nlohmann::json_sax<json> {
     // name the field it was meant for, like any other out-of-range number.
     if (ex.id == 406) {
       const std::string lit = token.size() > 40 ? token.substr(0, 37) + "..." : token;
-      return fail(pending_path(), "must be a finite number, got " + lit + " (beyond the double range, ±1.8e308)");
+      return fail(pending_path(), "number_beyond_double", "must be a finite number, got {got} (beyond the double range, ±1.8e308)",
+                  {{"got", lit}});
     }
     std::string what = ex.what();
     // "[json.exception.parse_error.101] parse error at line 1, column 3: ..." → drop the tag.
     if (auto pos = what.find("] "); pos != std::string::npos && what.rfind("[json.exception", 0) == 0)
       what = what.substr(pos + 2);
-    return fail("", "malformed JSON: " + what);
+    return malformed(what);
   }
 
  private:
@@ -53,9 +55,19 @@ class DomBuilder : public nlohmann::json_sax<json> {
   std::vector<std::string> keys_;  // key under which each open container sits
   std::string key_;
 
-  bool fail(std::string p, std::string m) {
-    if (!error) error = Error{std::move(p), std::move(m)};
+  bool fail(std::string p, std::string code, std::string_view en, Params params = {}) {
+    if (!error) error = coded_error(std::move(p), std::move(code), en, std::move(params));
     return false;
+  }
+  // nlohmann's "parse error at line 1, column 3: <detail>": the line and column as
+  // parameters, so a reader's language can say where without nlohmann's English.
+  bool malformed(const std::string& what) {
+    unsigned line = 0, column = 0;
+    int used = 0;
+    if (std::sscanf(what.c_str(), "parse error at line %u, column %u: %n", &line, &column, &used) == 2 && used > 0)
+      return fail("", "malformed_json_at", "malformed JSON: parse error at line {line}, column {column}: {detail}",
+                  {{"line", std::to_string(line)}, {"column", std::to_string(column)}, {"detail", what.substr(used)}});
+    return fail("", "malformed_json_detail", "malformed JSON: {detail}", {{"detail", what}});
   }
   std::string path() const {
     std::string p;
@@ -87,7 +99,7 @@ class DomBuilder : public nlohmann::json_sax<json> {
     return true;
   }
   bool open(json v) {
-    if (stack_.size() >= kMaxDepth) return fail(path(), "nesting deeper than " + std::to_string(kMaxDepth) + " levels");
+    if (stack_.size() >= kMaxDepth) return fail(path(), "nesting_too_deep", "nesting deeper than {max} levels", {{"max", std::to_string(kMaxDepth)}});
     const bool in_object = !stack_.empty() && stack_.back()->is_object();
     const std::string k = in_object ? key_ : (stack_.empty() ? "" : std::to_string(stack_.back()->size()));
     stack_.push_back(place(std::move(v)));
@@ -121,12 +133,12 @@ std::string num_text(double v) {
 
 Expected<json> parse_document(std::string_view text) {
   if (text.size() > kMaxDocumentBytes)
-    return Error{"", "the scenario is " + std::to_string(text.size()) + " bytes; gpucalc reads at most " +
-                         std::to_string(kMaxDocumentBytes) + " bytes (1 MiB)"};
+    return coded_error("", "document_too_large", "the scenario is {bytes} bytes; gpucalc reads at most {max} bytes (1 MiB)",
+                       {{"bytes", std::to_string(text.size())}, {"max", std::to_string(kMaxDocumentBytes)}});
   DomBuilder b;
   const bool ok = json::sax_parse(text.begin(), text.end(), &b, nlohmann::detail::input_format_t::json, true, false);
   if (b.error) return *b.error;
-  if (!ok) return Error{"", "malformed JSON"};
+  if (!ok) return coded_error("", "malformed_json", "malformed JSON");
   return std::move(b.root);
 }
 
@@ -151,7 +163,8 @@ void Reader::only_keys(const json& obj, const std::string& path, std::initialize
     bool known = false;
     for (auto a : allowed) known = known || it.key() == a;
     if (!known) {
-      fail(path + "/" + pointer_token(it.key()), "unknown field (expected one of: " + join(allowed) + ")");
+      fail(path + "/" + pointer_token(it.key()), "unknown_key", "unknown field (expected one of: {allowed})",
+           {{"key", it.key()}, {"allowed", join(allowed)}});
       return;
     }
   }
@@ -159,7 +172,8 @@ void Reader::only_keys(const json& obj, const std::string& path, std::initialize
 
 bool Reader::expect_object(const json* v, const std::string& path) {
   if (v && v->is_object()) return true;
-  fail(path, v ? "must be an object, got " + show(*v) : "is required");
+  if (v) fail(path, "expected_object", "must be an object, got {got}", {{"got", show(*v)}});
+  else fail(path, "required", "is required");
   return false;
 }
 
@@ -168,34 +182,35 @@ std::optional<int64_t> Reader::integer(const json& obj, const std::string& path,
   const std::string p = path + "/" + key;
   auto it = obj.find(key);
   if (it == obj.end()) {
-    if (required) fail(p, "is required");
+    if (required) fail(p, "required", "is required");
     return std::nullopt;
   }
-  const std::string want = lo >= 1 ? "a positive integer" : "an integer";
+  const bool positive = lo >= 1;
+  const auto not_integer = [&] {
+    if (positive) fail(p, "expected_positive_integer", "must be a positive integer, got {got}", {{"got", show(*it)}});
+    else fail(p, "expected_integer", "must be an integer, got {got}", {{"got", show(*it)}});
+  };
   double v = 0;
-  if (it->is_number_integer() || it->is_number_unsigned()) {
-    if (it->is_number_unsigned()) {
-      auto u = it->get<uint64_t>();
-      v = static_cast<double>(u);
-    } else {
-      v = static_cast<double>(it->get<int64_t>());
-    }
-  } else if (it->is_number_float()) {
+  if (it->is_number_unsigned()) {
+    v = static_cast<double>(it->get<uint64_t>());
+  } else if (it->is_number_integer()) {
+    v = static_cast<double>(it->get<int64_t>());
+  } else if (it->is_number_float() && integral(it->get<double>())) {
     v = it->get<double>();
-    if (!integral(v)) {
-      fail(p, "must be " + want + ", got " + show(*it));
-      return std::nullopt;
-    }
   } else {
-    fail(p, "must be " + want + ", got " + show(*it));
+    not_integer();
     return std::nullopt;
   }
   if (v < static_cast<double>(lo)) {
-    fail(p, "must be " + want + (lo > 1 ? " ≥ " + std::to_string(lo) : "") + ", got " + num_text(v));
+    if (lo > 1)
+      fail(p, "integer_below_min", "must be a positive integer ≥ {min}, got {got}",
+           {{"min", std::to_string(lo)}, {"got", num_text(v)}});
+    else if (positive) fail(p, "expected_positive_integer", "must be a positive integer, got {got}", {{"got", num_text(v)}});
+    else fail(p, "expected_integer", "must be an integer, got {got}", {{"got", num_text(v)}});
     return std::nullopt;
   }
   if (v > static_cast<double>(hi)) {
-    fail(p, "must be at most " + std::to_string(hi) + ", got " + num_text(v));
+    fail(p, "too_large", "must be at most {max}, got {got}", {{"max", std::to_string(hi)}, {"got", num_text(v)}});
     return std::nullopt;
   }
   return static_cast<int64_t>(v);
@@ -206,18 +221,18 @@ std::optional<double> Reader::number(const json& obj, const std::string& path, c
   const std::string p = path + "/" + key;
   auto it = obj.find(key);
   if (it == obj.end()) {
-    if (required) fail(p, "is required");
+    if (required) fail(p, "required", "is required");
     return std::nullopt;
   }
   if (!it->is_number()) {
-    fail(p, "must be a number, got " + show(*it));
+    fail(p, "expected_number", "must be a number, got {got}", {{"got", show(*it)}});
     return std::nullopt;
   }
   const double v = it->get<double>();
   const bool low = lo_exclusive ? !(v > lo) : !(v >= lo);
   if (!std::isfinite(v) || low || v > hi) {
-    fail(p, std::string("must be a number ") + (lo_exclusive ? "> " : "≥ ") + num_text(lo) + " and ≤ " + num_text(hi) +
-                ", got " + show(*it));
+    fail(p, "out_of_range", "must be a number {op} {min} and ≤ {max}, got {got}",
+         {{"op", lo_exclusive ? ">" : "≥"}, {"min", num_text(lo)}, {"max", num_text(hi)}, {"got", show(*it)}});
     return std::nullopt;
   }
   return v;
@@ -227,7 +242,7 @@ std::optional<bool> Reader::boolean(const json& obj, const std::string& path, co
   auto it = obj.find(key);
   if (it == obj.end()) return std::nullopt;
   if (!it->is_boolean()) {
-    fail(path + "/" + key, "must be true or false, got " + show(*it));
+    fail(path + "/" + key, "expected_boolean", "must be true or false, got {got}", {{"got", show(*it)}});
     return std::nullopt;
   }
   return it->get<bool>();
@@ -238,7 +253,7 @@ std::optional<std::string> Reader::choice(const json& obj, const std::string& pa
   const std::string p = path + "/" + key;
   auto it = obj.find(key);
   if (it == obj.end()) {
-    if (required) fail(p, "is required");
+    if (required) fail(p, "required", "is required");
     return std::nullopt;
   }
   if (it->is_string()) {
@@ -246,7 +261,7 @@ std::optional<std::string> Reader::choice(const json& obj, const std::string& pa
     for (auto a : allowed)
       if (s == a) return s;
   }
-  fail(p, "must be one of " + join(allowed) + ", got " + show(*it));
+  fail(p, "unknown_choice", "must be one of {allowed}, got {got}", {{"allowed", join(allowed)}, {"got", show(*it)}});
   return std::nullopt;
 }
 
@@ -254,7 +269,8 @@ std::optional<std::string> Reader::text(const json& obj, const std::string& path
   auto it = obj.find(key);
   if (it == obj.end()) return std::nullopt;
   if (!it->is_string() || it->get_ref<const std::string&>().size() > max_len) {
-    fail(path + "/" + key, "must be a string of at most " + std::to_string(max_len) + " bytes, got " + show(*it));
+    fail(path + "/" + key, "expected_short_string", "must be a string of at most {max} bytes, got {got}",
+         {{"max", std::to_string(max_len)}, {"got", show(*it)}});
     return std::nullopt;
   }
   return it->get<std::string>();

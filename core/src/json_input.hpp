@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpucalc/error.hpp"
+#include "gpucalc/message.hpp"
 
 namespace gpucalc::input {
 
@@ -29,8 +30,9 @@ class Reader {
  public:
   bool failed() const { return error_.has_value(); }
   const Error& error() const { return *error_; }
-  void fail(std::string path, std::string message) {
-    if (!error_) error_ = Error{std::move(path), std::move(message)};
+  // Records the first error: its code, English template and parameters (message.hpp).
+  void fail(std::string path, std::string code, std::string_view en, Params params = {}) {
+    if (!error_) error_ = coded_error(std::move(path), std::move(code), en, std::move(params));
   }
   void fail(Error e) {
     if (!error_) error_ = std::move(e);

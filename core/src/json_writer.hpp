@@ -20,6 +20,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "gpucalc/error.hpp"
+
 namespace gpucalc {
 
 class JsonWriter {
@@ -88,6 +90,23 @@ class JsonWriter {
 
   // A whole document read from data (the catalogs), written as it is.
   JsonWriter& document(const nlohmann::ordered_json& j);
+  // A coded message: {"code", "params": {name: value, ...}, "message"}.
+  JsonWriter& value(const Message& m) {
+    begin_object().field("code", m.code);
+    params(m.params);
+    return field("message", m.message).end_object();
+  }
+  JsonWriter& value(const std::vector<Message>& list) {
+    begin_array();
+    for (const auto& m : list) value(m);
+    return end_array();
+  }
+  // An error: {"path", "code", "params", "message"}.
+  JsonWriter& value(const Error& e) {
+    begin_object().field("path", e.path).field("code", e.code);
+    params(e.params);
+    return field("message", e.message).end_object();
+  }
 
   // key(k) then value(v).
   template <class T>
@@ -97,6 +116,11 @@ class JsonWriter {
   }
 
  private:
+  void params(const Params& ps) {
+    key("params").begin_object();
+    for (const auto& [k, v] : ps) field(k, v);
+    end_object();
+  }
   void separate() {
     if (need_comma_) out_ += ',';
   }

@@ -1,5 +1,6 @@
 // Launch-config export: picks the writer for the format, adds the warnings every format
 // shares, and lists the warnings as comments in the formats that have comments.
+#include "gpucalc/message.hpp"
 #include "gpucalc/launch_export.hpp"
 
 #include <cmath>
@@ -32,17 +33,15 @@ std::optional<ExportFormat> parse_export_format(std::string_view name) {
 namespace launch {
 
 void no_equivalent(Out& o, const std::string& element, const std::string& value) {
-  o.warnings.push_back({"export_no_equivalent",
-                        {{"framework", o.framework}, {"element", element}, {"value", value}},
-                        std::string(o.framework) + " has no option for " + element + " = " + value +
-                            "; the exported config leaves it out: set it by hand, or the run will not use this layout"});
+  o.warnings.push_back(coded("export_no_equivalent",
+                             "{framework} has no option for {element} = {value}; the exported config leaves it out: set it "
+                             "by hand, or the run will not use this layout",
+                             {{"framework", o.framework}, {"element", element}, {"value", value}}));
 }
 
 void approximate(Out& o, const std::string& element, const std::string& value, const std::string& used) {
-  o.warnings.push_back({"export_approximate",
-                        {{"framework", o.framework}, {"element", element}, {"value", value}, {"used", used}},
-                        std::string(o.framework) + " has no exact equivalent of " + element + " = " + value +
-                            "; the config uses " + used});
+  o.warnings.push_back(coded("export_approximate", "{framework} has no exact equivalent of {element} = {value}; the config uses {used}",
+                             {{"framework", o.framework}, {"element", element}, {"value", value}, {"used", used}}));
 }
 
 std::string num(int64_t v) { return std::to_string(v); }
@@ -86,11 +85,10 @@ constexpr Framework kModelled[] = {Framework::megatron, Framework::torchtitan, F
 void framework_note(launch::Out& o, ExportFormat f) {
   const Framework modelled = o.s.problem.training.framework;
   if (modelled == kModelled[static_cast<int>(f)]) return;
-  o.warnings.push_back({"export_framework_differs",
-                        {{"framework", o.framework}, {"modelled", to_string(modelled)}},
-                        std::string("the memory estimate models training.framework = ") + to_string(modelled) +
-                            "; under " + o.framework +
-                            " the same layout can need more or less memory: set training.framework to match and evaluate again"});
+  o.warnings.push_back(coded("export_framework_differs",
+                             "the memory estimate models training.framework = {modelled}; under {framework} the same layout "
+                             "can need more or less memory: set training.framework to match and evaluate again",
+                             {{"framework", o.framework}, {"modelled", to_string(modelled)}}));
 }
 
 // The warnings, repeated as '#' comments at the end of the text.
@@ -105,10 +103,9 @@ void append_comments(std::string& text, const std::vector<Message>& warnings) {
 Expected<LaunchConfig> write_launch_config(const Scenario& s, const Layout& l, ExportFormat f) {
   const Training& t = s.problem.training;
   if (f == ExportFormat::llamafactory && t.stage == Stage::pretrain)
-    return Error{"/training/stage",
-                 "LLaMA-Factory export is for fine-tunes: set training.stage to lora, qlora or full_finetune, got \"pretrain\"",
-                 "export_needs_finetune",
-                 {{"stage", "pretrain"}}};
+    return coded_error("/training/stage", "export_needs_finetune",
+                       "LLaMA-Factory export is for fine-tunes: set training.stage to lora, qlora or full_finetune, got \"{stage}\"",
+                       {{"stage", "pretrain"}});
   const int i = static_cast<int>(f);
   launch::Out o{s, l, kDisplay[i], {}};
   framework_note(o, f);

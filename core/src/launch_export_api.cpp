@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "gpucalc/message.hpp"
 #include "gpucalc/api.hpp"
 #include "gpucalc/launch_export.hpp"
 #include "gpucalc/scenario.hpp"
@@ -13,18 +14,12 @@ namespace gpucalc {
 
 namespace {
 
-// {"ok":false,"error":{"path","message","code","params"}}.
+// {"ok":false,"error":{"path","code","params","message"}}, as every envelope (api.cpp).
 std::string export_error(const Error& e) {
   JsonWriter w;
   w.begin_object();
   w.field("ok", false);
-  w.key("error").begin_object().field("path", e.path).field("message", e.message);
-  if (!e.code.empty()) {
-    w.field("code", e.code).key("params").begin_object();
-    for (const auto& [k, v] : e.params) w.field(k, v);
-    w.end_object();
-  }
-  w.end_object();
+  w.field("error", e);
   w.end_object();
   return w.take();
 }
@@ -34,9 +29,9 @@ std::string export_error(const Error& e) {
 std::string export_json(std::string_view scenario_json, std::string_view format) {
   const std::optional<ExportFormat> f = parse_export_format(format);
   if (!f)
-    return export_error({"", "unknown export format \"" + std::string(format) +
-                                 "\": use megatron, torchtitan, deepspeed or llamafactory",
-                         "export_format_unknown", {{"format", std::string(format)}}});
+    return export_error(coded_error("", "export_format_unknown",
+                                    "unknown export format \"{format}\": use megatron, torchtitan, deepspeed or llamafactory",
+                                    {{"format", std::string(format)}}));
   const Expected<Scenario> s = parse_scenario(scenario_json);
   if (!s) return export_error(s.error());
   const Expected<std::string> text = export_text(*s, *f);

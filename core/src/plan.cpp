@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "gpucalc/message.hpp"
+
 namespace gpucalc {
 
 const char* to_string(Precision p) {
@@ -203,72 +205,94 @@ LayoutRule broken_rule(const ModelShape& m, const Training& t, const Layout& l) 
   return R::none;
 }
 
+namespace {
+
+Error positive(const char* path, int64_t got) {
+  return coded_error(path, "expected_positive_integer", "must be a positive integer, got {got}", {{"got", s(got)}});
+}
+// "must divide the model's attention heads (32), got 5" and its kin: {of} and {got}.
+Error divide(const char* path, const char* code, std::string_view en, int64_t of, int64_t got) {
+  return coded_error(path, code, en, {{"of", s(of)}, {"got", s(got)}});
+}
+
+}  // namespace
+
 std::optional<Error> check_layout(const ModelShape& m, const Training& t, const Layout& l) {
   using R = LayoutRule;
   switch (broken_rule(m, t, l)) {
     case R::none: return std::nullopt;
-    case R::tp_positive: return Error{"/parallel/tp", "must be a positive integer, got " + s(l.tp)};
-    case R::pp_positive: return Error{"/parallel/pp", "must be a positive integer, got " + s(l.pp)};
-    case R::dp_positive: return Error{"/parallel/dp", "must be a positive integer, got " + s(l.dp)};
+    case R::tp_positive: return positive("/parallel/tp", l.tp);
+    case R::pp_positive: return positive("/parallel/pp", l.pp);
+    case R::dp_positive: return positive("/parallel/dp", l.dp);
     case R::shard_dp:
-      return Error{"/parallel/shard", "must divide dp (" + s(l.dp) + "): the sharding groups tile the data-parallel ranks, got " + s(l.shard)};
+      return divide("/parallel/shard", "shard_divide_dp",
+                    "must divide dp ({of}): the sharding groups tile the data-parallel ranks, got {got}", l.dp, l.shard);
     case R::shard_zero:
-      return Error{"/parallel/shard", "needs training.zero_stage 1-3: hybrid sharding shards ZeRO/FSDP states within groups of shard ranks"};
-    case R::cp_positive: return Error{"/parallel/cp", "must be a positive integer, got " + s(l.cp)};
-    case R::vpp_positive: return Error{"/parallel/vpp", "must be a positive integer, got " + s(l.vpp)};
+      return coded_error("/parallel/shard", "shard_needs_zero",
+                         "needs training.zero_stage 1-3: hybrid sharding shards ZeRO/FSDP states within groups of shard ranks");
+    case R::cp_positive: return positive("/parallel/cp", l.cp);
+    case R::vpp_positive: return positive("/parallel/vpp", l.vpp);
     case R::tp_heads:
-      return Error{"/parallel/tp", "must divide the model's attention heads (" + s(m.heads) + "), got " + s(l.tp)};
+      return divide("/parallel/tp", "tp_divide_heads", "must divide the model's attention heads ({of}), got {got}", m.heads, l.tp);
     case R::tp_kv_heads:
-      return Error{"/parallel/tp", "must divide the model's KV heads (" + s(m.kv_heads) + "), got " + s(l.tp)};
+      return divide("/parallel/tp", "tp_divide_kv_heads", "must divide the model's KV heads ({of}), got {got}", m.kv_heads, l.tp);
     case R::tp_ffn:
-      return Error{"/parallel/tp", "must divide the model's ffn_hidden (" + s(m.ffn_hidden) + "), got " + s(l.tp)};
+      return divide("/parallel/tp", "tp_divide_ffn", "must divide the model's ffn_hidden ({of}), got {got}", m.ffn_hidden, l.tp);
     case R::pp_layers:
-      return Error{"/parallel/pp", "cannot exceed the model's layers (" + s(m.layers) + "), got " + s(l.pp)};
-    case R::vpp_needs_pp: return Error{"/parallel/vpp", "interleaving (vpp > 1) needs pp > 1"};
+      return divide("/parallel/pp", "pp_above_layers", "cannot exceed the model's layers ({of}), got {got}", m.layers, l.pp);
+    case R::vpp_needs_pp: return coded_error("/parallel/vpp", "vpp_needs_pp", "interleaving (vpp > 1) needs pp > 1");
     case R::vpp_layers:
-      return Error{"/parallel/vpp", "pp × vpp (" + s(l.pp * l.vpp) + ") cannot exceed the model's layers (" +
-                                        s(m.layers) + ")"};
+      return coded_error("/parallel/vpp", "vpp_above_layers", "pp × vpp ({product}) cannot exceed the model's layers ({layers})",
+                         {{"product", s(l.pp * l.vpp)}, {"layers", s(m.layers)}});
     case R::cp_seq_len:
-      return Error{"/parallel/cp", "2 × cp (" + s(2 * l.cp) + ") must divide seq_len (" + s(t.seq_len) + ")"};
-    case R::ep_dense: return Error{"/parallel/ep", "the model has no experts (dense); ep must be 1, got " + s(l.ep)};
-    case R::ep_positive: return Error{"/parallel/ep", "must be a positive integer, got " + s(l.ep)};
+      return coded_error("/parallel/cp", "cp_divide_seq_len", "2 × cp ({twice_cp}) must divide seq_len ({seq_len})",
+                         {{"twice_cp", s(2 * l.cp)}, {"seq_len", s(t.seq_len)}});
+    case R::ep_dense:
+      return coded_error("/parallel/ep", "ep_dense", "the model has no experts (dense); ep must be 1, got {got}", {{"got", s(l.ep)}});
+    case R::ep_positive: return positive("/parallel/ep", l.ep);
     case R::ep_experts:
-      return Error{"/parallel/ep", "must divide the model's routed experts (" + s(m.moe.experts) + "), got " + s(l.ep)};
+      return divide("/parallel/ep", "ep_divide_experts", "must divide the model's routed experts ({of}), got {got}", m.moe.experts, l.ep);
     case R::ep_dp_cp:
-      return Error{"/parallel/ep", "ep × etp (" + s(l.ep * l.etp) + ") must divide tp × cp × dp (" +
-                                       s(l.tp * l.cp * l.dp) + "): expert groups fold into a stage's ranks, got ep " + s(l.ep)};
+      return coded_error("/parallel/ep", "ep_etp_divide_ranks",
+                         "ep × etp ({product}) must divide tp × cp × dp ({ranks}): expert groups fold into a stage's ranks, got ep {got}",
+                         {{"product", s(l.ep * l.etp)}, {"ranks", s(l.tp * l.cp * l.dp)}, {"got", s(l.ep)}});
     case R::tp_expert_ffn:
-      return Error{"/parallel/etp", "must divide the experts' expert_ffn_hidden (" + s(m.moe.expert_ffn_hidden) +
-                                        "), got " + s(l.etp)};
-    case R::etp_tp: return Error{"/parallel/etp", "must be a positive divisor of tp (" + s(l.tp) + "), got " + s(l.etp)};
-    case R::mb_positive: return Error{"/training/micro_batch", "must be a positive integer, got " + s(l.micro_batch)};
+      return divide("/parallel/etp", "etp_divide_expert_ffn", "must divide the experts' expert_ffn_hidden ({of}), got {got}",
+                    m.moe.expert_ffn_hidden, l.etp);
+    case R::etp_tp:
+      return divide("/parallel/etp", "etp_divisor_of_tp", "must be a positive divisor of tp ({of}), got {got}", l.tp, l.etp);
+    case R::mb_positive: return positive("/training/micro_batch", l.micro_batch);
     case R::dp_batch:
-      return Error{"/parallel/dp", "must divide the global batch (" + s(t.global_batch) + " sequences), got " + s(l.dp)};
+      return divide("/parallel/dp", "dp_divide_batch", "must divide the global batch ({of} sequences), got {got}", t.global_batch, l.dp);
     case R::mb_batch:
-      return Error{"/training/micro_batch", "must divide the per-DP-rank batch (global batch " + s(t.global_batch) +
-                                                " / dp " + s(l.dp) + " = " + s(t.global_batch / l.dp) + "), got " +
-                                                s(l.micro_batch)};
+      return coded_error("/training/micro_batch", "micro_batch_divide_rank_batch",
+                         "must divide the per-DP-rank batch (global batch {batch} / dp {dp} = {per_rank}), got {got}",
+                         {{"batch", s(t.global_batch)}, {"dp", s(l.dp)}, {"per_rank", s(t.global_batch / l.dp)}, {"got", s(l.micro_batch)}});
     case R::vpp_micro_batches:
-      return Error{"/training/micro_batch", "the interleaved schedule needs the micro-batch count (" +
-                                                s(micro_batches(t, l)) + ") to be a multiple of pp (" + s(l.pp) + ")"};
-    case R::zero_stage: return Error{"/training/zero_stage", "must be 0, 1, 2 or 3, got " + s(l.zero_stage)};
+      return coded_error("/training/micro_batch", "vpp_micro_batches",
+                         "the interleaved schedule needs the micro-batch count ({count}) to be a multiple of pp ({pp})",
+                         {{"count", s(micro_batches(t, l))}, {"pp", s(l.pp)}});
+    case R::zero_stage:
+      return coded_error("/training/zero_stage", "zero_stage_range", "must be 0, 1, 2 or 3, got {got}", {{"got", s(l.zero_stage)}});
     case R::split_needs_pp:
-      return Error{l.first_stage_layers > 0 ? "/parallel/first_stage_layers" : "/parallel/last_stage_layers",
-                   "an uneven pipeline split needs pp > 1, got pp " + s(l.pp)};
+      return coded_error(l.first_stage_layers > 0 ? "/parallel/first_stage_layers" : "/parallel/last_stage_layers",
+                         "uneven_split_pp", "an uneven pipeline split needs pp > 1, got pp {got}", {{"got", s(l.pp)}});
     case R::split_first:
-      return Error{"/parallel/first_stage_layers", "must be at least vpp (" + s(l.vpp) + ") and below the model's layers (" +
-                                                       s(m.layers) + "), got " + s(l.first_stage_layers)};
-    case R::split_last:
-      return Error{"/parallel/last_stage_layers", "must be at least vpp (" + s(l.vpp) + ") and below the model's layers (" +
-                                                      s(m.layers) + "), got " + s(l.last_stage_layers)};
+    case R::split_last: {
+      const bool first = broken_rule(m, t, l) == R::split_first;
+      return coded_error(first ? "/parallel/first_stage_layers" : "/parallel/last_stage_layers", "stage_layers_range",
+                         "must be at least vpp ({vpp}) and below the model's layers ({layers}), got {got}",
+                         {{"vpp", s(l.vpp)}, {"layers", s(m.layers)}, {"got", s(first ? l.first_stage_layers : l.last_stage_layers)}});
+    }
     case R::split_rest: {
       const SplitRest r = split_rest(m, l);
       const std::string at = l.last_stage_layers > 0 ? "/parallel/last_stage_layers" : "/parallel/first_stage_layers";
       if (r.stages == 0)
-        return Error{at, "with pp = 2 the first and last stage must hold all " + s(m.layers) + " layers, got " +
-                             s(l.first_stage_layers) + " + " + s(l.last_stage_layers)};
-      return Error{at, "leaves " + s(r.layers) + " layers for the other " + s(r.stages) +
-                           " stages, which must split them evenly with at least vpp (" + s(l.vpp) + ") each"};
+        return coded_error(at, "pp2_split_sum", "with pp = 2 the first and last stage must hold all {layers} layers, got {first} + {last}",
+                           {{"layers", s(m.layers)}, {"first", s(l.first_stage_layers)}, {"last", s(l.last_stage_layers)}});
+      return coded_error(at, "split_rest_uneven",
+                         "leaves {layers} layers for the other {stages} stages, which must split them evenly with at least vpp ({vpp}) each",
+                         {{"layers", s(r.layers)}, {"stages", s(r.stages)}, {"vpp", s(l.vpp)}});
     }
   }
   return std::nullopt;

@@ -15,6 +15,7 @@
 #include "gpucalc/fit.hpp"
 #include "gpucalc/framework.hpp"
 #include "gpucalc/memory_terms.hpp"
+#include "gpucalc/message.hpp"
 #include "gpucalc/quick_estimate.hpp"
 #include "json_writer.hpp"
 #include "report_text.hpp"
@@ -304,35 +305,40 @@ void search_json(JsonWriter& w, const Scenario& s, const SearchResult& sr) {
   w.end_object();
 }
 
-std::vector<std::string> warnings_json(const Scenario& s, const SearchResult& sr, const Candidate& best) {
+std::vector<Message> warnings_json(const Scenario& s, const SearchResult& sr, const Candidate& best) {
   const Problem& p = s.problem;
   const Constraints& c = s.constraints;
   const Layout& l = best.layout;
-  std::vector<std::string> w;
+  std::vector<Message> w;
   const double cap = capacity_bytes(p.gpu);
   const double used = best.memory.total() / cap;
   if (used > 1.0) {
-    w.push_back(fmt("does not fit: the worst GPU needs %.1f GiB", best.memory.total() / 1073741824.0) +
-                fmt(" of %.0f GiB", cap / 1073741824.0) +
-                (c.gpus ? "; no layout of this GPU count fits" : "; no layout the scenario allows fits"));
+    const Params gib = {{"need_gib", fmt("%.1f", best.memory.total() / 1073741824.0)}, {"capacity_gib", fmt("%.0f", cap / 1073741824.0)}};
+    w.push_back(c.gpus ? coded("oom_at_count", "does not fit: the worst GPU needs {need_gib} GiB of {capacity_gib} GiB; no layout of this GPU count fits", gib)
+                       : coded("oom_any", "does not fit: the worst GPU needs {need_gib} GiB of {capacity_gib} GiB; no layout the scenario allows fits", gib));
   } else if (!best.fits) {
-    w.push_back(fmt("memory use is %.0f%% of capacity, above the limit of ", used * 100) +
-                fmt("%.0f%% (target.max_memory_fraction); no layout the scenario allows stays under it", p.memory_limit_fraction * 100));
+    w.push_back(coded("memory_above_limit",
+                      "memory use is {used_pct}% of capacity, above the limit of {limit_pct}% (target.max_memory_fraction); "
+                      "no layout the scenario allows stays under it",
+                      {{"used_pct", fmt("%.0f", used * 100)}, {"limit_pct", fmt("%.0f", p.memory_limit_fraction * 100)}}));
   }
   if (used <= 1.0 && used > 0.8) {
-    w.push_back(fmt("memory use is %.0f%% of capacity, above the 80%% under which Fujii et al. 2024 saw no OOM in 454 runs: "
-                    "expect out-of-memory risk",
-                    used * 100));
+    w.push_back(coded("memory_oom_risk",
+                      "memory use is {used_pct}% of capacity, above the 80% under which Fujii et al. 2024 saw no OOM in 454 runs: "
+                      "expect out-of-memory risk",
+                      {{"used_pct", fmt("%.0f", used * 100)}}));
   }
   if (s.target_days && !sr.target_met)
-    w.push_back(fmt("target of %.4g days not reachable", *s.target_days) +
-                fmt(": the chosen layout takes %.1f days", outcome(p, best).goodput.wall_days) +
-                fmt(" with failures and checkpoints (%.1f without)", best.run.days) +
-                " (the global batch caps data parallelism at " + std::to_string(p.training.global_batch) + " sequences)");
+    w.push_back(coded("target_days_unreachable",
+                      "target of {target_days} days not reachable: the chosen layout takes {days} days with failures and "
+                      "checkpoints ({days_without} without) (the global batch caps data parallelism at {batch} sequences)",
+                      {{"target_days", fmt("%.4g", *s.target_days)}, {"days", fmt("%.1f", outcome(p, best).goodput.wall_days)},
+                       {"days_without", fmt("%.1f", best.run.days)}, {"batch", std::to_string(p.training.global_batch)}}));
   if (!p.efficiency.mfu && !p.efficiency.hfu && p.perf.profile_id == "default")
-    w.push_back("no measured performance profile for " + p.gpu.name +
-                ": matmul, attention and network efficiencies are assumed (data/perf.json default); "
-                "set assume.mfu or assume.hfu from a measurement for a firmer answer");
+    w.push_back(coded("no_perf_profile",
+                      "no measured performance profile for {gpu}: matmul, attention and network efficiencies are assumed "
+                      "(data/perf.json default); set assume.mfu or assume.hfu from a measurement for a firmer answer",
+                      {{"gpu", p.gpu.name}}));
   for (const auto& [name, spec] : {std::pair<const char*, const Spec*>{"memory_gib", &p.gpu.memory_gib},
                                    {"bf16_tflops", &p.gpu.bf16_tflops},
                                    {"fp8_tflops", &p.gpu.fp8_tflops},
@@ -340,26 +346,30 @@ std::vector<std::string> warnings_json(const Scenario& s, const SearchResult& sr
                                    {"scaleup_gbs", &p.gpu.scaleup_gbs},
                                    {"scaleout_gbps", &p.gpu.scaleout_gbps}}) {
     if (std::string(name) == "fp8_tflops" && p.training.precision != Precision::fp8) continue;
-    if (spec->confidence == "low") w.push_back(std::string("gpu.") + name + " for " + p.gpu.name + " is a low-confidence figure");
+    if (spec->confidence == "low")
+      w.push_back(coded("spec_low_confidence", "gpu.{field} for {gpu} is a low-confidence figure", {{"field", name}, {"gpu", p.gpu.name}}));
   }
   if (p.training.precision == Precision::fp8)
-    w.push_back("fp8: matmuls run at the FP8 peak; activations are still counted at 16 bits (conservative)");
+    w.push_back(coded("fp8_activations_16bit", "fp8: matmuls run at the FP8 peak; activations are still counted at 16 bits (conservative)"));
   if (p.model.layers % l.pp != 0 && !uneven_split(l))
-    w.push_back("pp = " + std::to_string(l.pp) + " does not divide " + std::to_string(p.model.layers) +
-                " layers: the fullest stage holds " + std::to_string(layers_per_stage_max(p.model, l)) + " and bounds memory and time");
+    w.push_back(coded("pp_uneven_layers", "pp = {pp} does not divide {layers} layers: the fullest stage holds {max_layers} and bounds memory and time",
+                      {{"pp", std::to_string(l.pp)}, {"layers", std::to_string(p.model.layers)},
+                       {"max_layers", std::to_string(layers_per_stage_max(p.model, l))}}));
   const double domain = p.gpu.scaleup_domain.value.value_or(8.0);
   if (static_cast<double>(l.tp) > domain)
-    w.push_back("tp = " + std::to_string(l.tp) + " spans beyond the scale-up domain (" + fmt("%.0f", domain) +
-                " GPUs): TP all-reduces would cross the slower scale-out network");
+    w.push_back(coded("tp_beyond_scaleup", "tp = {tp} spans beyond the scale-up domain ({domain} GPUs): TP all-reduces would cross the slower scale-out network",
+                      {{"tp", std::to_string(l.tp)}, {"domain", fmt("%.0f", domain)}}));
   if (p.efficiency.mfu)
-    w.push_back("step time comes from assume.mfu, which already includes pipeline bubbles and communication");
+    w.push_back(coded("step_time_from_mfu", "step time comes from assume.mfu, which already includes pipeline bubbles and communication"));
   if (!p.gpu.scaleout_gbps.value)
-    w.push_back("gpu.scaleout_gbps is unknown for " + p.gpu.name + ": groups beyond one scale-up domain are priced at 100 Gb/s");
+    w.push_back(coded("scaleout_unknown", "gpu.scaleout_gbps is unknown for {gpu}: groups beyond one scale-up domain are priced at 100 Gb/s",
+                      {{"gpu", p.gpu.name}}));
   if (!p.gpu.scaleup_domain.value)
-    w.push_back("gpu.scaleup_domain is unknown for " + p.gpu.name + ": a scale-up domain of 8 is assumed");
+    w.push_back(coded("scaleup_domain_unknown", "gpu.scaleup_domain is unknown for {gpu}: a scale-up domain of 8 is assumed", {{"gpu", p.gpu.name}}));
   if (!p.gpu.scaleup_gbs.value && (l.tp > 1 || l.ep > 1 || l.cp > 1))
-    w.push_back("gpu.scaleup_gbs is unknown for " + p.gpu.name +
-                ": tensor-, context- and expert-parallel traffic is priced at the scale-out rate");
+    w.push_back(coded("scaleup_bw_unknown",
+                      "gpu.scaleup_gbs is unknown for {gpu}: tensor-, context- and expert-parallel traffic is priced at the scale-out rate",
+                      {{"gpu", p.gpu.name}}));
   return w;
 }
 
@@ -520,25 +530,31 @@ void quick_estimate_json(JsonWriter& w, const Scenario& s, const Candidate& best
   const double params = static_cast<double>(count_params(p.model).total);
   const QuickEstimate q = quick_estimate(params, p.gpu.memory_gib.value.value_or(0), s.cluster_efficiency);
   const int64_t n = best.layout.gpus();
-  std::string why;
+  // Why the full answer differs from the rule of thumb, coded for the page's languages.
+  const std::string ns = thousands(static_cast<double>(n));
+  Message why;
   if (s.constraints.gpus) {
-    why = "the full answer uses the " + thousands(static_cast<double>(n)) + " GPUs the scenario fixes.";
+    why = coded("estimate_fixed", "the full answer uses the {n} GPUs the scenario fixes.", {{"n", ns}});
   } else if (n > q.gpus && s.target_days) {
-    why = "the full answer, " + thousands(static_cast<double>(n)) + " GPUs, is set by compute: " +
-          (p.training.tokens >= 1e12 ? fmt("%.4gT", p.training.tokens / 1e12) : fmt("%.4gB", p.training.tokens / 1e9)) +
-          " tokens at " + fmt("%.0f%% MFU", best.time.mfu * 100) + " must finish within " +
-          fmt("%.4g", *s.target_days) + " days (" + fmt("%.1f", o.goodput.wall_days) + " with failures).";
+    why = coded("estimate_compute",
+                "the full answer, {n} GPUs, is set by compute: {tokens} tokens at {mfu_pct}% MFU must finish within "
+                "{target_days} days ({days} with failures).",
+                {{"n", ns},
+                 {"tokens", p.training.tokens >= 1e12 ? fmt("%.4gT", p.training.tokens / 1e12) : fmt("%.4gB", p.training.tokens / 1e9)},
+                 {"mfu_pct", fmt("%.0f", best.time.mfu * 100)}, {"target_days", fmt("%.4g", *s.target_days)},
+                 {"days", fmt("%.1f", o.goodput.wall_days)}});
   } else if (n > q.gpus) {
-    why = "the full answer, " + thousands(static_cast<double>(n)) +
-          " GPUs, is the smallest layout that fits: activations, communication buffers, the " +
-          fmt("%.0f%%", p.memory_limit_fraction * 100) +
-          " memory limit and the layout's divisibility rules all add to the 16 B of states per parameter.";
+    why = coded("estimate_fits",
+                "the full answer, {n} GPUs, is the smallest layout that fits: activations, communication buffers, the "
+                "{limit_pct}% memory limit and the layout's divisibility rules all add to the 16 B of states per parameter.",
+                {{"n", ns}, {"limit_pct", fmt("%.0f", p.memory_limit_fraction * 100)}});
   } else if (n < q.gpus) {
-    why = "the full answer, " + thousands(static_cast<double>(n)) +
-          " GPUs, needs fewer: it counts this framework's state bytes and this layout's sharding exactly instead of a flat 20 B per "
-          "parameter at " + fmt("%.0f%%", q.efficiency * 100) + ".";
+    why = coded("estimate_fewer",
+                "the full answer, {n} GPUs, needs fewer: it counts this framework's state bytes and this layout's sharding "
+                "exactly instead of a flat 20 B per parameter at {efficiency_pct}%.",
+                {{"n", ns}, {"efficiency_pct", fmt("%.0f", q.efficiency * 100)}});
   } else {
-    why = "the full answer happens to agree: " + thousands(static_cast<double>(n)) + " GPUs.";
+    why = coded("estimate_agrees", "the full answer happens to agree: {n} GPUs.", {{"n", ns}});
   }
   w.begin_object();
   w.field("gpus_raw", q.gpus_raw);
@@ -553,78 +569,125 @@ void quick_estimate_json(JsonWriter& w, const Scenario& s, const Candidate& best
                              " → " + thousands(static_cast<double>(q.gpus)) +
                              " GPUs (the article's own 70B / 80 GB / 80% example is 21.9, not the 175 it printed). Its 20 bytes are "
                              "mixed-precision Adam's 16 bytes of states per parameter plus about 4 of headroom: a memory floor for "
-                             "holding the training states, blind to the token budget and the time; " + why);
+                             "holding the training states, blind to the token budget and the time; " + why.message);
+  w.field("why", why);
   w.field("source", "docs/cost.md, The rule of thumb (the article checked in docs/article-check.md); Rajbhandari et al. 2020 (ZeRO) §3.1 for the 16 B");
   w.end_object();
 }
 
+// The default-applied note of a catalog price: which price, from where, and the
+// conversion when the catalog's currency is not the answer's.
+Message default_price_note(const CostModel& cm, const Price& pr) {
+  const RentalPrice& r = *cm.rental;
+  Params ps = {{"price", fmt("%.4g", r.value)}, {"currency", to_string(r.currency)}, {"type", pr.type},
+               {"date", pr.date}, {"source", pr.source}};
+  if (r.converted)
+    ps.insert(ps.end(), {{"native_price", fmt("%.4g", r.native_value)}, {"native_currency", to_string(r.native_currency)},
+                         {"usd_cny", fmt("%.4f", cm.fx.usd_cny)}, {"fx_date", cm.fx.date}});
+  // [on-demand, rental] × [catalog currency, converted at the central parity, converted at cost.usd_cny].
+  static constexpr std::pair<const char*, const char*> kNotes[2][3] = {
+      {{"default_price_on_demand",
+        "cost.price_per_gpu_hour = {price} {currency} (default: most recent on-demand price in data/gpus.json: {type}, "
+        "{date}, {source})"},
+       {"default_price_on_demand_converted",
+        "cost.price_per_gpu_hour = {price} {currency} (default: most recent on-demand price in data/gpus.json: {type}, "
+        "{date}, {source}, {native_price} {native_currency} converted at {usd_cny} CNY per USD ({fx_date} central parity))"},
+       {"default_price_on_demand_converted_scenario_fx",
+        "cost.price_per_gpu_hour = {price} {currency} (default: most recent on-demand price in data/gpus.json: {type}, "
+        "{date}, {source}, {native_price} {native_currency} converted at {usd_cny} CNY per USD (cost.usd_cny))"}},
+      {{"default_price_rental",
+        "cost.price_per_gpu_hour = {price} {currency} (default: most recent rental price in data/gpus.json: {type}, "
+        "{date}, {source})"},
+       {"default_price_rental_converted",
+        "cost.price_per_gpu_hour = {price} {currency} (default: most recent rental price in data/gpus.json: {type}, "
+        "{date}, {source}, {native_price} {native_currency} converted at {usd_cny} CNY per USD ({fx_date} central parity))"},
+       {"default_price_rental_converted_scenario_fx",
+        "cost.price_per_gpu_hour = {price} {currency} (default: most recent rental price in data/gpus.json: {type}, "
+        "{date}, {source}, {native_price} {native_currency} converted at {usd_cny} CNY per USD (cost.usd_cny))"}}};
+  const auto& [code, en] = kNotes[r.on_demand ? 0 : 1][!r.converted ? 0 : cm.fx.from_scenario ? 2 : 1];
+  return coded(code, en, std::move(ps));
+}
+
 // Warnings and defaults of the cost, energy and goodput lines.
-void money_notes(const Scenario& s, const SearchResult& sr, const Outcome& o, std::vector<std::string>& warnings,
-                 std::vector<std::string>& defaults) {
+void money_notes(const Scenario& s, const SearchResult& sr, const Outcome& o, std::vector<Message>& warnings,
+                 std::vector<Message>& defaults) {
   const Problem& p = s.problem;
   const CostModel& cm = p.cost;
   if (!o.cost) {
-    const std::string why = !o.goodput.progress ? "the run makes no progress (see goodput)" : cm.unpriced;
-    warnings.push_back("cost is null: " + why);
+    const Message why = !o.goodput.progress ? coded("no_progress", "the run makes no progress (see goodput)") : cm.unpriced;
+    warnings.push_back(wrapping("cost_null", "cost is null: {reason}", why));
   }
   if (cm.mode == CostMode::rented && cm.rental && !cm.rental->from_scenario) {
     const Price& pr = cm.rental->catalog;
-    defaults.push_back("cost.price_per_gpu_hour = " + fmt("%.4g ", cm.rental->value) + to_string(cm.rental->currency) +
-                       " (default: " + (cm.rental->on_demand ? "most recent on-demand price" : "most recent rental price") +
-                       " in data/gpus.json: " + pr.type + ", " + pr.date + ", " + pr.source +
-                       (cm.rental->converted ? fmt(", %.4g ", cm.rental->native_value) + to_string(cm.rental->native_currency) +
-                                                   fmt(" converted at %.4f CNY per USD", cm.fx.usd_cny) +
-                                                   (cm.fx.from_scenario ? " (cost.usd_cny)" : " (" + cm.fx.date + " central parity)")
-                                             : std::string()) +
-                       ")");
+    defaults.push_back(default_price_note(cm, pr));
     if (pr.confidence == "low")
-      warnings.push_back("the default price for " + p.gpu.name + " (" + pr.type + ", " + pr.date +
-                         ") is a low-confidence figure; set cost.price_per_gpu_hour for a firmer cost");
+      warnings.push_back(coded("price_low_confidence",
+                               "the default price for {gpu} ({type}, {date}) is a low-confidence figure; set "
+                               "cost.price_per_gpu_hour for a firmer cost",
+                               {{"gpu", p.gpu.name}, {"type", pr.type}, {"date", pr.date}}));
   }
   if (s.objective == Objective::cost && !o.cost)
-    warnings.push_back("target.objective = cost without a price: GPU counts are ranked by GPU-hours, which a single price "
-                       "per GPU-hour would rank the same way");
+    warnings.push_back(coded("cost_objective_unpriced",
+                             "target.objective = cost without a price: GPU counts are ranked by GPU-hours, which a single price "
+                             "per GPU-hour would rank the same way"));
   if (s.max_cost && !sr.budget_met)
-    warnings.push_back(fmt("target.max_cost of %.6g not reachable", *s.max_cost) +
-                       (o.cost ? fmt(": this plan costs %.6g", o.cost->total) + " " + to_string(o.cost->currency) : std::string()));
+    warnings.push_back(o.cost ? coded("max_cost_unreachable_costs", "target.max_cost of {max_cost} not reachable: this plan costs {cost} {currency}",
+                                      {{"max_cost", fmt("%.6g", *s.max_cost)}, {"cost", fmt("%.6g", o.cost->total)},
+                                       {"currency", to_string(o.cost->currency)}})
+                              : coded("max_cost_unreachable", "target.max_cost of {max_cost} not reachable",
+                                      {{"max_cost", fmt("%.6g", *s.max_cost)}}));
   const bool power_used = o.energy.known || cm.mode == CostMode::owned;
   if (!p.gpu.power_limit_w.value && !p.gpu.tdp_w.value)
-    warnings.push_back("gpu.tdp_w is unknown for " + p.gpu.name + ": energy is null; set it in a gpu object");
+    warnings.push_back(coded("power_unknown", "gpu.tdp_w is unknown for {gpu}: energy is null; set it in a gpu object", {{"gpu", p.gpu.name}}));
   else if (power_used && !p.gpu.power_limit_w.value && p.gpu.tdp_w.confidence == "low")
-    warnings.push_back("gpu.tdp_w for " + p.gpu.name + " is a low-confidence figure (energy" +
-                       std::string(cm.mode == CostMode::owned ? " and electricity cost)" : ")"));
+    warnings.push_back(cm.mode == CostMode::owned
+                           ? coded("power_low_confidence_owned", "gpu.tdp_w for {gpu} is a low-confidence figure (energy and electricity cost)",
+                                   {{"gpu", p.gpu.name}})
+                           : coded("power_low_confidence", "gpu.tdp_w for {gpu} is a low-confidence figure (energy)", {{"gpu", p.gpu.name}}));
   const EnergyInputs& en = cm.energy;
   if (en.host_overhead_default)
-    defaults.push_back(fmt("energy.host_overhead = %.3f", en.host_overhead) +
-                       " (default: measured 8×H100 node power in training, 0.76 × 10.2 kW, over 8 × 700 W; arXiv:2506.14551)");
-  if (en.pue_default) defaults.push_back(fmt("energy.pue = %.2f", en.pue) + " (default: Uptime Institute survey 2024 average)");
+    defaults.push_back(coded("default_host_overhead",
+                             "energy.host_overhead = {value} (default: measured 8×H100 node power in training, 0.76 × 10.2 kW, "
+                             "over 8 × 700 W; arXiv:2506.14551)",
+                             {{"value", fmt("%.3f", en.host_overhead)}}));
+  if (en.pue_default)
+    defaults.push_back(coded("default_pue", "energy.pue = {value} (default: Uptime Institute survey 2024 average)",
+                             {{"value", fmt("%.2f", en.pue)}}));
   if (en.grid_default)
-    defaults.push_back(fmt("energy.grid_kg_co2_per_kwh = %.3f", en.grid_kg_co2_per_kwh) +
-                       " (default: 2023 world average, Ember Global Electricity Review 2024)");
+    defaults.push_back(coded("default_grid", "energy.grid_kg_co2_per_kwh = {value} (default: 2023 world average, Ember Global Electricity Review 2024)",
+                             {{"value", fmt("%.3f", en.grid_kg_co2_per_kwh)}}));
   const GoodputInputs& gp = p.goodput;
   if (gp.enabled) {
     if (gp.mtbf_default)
-      defaults.push_back(fmt("goodput.mtbf_hours = %.0f", gp.mtbf_hours) +
-                         " per GPU (default: Llama 3 §3.3.4, 466 interruptions in 54 days on 16,384 GPUs)");
+      defaults.push_back(coded("default_mtbf",
+                               "goodput.mtbf_hours = {value} per GPU (default: Llama 3 §3.3.4, 466 interruptions in 54 days on 16,384 GPUs)",
+                               {{"value", fmt("%.0f", gp.mtbf_hours)}}));
     if (gp.write_default)
-      defaults.push_back(fmt("goodput.checkpoint_write_seconds = %.0f", gp.checkpoint_write_seconds) +
-                         " (default: asynchronous checkpointing stalls training for the device-to-host copy only)");
+      defaults.push_back(coded("default_checkpoint_write",
+                               "goodput.checkpoint_write_seconds = {value} (default: asynchronous checkpointing stalls training for "
+                               "the device-to-host copy only)",
+                               {{"value", fmt("%.0f", gp.checkpoint_write_seconds)}}));
     if (gp.restart_default)
-      defaults.push_back(fmt("goodput.restart_minutes = %.0f", gp.restart_minutes) +
-                         " (default: detection, rescheduling, reload and warm-up)");
+      defaults.push_back(coded("default_restart", "goodput.restart_minutes = {value} (default: detection, rescheduling, reload and warm-up)",
+                               {{"value", fmt("%.0f", gp.restart_minutes)}}));
     if (!gp.checkpoint_interval_minutes)
-      defaults.push_back(fmt("goodput.checkpoint_interval_minutes = %.1f", o.goodput.interval_minutes) +
-                         " (default: Young's optimum sqrt(2 · write time · job MTBF))");
+      defaults.push_back(coded("default_checkpoint_interval",
+                               "goodput.checkpoint_interval_minutes = {value} (default: Young's optimum sqrt(2 · write time · job MTBF))",
+                               {{"value", fmt("%.1f", o.goodput.interval_minutes)}}));
     if (!o.goodput.progress)
-      warnings.push_back(fmt("goodput: a failure every %.3g hours", o.goodput.job_mtbf_hours) +
-                         " costs more than the job gains between failures (half a checkpoint interval plus the restart): "
-                         "no progress; shorten the restart or the checkpoint interval, or use fewer GPUs");
+      warnings.push_back(coded("goodput_no_progress",
+                               "goodput: a failure every {hours} hours costs more than the job gains between failures (half a "
+                               "checkpoint interval plus the restart): no progress; shorten the restart or the checkpoint "
+                               "interval, or use fewer GPUs",
+                               {{"hours", fmt("%.3g", o.goodput.job_mtbf_hours)}}));
     else if (o.goodput.fraction < 0.5)
-      warnings.push_back(fmt("goodput is only %.0f%%", o.goodput.fraction * 100) +
-                         ": the first-order checkpoint model (Young 1974) is least accurate when failures are this frequent");
+      warnings.push_back(coded("goodput_low",
+                               "goodput is only {pct}%: the first-order checkpoint model (Young 1974) is least accurate when "
+                               "failures are this frequent",
+                               {{"pct", fmt("%.0f", o.goodput.fraction * 100)}}));
   }
   if (s.cluster_efficiency_default)
-    defaults.push_back("assume.cluster_efficiency = 0.8 (default: the article's rule of thumb)");
+    defaults.push_back(coded("default_cluster_efficiency", "assume.cluster_efficiency = 0.8 (default: the article's rule of thumb)"));
 }
 
 // One point of the GPU-count curve: the fastest fitting layout at that count.
@@ -721,9 +784,7 @@ void write_search(JsonWriter& w, const SearchAnswer& a) {
   w.end_object();
 }
 
-void error_json(JsonWriter& w, const Error& e) {
-  w.begin_object().field("path", e.path).field("message", e.message).end_object();
-}
+void error_json(JsonWriter& w, const Error& e) { w.value(e); }
 
 // One row of `gpucalc compare`: the headline numbers of the row's evaluate answer.
 void compare_row_json(JsonWriter& w, const CompareRow& r) {
@@ -830,7 +891,7 @@ std::string render(const A& a, Write write) {
 
 Notes answer_notes(const Scenario& s, const SearchResult& sr, const Candidate& best, const Outcome& o) {
   Notes n;
-  for (const Message& m : s.warnings) n.warnings.push_back(m.message);
+  n.warnings = s.warnings;
   for (auto& w : warnings_json(s, sr, best)) n.warnings.push_back(std::move(w));
   n.defaults_applied = s.defaults_applied;
   money_notes(s, sr, o, n.warnings, n.defaults_applied);

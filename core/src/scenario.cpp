@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "hf_config.hpp"
+#include "gpucalc/message.hpp"
 #include "gpucalc/search.hpp"
 #include "gpucalc/uncertainty.hpp"
 #include "json_input.hpp"
@@ -58,16 +59,20 @@ void read_moe(Reader& r, const json& o, const std::string& P0, ModelShape& m) {
   if (r.failed()) return;
   const auto str = [](int64_t v) { return std::to_string(v); };
   if (e.top_k > e.experts)
-    return r.fail(P + "/top_k", "cannot exceed experts (" + str(e.experts) + "), got " + str(e.top_k));
+    return r.fail(P + "/top_k", "top_k_above_experts", "cannot exceed experts ({experts}), got {got}",
+                  {{"experts", str(e.experts)}, {"got", str(e.top_k)}});
   if (e.first_dense_layers >= m.layers)
-    return r.fail(P + "/first_dense_layers", "must leave at least one MoE layer: the model has " + str(m.layers) +
-                                                  " layers, got " + str(e.first_dense_layers));
+    return r.fail(P + "/first_dense_layers", "no_moe_layer_left",
+                  "must leave at least one MoE layer: the model has {layers} layers, got {got}",
+                  {{"layers", str(m.layers)}, {"got", str(e.first_dense_layers)}});
   if (e.shared_expert_ffn_hidden > 0 && e.shared_experts == 0)
-    return r.fail(P + "/shared_expert_ffn_hidden", "needs shared_experts ≥ 1");
-  if (e.shared_expert_gate && e.shared_experts == 0) return r.fail(P + "/shared_expert_gate", "needs shared_experts ≥ 1");
+    return r.fail(P + "/shared_expert_ffn_hidden", "needs_shared_experts", "needs shared_experts ≥ 1");
+  if (e.shared_expert_gate && e.shared_experts == 0)
+    return r.fail(P + "/shared_expert_gate", "needs_shared_experts", "needs shared_experts ≥ 1");
   if (e.capacity_factor > 0 && e.capacity_factor < 1)
-    return r.fail(P + "/capacity_factor", "below 1 drops tokens even when perfectly balanced; give at least 1, got " +
-                                              input::show(x["capacity_factor"]));
+    return r.fail(P + "/capacity_factor", "capacity_factor_below_one",
+                  "below 1 drops tokens even when perfectly balanced; give at least 1, got {got}",
+                  {{"got", input::show(x["capacity_factor"])}});
   m.moe = e;
 }
 
@@ -83,7 +88,7 @@ void read_attention(Reader& r, const json& o, const std::string& P0, ModelShape&
   if (r.failed()) return;
   if (*type == "mha") {
     for (const char* k : {"q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"})
-      if (x.contains(k)) return r.fail(P + "/" + k, "applies to type \"mla\" only");
+      if (x.contains(k)) return r.fail(P + "/" + k, "mla_only", "applies to type \"mla\" only", {{"field", k}});
     m.attention = AttentionType::standard;
     m.mla = MlaShape{};
     return;
@@ -97,18 +102,21 @@ void read_attention(Reader& r, const json& o, const std::string& P0, ModelShape&
   if (auto v = r.integer(x, P, "v_head_dim", req, 1, 100'000)) a.v_head_dim = *v;
   if (r.failed()) return;
   if (m.kv_heads != m.heads)
-    return r.fail(P0 + "/kv_heads", "MLA has one latent for all heads: leave kv_heads out or equal to heads (" +
-                                         std::to_string(m.heads) + ")");
+    return r.fail(P0 + "/kv_heads", "mla_kv_heads", "MLA has one latent for all heads: leave kv_heads out or equal to heads ({heads})",
+                  {{"heads", std::to_string(m.heads)}});
   m.attention = AttentionType::mla;
   m.mla = a;
 }
 
 void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>& warnings) {
   auto it = root.find("model");
-  if (it == root.end()) return r.fail("/model", "is required (a preset id such as \"llama-3.1-70b\", or an object)");
+  if (it == root.end())
+    return r.fail("/model", "model_required", "is required (a preset id such as \"llama-3.1-70b\", or an object)");
   if (it->is_string()) {
     const ModelShape* p = find_model(it->get<std::string>());
-    if (!p) return r.fail("/model", "unknown model preset " + input::show(*it) + " (known: " + preset_ids() + ")");
+    if (!p)
+      return r.fail("/model", "unknown_model", "unknown model preset {got} (known: {known})",
+                    {{"got", input::show(*it)}, {"known", preset_ids()}});
     m = *p;
     return;
   }
@@ -122,14 +130,16 @@ void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>
   const bool has_base = o.contains("base") || o.contains("hf_config");
   if (o.contains("hf_config")) {
     if (o.contains("base"))
-      return r.fail(Error{P + "/base", "cannot be combined with hf_config (both give the model's shape)", "hf_config_with_base", {}});
+      return r.fail(coded_error(P + "/base", "hf_config_with_base", "cannot be combined with hf_config (both give the model's shape)"));
     auto imported = import_hf_config(o["hf_config"], P + "/hf_config");
     if (!imported) return r.fail(imported.error());
     m = imported->shape;
     warnings.insert(warnings.end(), imported->warnings.begin(), imported->warnings.end());
   } else if (auto base = r.text(o, P, "base", 64)) {
     const ModelShape* p = find_model(*base);
-    if (!p) return r.fail(P + "/base", "unknown model preset \"" + *base + "\" (known: " + preset_ids() + ")");
+    if (!p)
+      return r.fail(P + "/base", "unknown_model", "unknown model preset {got} (known: {known})",
+                    {{"got", "\"" + *base + "\""}, {"known", preset_ids()}});
     m = *p;
     m.id = *base + "+custom";
     m.published_params = 0;
@@ -171,12 +181,13 @@ void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>
   read_attention(r, o, P, m);
   if (r.failed()) return;
   if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0)
-    return r.fail(P + "/kv_heads", "must divide heads (" + std::to_string(m.heads) + "), got " + std::to_string(m.kv_heads));
+    return r.fail(P + "/kv_heads", "kv_heads_divide_heads", "must divide heads ({heads}), got {got}",
+                  {{"heads", std::to_string(m.heads)}, {"got", std::to_string(m.kv_heads)}});
   if (m.head_dim == 0 && m.hidden % m.heads != 0)
-    return r.fail(P + "/hidden", "must be divisible by heads (" + std::to_string(m.heads) +
-                                     ") unless head_dim is given, got " + std::to_string(m.hidden));
+    return r.fail(P + "/hidden", "hidden_divisible_by_heads", "must be divisible by heads ({heads}) unless head_dim is given, got {got}",
+                  {{"heads", std::to_string(m.heads)}, {"got", std::to_string(m.hidden)}});
   if (m.position == PositionEmbedding::learned && m.max_position_embeddings == 0)
-    return r.fail(P + "/max_position_embeddings", "is required with learned position embeddings");
+    return r.fail(P + "/max_position_embeddings", "learned_positions_need_max", "is required with learned position embeddings");
   // Parameter counts are int64 (model.cpp) and every dimension alone is in range, but
   // L · (h·a·d + h·f) can pass 2^63: bound the total, estimated here in double.
   const double h = static_cast<double>(m.hidden), d = static_cast<double>(m.head_dim ? m.head_dim : m.hidden / m.heads);
@@ -193,7 +204,7 @@ void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>
   if (params > kMaxParams) {
     char n[32];
     std::snprintf(n, sizeof n, "%.3g", params);
-    return r.fail(P, std::string("has about ") + n + " parameters; gpucalc sizes models of up to 1e15");
+    return r.fail(P, "model_too_large", "has about {params} parameters; gpucalc sizes models of up to 1e15", {{"params", n}});
   }
 }
 
@@ -207,10 +218,11 @@ void override_spec(Reader& r, const json& o, const std::string& P, const char* k
 
 void read_gpu(Reader& r, const json& root, Gpu& g) {
   auto it = root.find("gpu");
-  if (it == root.end()) return r.fail("/gpu", "is required (a catalog id such as \"h100-sxm-80gb\", or an object)");
+  if (it == root.end())
+    return r.fail("/gpu", "gpu_required", "is required (a catalog id such as \"h100-sxm-80gb\", or an object)");
   if (it->is_string()) {
     const Gpu* p = find_gpu(it->get<std::string>());
-    if (!p) return r.fail("/gpu", "unknown GPU " + input::show(*it) + " (known: " + gpu_ids() + ")");
+    if (!p) return r.fail("/gpu", "unknown_gpu", "unknown GPU {got} (known: {known})", {{"got", input::show(*it)}, {"known", gpu_ids()}});
     g = *p;
   } else {
     if (!r.expect_object(&*it, "/gpu")) return;
@@ -221,7 +233,9 @@ void read_gpu(Reader& r, const json& root, Gpu& g) {
                        "in_network_reduction"});
     if (auto base = r.text(o, P, "base", 64)) {
       const Gpu* p = find_gpu(*base);
-      if (!p) return r.fail(P + "/base", "unknown GPU \"" + *base + "\" (known: " + gpu_ids() + ")");
+      if (!p)
+        return r.fail(P + "/base", "unknown_gpu", "unknown GPU {got} (known: {known})",
+                      {{"got", "\"" + *base + "\""}, {"known", gpu_ids()}});
       g = *p;
       g.id = *base + "+custom";
     } else {
@@ -245,20 +259,27 @@ void read_gpu(Reader& r, const json& root, Gpu& g) {
     if (auto v = r.boolean(o, P, "in_network_reduction")) g.in_network_reduction = *v;
     if (r.failed()) return;
   }
-  if (!g.memory_gib.value) return r.fail("/gpu/memory_gib", "is unknown for " + g.name + "; set it in a gpu object");
-  if (!g.bf16_tflops.value && !g.fp16_tflops.value)
-    return r.fail("/gpu/bf16_tflops", "is unknown for " + g.name + "; set it in a gpu object");
+  const auto unknown = [&](const char* field) {
+    r.fail(std::string("/gpu/") + field, "gpu_spec_unknown", "is unknown for {gpu}; set it in a gpu object",
+           {{"field", field}, {"gpu", g.name}});
+  };
+  if (!g.memory_gib.value) return unknown("memory_gib");
+  if (!g.bf16_tflops.value && !g.fp16_tflops.value) return unknown("bf16_tflops");
   // The time model streams weights, activations and optimizer states through HBM.
-  if (!g.memory_bw_tbs.value)
-    return r.fail("/gpu/memory_bw_tbs", "is unknown for " + g.name + "; set it in a gpu object");
+  if (!g.memory_bw_tbs.value) return unknown("memory_bw_tbs");
 }
 
+// The code and English template of one way a list entry can be wrong ({known}, {got}).
+struct EntryError {
+  const char* code;
+  const char* en;
+};
+
 // An array of distinct names from `names` (LoRA targets, recompute modules) as a bit set;
-// the first bad entry is reported at its index. A non-string entry gets `not_string`
-// ("..., got X"), or with none is an unknown name like any other.
-std::optional<unsigned> read_name_set(Reader& r, const json& arr, const std::string& path,
-                                      const NamedBit (&names)[7], const std::string& label,
-                                      const std::string& not_string) {
+// the first bad entry is reported at its index. A non-string entry gets `not_string`, or
+// with none (code nullptr) is an unknown name like any other.
+std::optional<unsigned> read_name_set(Reader& r, const json& arr, const std::string& path, const NamedBit (&names)[7],
+                                      EntryError unknown, EntryError not_string) {
   std::string known;
   for (const auto& n : names) {
     if (!known.empty()) known += ", ";
@@ -268,8 +289,8 @@ std::optional<unsigned> read_name_set(Reader& r, const json& arr, const std::str
   for (size_t i = 0; i < arr.size(); ++i) {
     const json& e = arr[i];
     const std::string at = path + "/" + std::to_string(i);
-    if (!e.is_string() && !not_string.empty()) {
-      r.fail(at, not_string + " (" + known + "), got " + input::show(e));
+    if (!e.is_string() && not_string.code) {
+      r.fail(at, not_string.code, not_string.en, {{"known", known}, {"got", input::show(e)}});
       return std::nullopt;
     }
     unsigned bit = 0;
@@ -277,11 +298,11 @@ std::optional<unsigned> read_name_set(Reader& r, const json& arr, const std::str
       for (const auto& n : names)
         if (e.get<std::string>() == n.name) bit = n.bit;
     if (!bit) {
-      r.fail(at, "unknown " + label + " " + input::show(e) + " (known: " + known + ")");
+      r.fail(at, unknown.code, unknown.en, {{"got", input::show(e)}, {"known", known}});
       return std::nullopt;
     }
     if (bits & bit) {
-      r.fail(at, "lists " + input::show(e) + " twice");
+      r.fail(at, "listed_twice", "lists {got} twice", {{"got", input::show(e)}});
       return std::nullopt;
     }
     bits |= bit;
@@ -302,10 +323,11 @@ void read_lora(Reader& r, const json& o, const std::string& P0, Scenario& s) {
   const std::string P = P0 + "/lora";
   if (it == o.end()) {
     if (is_adapter_stage(t))
-      s.defaults_applied.push_back("training.lora = rank 16, alpha 32, every linear of the block (q k v o gate up down)");
+      s.defaults_applied.push_back(
+          coded("default_lora", "training.lora = rank 16, alpha 32, every linear of the block (q k v o gate up down)"));
     return;
   }
-  if (!is_adapter_stage(t)) return r.fail(P, "applies to stage \"lora\" or \"qlora\" only");
+  if (!is_adapter_stage(t)) return r.fail(P, "lora_stage_only", "applies to stage \"lora\" or \"qlora\" only");
   if (!r.expect_object(&*it, P)) return;
   const json& x = *it;
   r.only_keys(x, P, {"rank", "alpha", "targets", "double_quant", "paged_optimizer", "base_dtype"});
@@ -318,17 +340,20 @@ void read_lora(Reader& r, const json& o, const std::string& P0, Scenario& s) {
   if (r.failed()) return;
   if (t.stage != Stage::qlora) {
     for (const char* k : {"double_quant", "paged_optimizer"})
-      if (x.contains(k)) return r.fail(P + "/" + k, "applies to stage \"qlora\" only");
+      if (x.contains(k)) return r.fail(P + "/" + k, "qlora_stage_only", "applies to stage \"qlora\" only", {{"field", k}});
   }
   if (auto tg = x.find("targets"); tg != x.end()) {
     const std::string T = P + "/targets";
     if (!tg->is_array() || tg->empty())
-      return r.fail(T, "must be a non-empty array of projections (q, k, v, o, gate, up, down), got " + input::show(*tg));
-    auto bits = read_name_set(r, *tg, T, kLoraTargetNames, "projection", "must be a projection name");
+      return r.fail(T, "expected_projection_list", "must be a non-empty array of projections (q, k, v, o, gate, up, down), got {got}",
+                    {{"got", input::show(*tg)}});
+    auto bits = read_name_set(r, *tg, T, kLoraTargetNames,
+                              {"unknown_projection", "unknown projection {got} (known: {known})"},
+                              {"expected_projection", "must be a projection name ({known}), got {got}"});
     if (!bits) return;
     const std::string gate_at = T + "/" + std::to_string(name_index(*tg, "gate"));
     if ((*bits & static_cast<unsigned>(LoraTarget::gate)) && !gated_ffn(s.problem.model.ffn_act))
-      return r.fail(gate_at, "the model's MLP has no gate projection (ffn_act gelu: fc1 = up, fc2 = down)");
+      return r.fail(gate_at, "no_gate_projection", "the model's MLP has no gate projection (ffn_act gelu: fc1 = up, fc2 = down)");
     c.targets = *bits;
   }
 }
@@ -362,7 +387,7 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   // give that or tokens.
   const bool has_dataset = o.contains("dataset");
   if (has_dataset && o.contains("tokens"))
-    return r.fail(P + "/dataset", "give tokens or dataset (samples × avg_tokens × epochs), not both");
+    return r.fail(P + "/dataset", "tokens_or_dataset", "give tokens or dataset (samples × avg_tokens × epochs), not both");
   if (!has_dataset) {
     if (auto v = r.number(o, P, "tokens", true, 0, 1e16, true)) t.tokens = *v;
   } else {
@@ -375,9 +400,9 @@ void read_training(Reader& r, const json& root, Scenario& s) {
     auto ep = r.number(*ds, D, "epochs", false, 0, 1e4, true);
     if (r.failed()) return;
     t.tokens = *n * *len * ep.value_or(1.0);
-    if (t.tokens > 1e16) return r.fail(D, "samples × avg_tokens × epochs exceeds 1e16 tokens");
-    s.defaults_applied.push_back("training.tokens = " + std::to_string(static_cast<long long>(t.tokens)) +
-                                 " (dataset: samples × avg_tokens × epochs)");
+    if (t.tokens > 1e16) return r.fail(D, "dataset_too_large", "samples × avg_tokens × epochs exceeds 1e16 tokens");
+    s.defaults_applied.push_back(coded("default_tokens_from_dataset", "training.tokens = {tokens} (dataset: samples × avg_tokens × epochs)",
+                                       {{"tokens", std::to_string(static_cast<long long>(t.tokens))}}));
   }
   if (auto v = r.integer(o, P, "seq_len", true, 1, 100'000'000)) t.seq_len = *v;
   auto gb = r.integer(o, P, "global_batch", false, 1, 100'000'000);
@@ -385,23 +410,24 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (r.failed()) return;
   if (gbt) {
     if (*gbt % t.seq_len != 0)
-      return r.fail(P + "/global_batch_tokens", "must be a multiple of seq_len (" + std::to_string(t.seq_len) + "), got " +
-                                                    std::to_string(*gbt));
+      return r.fail(P + "/global_batch_tokens", "multiple_of_seq_len", "must be a multiple of seq_len ({seq_len}), got {got}",
+                    {{"seq_len", std::to_string(t.seq_len)}, {"got", std::to_string(*gbt)}});
     if (gb && *gb * t.seq_len != *gbt)
-      return r.fail(P + "/global_batch_tokens", "disagrees with global_batch × seq_len (" +
-                                                    std::to_string(*gb * t.seq_len) + "); give one of them");
+      return r.fail(P + "/global_batch_tokens", "batch_tokens_disagree", "disagrees with global_batch × seq_len ({tokens}); give one of them",
+                    {{"tokens", std::to_string(*gb * t.seq_len)}});
     t.global_batch = *gbt / t.seq_len;
   } else if (gb) {
     t.global_batch = *gb;
   } else {
     // Default: about 4M tokens per step, Llama 2's batch (Touvron et al. 2023 §2.2).
     t.global_batch = std::max<int64_t>(1, static_cast<int64_t>(std::llround(4194304.0 / static_cast<double>(t.seq_len))));
-    s.defaults_applied.push_back("training.global_batch = " + std::to_string(t.global_batch) +
-                                 " sequences (default: about 4M tokens per step, as Llama 2)");
+    s.defaults_applied.push_back(coded("default_global_batch",
+                                       "training.global_batch = {sequences} sequences (default: about 4M tokens per step, as Llama 2)",
+                                       {{"sequences", std::to_string(t.global_batch)}}));
   }
   if (static_cast<double>(t.global_batch) * static_cast<double>(t.seq_len) > t.tokens)
-    return r.fail(P + "/tokens", "is smaller than one global batch (" +
-                                     std::to_string(t.global_batch * t.seq_len) + " tokens)");
+    return r.fail(P + "/tokens", "tokens_below_batch", "is smaller than one global batch ({tokens} tokens)",
+                  {{"tokens", std::to_string(t.global_batch * t.seq_len)}});
   if (auto v = r.integer(o, P, "micro_batch", false, 1, 1'000'000)) s.constraints.micro_batch = *v;
   if (auto v = r.choice(o, P, "precision", {"bf16", "fp16", "fp8"}, false))
     t.precision = *v == "fp16" ? Precision::fp16 : *v == "fp8" ? Precision::fp8 : Precision::bf16;
@@ -430,20 +456,23 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (auto rm = o.find("recompute_modules"); rm != o.end() && !r.failed()) {
     const std::string T = P + "/recompute_modules";
     if (!rm->is_array() || rm->empty())
-      return r.fail(T, "must be a non-empty array of Megatron-Core recompute modules (core_attn, moe_act, layernorm, "
-                       "mla_up_proj, mlp, moe, shared_experts), got " + input::show(*rm));
-    const auto got = read_name_set(r, *rm, T, kRecomputeModuleNames, "recompute module", "");
+      return r.fail(T, "expected_recompute_modules",
+                    "must be a non-empty array of Megatron-Core recompute modules (core_attn, moe_act, layernorm, "
+                    "mla_up_proj, mlp, moe, shared_experts), got {got}",
+                    {{"got", input::show(*rm)}});
+    const auto got = read_name_set(r, *rm, T, kRecomputeModuleNames,
+                                   {"unknown_recompute_module", "unknown recompute module {got} (known: {known})"}, {nullptr, nullptr});
     if (!got) return;
     const unsigned bits = *got;
     const ModelShape& m = s.problem.model;
     if (!is_moe(m) && (bits & (static_cast<unsigned>(RecomputeModule::moe_act) | static_cast<unsigned>(RecomputeModule::moe) |
                                static_cast<unsigned>(RecomputeModule::shared_experts))))
-      return r.fail(T, "moe_act, moe and shared_experts apply to MoE models only");
+      return r.fail(T, "recompute_moe_only", "moe_act, moe and shared_experts apply to MoE models only");
     if (!is_mla(m) && (bits & static_cast<unsigned>(RecomputeModule::mla_up_proj)))
-      return r.fail(T, "mla_up_proj applies to MLA attention only");
+      return r.fail(T, "recompute_mla_only", "mla_up_proj applies to MLA attention only");
     if (s.constraints.recompute && *s.constraints.recompute != Recompute::selective)
-      return r.fail(T, "applies to recompute \"selective\", got recompute \"" +
-                           std::string(to_string(*s.constraints.recompute)) + "\"");
+      return r.fail(T, "recompute_modules_selective", "applies to recompute \"selective\", got recompute \"{got}\"",
+                    {{"got", to_string(*s.constraints.recompute)}});
     s.constraints.recompute = Recompute::selective;
     s.constraints.recompute_modules = bits;
   }
@@ -462,36 +491,40 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (auto v = r.boolean(o, P, "overlap_param_gather")) t.overlap_param_gather = *v;
   if (r.failed()) return;
   if (o.contains("fp8_recipe") && t.precision != Precision::fp8)
-    return r.fail(P + "/fp8_recipe", "applies with precision \"fp8\" only");
+    return r.fail(P + "/fp8_recipe", "fp8_recipe_needs_fp8", "applies with precision \"fp8\" only");
   if (t.torch_compile && t.framework == Framework::megatron)
-    return r.fail(P + "/torch_compile", "applies to the PyTorch-native frameworks (torchtitan, …); Megatron fuses its element-wise kernels already");
+    return r.fail(P + "/torch_compile", "torch_compile_megatron",
+                  "applies to the PyTorch-native frameworks (torchtitan, …); Megatron fuses its element-wise kernels already");
   if (t.stage == Stage::qlora && t.precision == Precision::fp8)
-    return r.fail(P + "/precision", "QLoRA computes in bf16 or fp16 on dequantised NF4 weights; fp8 does not apply");
+    return r.fail(P + "/precision", "qlora_fp8", "QLoRA computes in bf16 or fp16 on dequantised NF4 weights; fp8 does not apply");
   if (is_adapter_stage(t) && t.framework == Framework::torchtitan)
-    return r.fail(P + "/framework", "torchtitan has no LoRA recipe; use the megatron profile (NeMo/Megatron-Bridge LoRA)");
+    return r.fail(P + "/framework", "torchtitan_lora", "torchtitan has no LoRA recipe; use the megatron profile (NeMo/Megatron-Bridge LoRA)");
   if (t.optimizer_in_backward && t.framework != Framework::torchtune)
-    return r.fail(P + "/optimizer_in_backward", std::string("is torchtune's optimizer_in_bwd; set framework \"torchtune\", got \"") +
-                                                    to_string(t.framework) + "\"");
+    return r.fail(P + "/optimizer_in_backward", "optimizer_in_backward_torchtune",
+                  "is torchtune's optimizer_in_bwd; set framework \"torchtune\", got \"{got}\"", {{"got", to_string(t.framework)}});
   if (t.activation_offload) {
     const std::string A = P + "/activation_offload";
     if (t.framework != Framework::torchtune && t.framework != Framework::hf)
-      return r.fail(A, std::string("is torchtune's enable_activation_offloading or TRL's activation_offloading; set framework "
-                                   "\"torchtune\" or \"hf\", got \"") + to_string(t.framework) + "\"");
+      return r.fail(A, "activation_offload_framework",
+                    "is torchtune's enable_activation_offloading or TRL's activation_offloading; set framework "
+                    "\"torchtune\" or \"hf\", got \"{got}\"",
+                    {{"got", to_string(t.framework)}});
     if (s.constraints.recompute && *s.constraints.recompute != Recompute::full)
-      return r.fail(A, std::string("offloads the checkpoints of recompute \"full\", got recompute \"") +
-                           to_string(*s.constraints.recompute) + "\"");
+      return r.fail(A, "activation_offload_recompute", "offloads the checkpoints of recompute \"full\", got recompute \"{got}\"",
+                    {{"got", to_string(*s.constraints.recompute)}});
     s.constraints.recompute = Recompute::full;
   }
   if (t.offload.params && s.constraints.zero_stage && *s.constraints.zero_stage < 3)
-    return r.fail(P + "/offload/params", "offloading parameters needs zero_stage 3 (ZeRO-Infinity), got " +
-                                             std::to_string(*s.constraints.zero_stage));
+    return r.fail(P + "/offload/params", "offload_params_zero3", "offloading parameters needs zero_stage 3 (ZeRO-Infinity), got {got}",
+                  {{"got", std::to_string(*s.constraints.zero_stage)}});
   if (t.offload.optimizer && s.constraints.zero_stage && *s.constraints.zero_stage < 1)
-    return r.fail(P + "/offload/optimizer", "offloading the optimizer needs zero_stage ≥ 1 (ZeRO-Offload), got 0");
+    return r.fail(P + "/offload/optimizer", "offload_optimizer_zero1", "offloading the optimizer needs zero_stage ≥ 1 (ZeRO-Offload), got 0");
   if (t.precision == Precision::fp8 && !s.problem.gpu.fp8_tflops.value)
-    r.fail(P + "/precision", "fp8 needs an FP8 peak, which " + s.problem.gpu.name + " does not have; set gpu.fp8_tflops or use bf16");
+    r.fail(P + "/precision", "no_fp8_peak", "fp8 needs an FP8 peak, which {gpu} does not have; set gpu.fp8_tflops or use bf16",
+           {{"gpu", s.problem.gpu.name}});
   if (t.precision == Precision::bf16 && !s.problem.gpu.bf16_tflops.value)
-    r.fail(P + "/precision", "bf16 needs a BF16 peak, which " + s.problem.gpu.name +
-                                 " does not have (e.g. V100); use fp16 or set gpu.bf16_tflops");
+    r.fail(P + "/precision", "no_bf16_peak", "bf16 needs a BF16 peak, which {gpu} does not have (e.g. V100); use fp16 or set gpu.bf16_tflops",
+           {{"gpu", s.problem.gpu.name}});
 }
 
 void read_parallel(Reader& r, const json& root, Scenario& s) {
@@ -517,46 +550,57 @@ void read_parallel(Reader& r, const json& root, Scenario& s) {
   // An uneven split is a property of one pipeline depth: it needs pp fixed (the layout
   // check then words what does not add up).
   if ((first || last) && !c.pp)
-    return r.fail(P + (first ? "/first_stage_layers" : "/last_stage_layers"), "needs parallel.pp fixed (the split is per pipeline depth)");
+    return r.fail(P + (first ? "/first_stage_layers" : "/last_stage_layers"), "uneven_split_needs_pp",
+                  "needs parallel.pp fixed (the split is per pipeline depth)");
   c.first_stage_layers = first.value_or(0);
   c.last_stage_layers = last.value_or(0);
   const ModelShape& m = s.problem.model;
   const Training& t = s.problem.training;
   const auto str = [](int64_t v) { return std::to_string(v); };
   // Early, specific divisibility errors for what the scenario fixed.
-  if (c.tp && m.heads % *c.tp != 0) return r.fail(P + "/tp", "must divide the model's attention heads (" + str(m.heads) + "), got " + str(*c.tp));
-  if (c.tp && m.kv_heads % *c.tp != 0) return r.fail(P + "/tp", "must divide the model's KV heads (" + str(m.kv_heads) + "), got " + str(*c.tp));
-  if (c.pp && *c.pp > m.layers) return r.fail(P + "/pp", "cannot exceed the model's layers (" + str(m.layers) + "), got " + str(*c.pp));
+  const auto bad = [&](const char* key, const char* code, std::string_view en, int64_t of, int64_t got) {
+    r.fail(P + "/" + key, code, en, {{"of", str(of)}, {"got", str(got)}});
+  };
+  if (c.tp && m.heads % *c.tp != 0)
+    return bad("tp", "tp_divide_heads", "must divide the model's attention heads ({of}), got {got}", m.heads, *c.tp);
+  if (c.tp && m.kv_heads % *c.tp != 0)
+    return bad("tp", "tp_divide_kv_heads", "must divide the model's KV heads ({of}), got {got}", m.kv_heads, *c.tp);
+  if (c.pp && *c.pp > m.layers)
+    return bad("pp", "pp_above_layers", "cannot exceed the model's layers ({of}), got {got}", m.layers, *c.pp);
   if (c.cp && *c.cp > 1 && t.seq_len % (2 * *c.cp) != 0)
-    return r.fail(P + "/cp", "2 × cp (" + str(2 * *c.cp) + ") must divide seq_len (" + str(t.seq_len) + ")");
+    return r.fail(P + "/cp", "cp_divide_seq_len", "2 × cp ({twice_cp}) must divide seq_len ({seq_len})",
+                  {{"twice_cp", str(2 * *c.cp)}, {"seq_len", str(t.seq_len)}});
   if (c.ep && *c.ep != 1 && !is_moe(m))
-    return r.fail(P + "/ep", "the model has no experts (dense); ep must be 1, got " + str(*c.ep));
+    return r.fail(P + "/ep", "ep_dense", "the model has no experts (dense); ep must be 1, got {got}", {{"got", str(*c.ep)}});
   if (c.ep && is_moe(m) && m.moe.experts % *c.ep != 0)
-    return r.fail(P + "/ep", "must divide the model's routed experts (" + str(m.moe.experts) + "), got " + str(*c.ep));
-  if (c.etp && !is_moe(m)) return r.fail(P + "/etp", "applies to MoE models only (expert tensor parallelism)");
-  if (c.etp && c.tp && *c.tp % *c.etp != 0)
-    return r.fail(P + "/etp", "must divide tp (" + str(*c.tp) + "), got " + str(*c.etp));
+    return bad("ep", "ep_divide_experts", "must divide the model's routed experts ({of}), got {got}", m.moe.experts, *c.ep);
+  if (c.etp && !is_moe(m)) return r.fail(P + "/etp", "etp_moe_only", "applies to MoE models only (expert tensor parallelism)");
+  if (c.etp && c.tp && *c.tp % *c.etp != 0) return bad("etp", "etp_divide_tp", "must divide tp ({of}), got {got}", *c.tp, *c.etp);
   if (c.etp && is_moe(m) && m.moe.expert_ffn_hidden % *c.etp != 0)
-    return r.fail(P + "/etp", "must divide the experts' expert_ffn_hidden (" + str(m.moe.expert_ffn_hidden) + "), got " +
-                                  str(*c.etp));
+    return bad("etp", "etp_divide_expert_ffn", "must divide the experts' expert_ffn_hidden ({of}), got {got}",
+               m.moe.expert_ffn_hidden, *c.etp);
   if (c.shard && c.dp && *c.dp % *c.shard != 0)
-    return r.fail(P + "/shard", "must divide dp (" + str(*c.dp) + "): the sharding groups tile the data-parallel ranks, got " + str(*c.shard));
+    return bad("shard", "shard_divide_dp", "must divide dp ({of}): the sharding groups tile the data-parallel ranks, got {got}",
+               *c.dp, *c.shard);
   if (c.dp && t.global_batch % *c.dp != 0)
-    return r.fail(P + "/dp", "must divide the global batch (" + str(t.global_batch) + " sequences), got " + str(*c.dp));
+    return bad("dp", "dp_divide_batch", "must divide the global batch ({of} sequences), got {got}", t.global_batch, *c.dp);
   // Each factor is at most kMaxGpus, so stopping once the product passes kMaxGpus keeps
   // it within int64 (tp 1e6 × pp 1e5 × cp 1e6 × dp 1e7 would not be).
   int64_t fixed = 1;
   for (const auto& [v, key] : {std::pair{c.tp, "tp"}, std::pair{c.pp, "pp"}, std::pair{c.cp, "cp"}, std::pair{c.dp, "dp"}}) {
     fixed *= v.value_or(1);
     if (fixed > kMaxGpus)
-      return r.fail(P + "/" + key, "makes tp × pp × dp × cp exceed " + str(kMaxGpus) + " GPUs, the most gpucalc sizes");
+      return r.fail(P + "/" + key, "too_many_gpus", "makes tp × pp × dp × cp exceed {max} GPUs, the most gpucalc sizes",
+                    {{"max", str(kMaxGpus)}});
   }
   if (c.gpus) {
     const bool all = c.tp && c.pp && c.cp && c.dp;
     if (all && fixed != *c.gpus)
-      return r.fail(P + "/gpus", "must equal tp × pp × dp × cp = " + str(fixed) + ", got " + str(*c.gpus));
+      return r.fail(P + "/gpus", "gpus_equal_product", "must equal tp × pp × dp × cp = {product}, got {got}",
+                    {{"product", str(fixed)}, {"got", str(*c.gpus)}});
     if (*c.gpus % fixed != 0)
-      return r.fail(P + "/gpus", "must be a multiple of the fixed tp × pp × dp × cp = " + str(fixed) + ", got " + str(*c.gpus));
+      return r.fail(P + "/gpus", "gpus_multiple_of_product", "must be a multiple of the fixed tp × pp × dp × cp = {product}, got {got}",
+                    {{"product", str(fixed)}, {"got", str(*c.gpus)}});
   } else if (c.tp && c.pp && c.dp) {
     c.gpus = fixed;  // everything given but the count: the count follows
   }
@@ -579,7 +623,7 @@ void read_target_assume(Reader& r, const json& root, Scenario& s) {
     s.problem.efficiency.mfu = r.number(*it, P, "mfu", false, 0, 1, true);
     s.problem.efficiency.hfu = r.number(*it, P, "hfu", false, 0, 1, true);
     if (s.problem.efficiency.mfu && s.problem.efficiency.hfu)
-      r.fail(P + "/hfu", "give assume.mfu or assume.hfu, not both");
+      r.fail(P + "/hfu", "mfu_or_hfu", "give assume.mfu or assume.hfu, not both");
     Overheads& ov = s.problem.overheads;
     if (auto v = r.number(*it, P, "cuda_context_gib", false, 0, 64, false)) ov.cuda_context_bytes = *v * 1073741824.0;
     if (auto v = r.number(*it, P, "nccl_buffer_mib", false, 0, 65536, false)) ov.nccl_bytes_per_communicator = *v * 1048576.0;
@@ -596,7 +640,7 @@ void energy_field(Reader& r, const json& o, const std::string& P, const char* ke
                   bool& is_default, std::string& given_at) {
   auto v = r.number(o, P, key, false, lo, hi, false);
   if (!v) return;
-  if (!given_at.empty()) return r.fail(P + "/" + key, "is also given at " + given_at + "; give it once");
+  if (!given_at.empty()) return r.fail(P + "/" + key, "given_twice", "is also given at {other}; give it once", {{"other", given_at}});
   field = *v;
   is_default = false;
   given_at = P + "/" + key;
@@ -636,16 +680,19 @@ void read_cost_energy_goodput(Reader& r, const json& root, Scenario& s) {
     if (auto pm = o.find("prices_per_gpu_hour"); pm != o.end() && !r.failed()) {
       const std::string M = P + "/prices_per_gpu_hour";
       if (!r.expect_object(&*pm, M)) return;
-      if (pm->empty()) return r.fail(M, "must name at least one catalog GPU id with its price");
+      if (pm->empty()) return r.fail(M, "prices_empty", "must name at least one catalog GPU id with its price");
       const std::string& gid = s.problem.gpu.id;
       const std::string owner = gid.substr(0, gid.find('+'));
       for (const auto& [key, val] : pm->items()) {
-        if (!find_gpu(key)) return r.fail(M + "/" + input::pointer_token(key), "unknown GPU \"" + key + "\" (known: " + gpu_ids() + ")");
+        if (!find_gpu(key))
+          return r.fail(M + "/" + input::pointer_token(key), "unknown_gpu", "unknown GPU {got} (known: {known})",
+                        {{"got", "\"" + key + "\""}, {"known", gpu_ids()}});
         auto v = r.number(*pm, M, key.c_str(), true, 0, 1e6, true);
         if (r.failed()) return;
         if (key == owner) {
           if (price)
-            return r.fail(M + "/" + input::pointer_token(key), "gives a second price for the scenario's GPU; cost.price_per_gpu_hour already sets it");
+            return r.fail(M + "/" + input::pointer_token(key), "second_price",
+                          "gives a second price for the scenario's GPU; cost.price_per_gpu_hour already sets it");
           map_price = *v;
         }
       }
@@ -654,7 +701,7 @@ void read_cost_energy_goodput(Reader& r, const json& root, Scenario& s) {
     if (auto ow = o.find("owned"); ow != o.end() && !r.failed()) {
       const std::string Q = P + "/owned";
       if (price || o.contains("prices_per_gpu_hour"))
-        return r.fail(Q, "give price_per_gpu_hour / prices_per_gpu_hour (rented GPUs) or owned (an owned cluster), not both");
+        return r.fail(Q, "rented_or_owned", "give price_per_gpu_hour / prices_per_gpu_hour (rented GPUs) or owned (an owned cluster), not both");
       if (!r.expect_object(&*ow, Q)) return;
       r.only_keys(*ow, Q, {"purchase_price_per_gpu", "amortization_years", "host_overhead", "pue", "electricity_price_per_kwh"});
       OwnedCluster oc;
@@ -680,7 +727,8 @@ void read_cost_energy_goodput(Reader& r, const json& root, Scenario& s) {
       price_from_catalog(s);
     }
   } else if (!g.power_limit_w.value && !g.tdp_w.value) {
-    cm.unpriced = "gpu.tdp_w is unknown for " + g.name + ", so an owned cluster's electricity cannot be priced; set it in a gpu object";
+    cm.unpriced = coded("owned_no_power", "gpu.tdp_w is unknown for {gpu}, so an owned cluster's electricity cannot be priced; set it in a gpu object",
+                        {{"gpu", g.name}});
   }
 
   if (auto it = root.find("goodput"); it != root.end()) {
@@ -694,7 +742,8 @@ void read_cost_energy_goodput(Reader& r, const json& root, Scenario& s) {
     const auto mtbf = r.number(o, P, "mtbf_hours", false, 0, 1e9, true);
     gp.interruptions_per_day = r.number(o, P, "interruptions_per_day", false, 0, 1e5, true);
     if (mtbf && gp.interruptions_per_day)
-      return r.fail(P + "/interruptions_per_day", "give mtbf_hours (per GPU) or interruptions_per_day (the whole job), not both");
+      return r.fail(P + "/interruptions_per_day", "mtbf_or_interruptions",
+                    "give mtbf_hours (per GPU) or interruptions_per_day (the whole job), not both");
     if (mtbf) gp.mtbf_hours = *mtbf;
     gp.mtbf_default = !mtbf && !gp.interruptions_per_day;
     gp.checkpoint_interval_minutes = r.number(o, P, "checkpoint_interval_minutes", false, 0, 1e6, true);
@@ -722,19 +771,25 @@ void read_calibration(Reader& r, const json& root, Scenario& s) {
   cal.step_time_s = r.number(*it, P, "measured_step_time_s", false, 0, 1e6, true);
   cal.peak_memory_gib = r.number(*it, P, "measured_peak_memory_gib", false, 0, 1e6, true);
   if (r.failed()) return;
-  if (!cal.step_time_s && !cal.peak_memory_gib) return r.fail(P, "give measured_step_time_s, measured_peak_memory_gib or both");
+  if (!cal.step_time_s && !cal.peak_memory_gib)
+    return r.fail(P, "calibration_empty", "give measured_step_time_s, measured_peak_memory_gib or both");
   const double cap = capacity_bytes(s.problem.gpu);
   if (cal.peak_memory_gib && *cal.peak_memory_gib * 1073741824.0 > cap) {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "%.4g GiB exceeds the %.4g GiB of ", *cal.peak_memory_gib, cap / 1073741824.0);
-    return r.fail(P + "/measured_peak_memory_gib", buf + s.problem.gpu.name + "; a measured peak fits in device memory");
+    char measured[32], capacity[32];
+    std::snprintf(measured, sizeof measured, "%.4g", *cal.peak_memory_gib);
+    std::snprintf(capacity, sizeof capacity, "%.4g", cap / 1073741824.0);
+    return r.fail(P + "/measured_peak_memory_gib", "measured_peak_above_capacity",
+                  "{measured} GiB exceeds the {capacity} GiB of {gpu}; a measured peak fits in device memory",
+                  {{"measured", measured}, {"capacity", capacity}, {"gpu", s.problem.gpu.name}});
   }
   const auto tr = root.find("training");
   const bool batch = tr != root.end() && (tr->contains("global_batch") || tr->contains("global_batch_tokens"));
   if (auto gap = calibration_layout_gap(s, batch))
-    return r.fail(P, "applies to the one layout it was measured on, so the scenario must fix it: set " + *gap +
-                         " (calibration needs parallel.tp, pp, dp, cp, vpp when pp > 1, ep with experts, and "
-                         "training.global_batch, micro_batch, zero_stage, recompute)");
+    return r.fail(P, "calibration_needs_layout",
+                  "applies to the one layout it was measured on, so the scenario must fix it: set {field} "
+                  "(calibration needs parallel.tp, pp, dp, cp, vpp when pp > 1, ep with experts, and "
+                  "training.global_batch, micro_batch, zero_stage, recompute)",
+                  {{"field", *gap}});
   s.calibration = cal;
 }
 
@@ -745,11 +800,12 @@ Expected<Scenario> parse_scenario(std::string_view text) {
   if (!doc) return doc.error();
   const json& root = *doc;
   Reader r;
-  if (!root.is_object()) return Error{"", "the scenario must be a JSON object, got " + input::show(root)};
+  if (!root.is_object())
+    return coded_error("", "scenario_not_object", "the scenario must be a JSON object, got {got}", {{"got", input::show(root)}});
   r.only_keys(root, "", {"version", "name", "description", "model", "gpu", "training", "parallel", "target", "assume",
                          "cost", "energy", "goodput", "calibration"});
   if (auto v = r.integer(root, "", "version", false, 1, 1'000'000); v && *v != 1)
-    r.fail("/version", "this gpucalc reads scenario format version 1, got " + std::to_string(*v));
+    r.fail("/version", "unsupported_version", "this gpucalc reads scenario format version 1, got {got}", {{"got", std::to_string(*v)}});
   r.text(root, "", "name", 200);
   r.text(root, "", "description", 4000);
   Scenario s;
@@ -769,10 +825,11 @@ Expected<Scenario> parse_scenario(std::string_view text) {
 void price_from_catalog(Scenario& s) {
   CostModel& cm = s.problem.cost;
   const Gpu& g = s.problem.gpu;
-  cm.unpriced.clear();
+  cm.unpriced = Message{};
   cm.rental = default_rental_price(g, cm.currency, cm.fx);
   if (cm.rental) return;
-  cm.unpriced = "no public rental price for " + g.name + " in data/gpus.json; set cost.price_per_gpu_hour";
+  cm.unpriced = coded("price_unknown", "no public rental price for {gpu} in data/gpus.json; set cost.price_per_gpu_hour",
+                      {{"gpu", g.name}, {"gpu_id", g.id}});
 }
 
 bool cost_priced(const Scenario& s) {
@@ -783,7 +840,7 @@ bool cost_priced(const Scenario& s) {
 
 std::optional<Error> check_cost_target(const Scenario& s) {
   if (!s.max_cost || cost_priced(s)) return std::nullopt;
-  return Error{"/target/max_cost", "needs a priced run, but " + s.problem.cost.unpriced};
+  return wrapping_error("/target/max_cost", "max_cost_unpriced", "needs a priced run, but {reason}", s.problem.cost.unpriced);
 }
 
 }  // namespace gpucalc

@@ -10,6 +10,8 @@
 #include <numeric>
 #include <tuple>
 
+#include "gpucalc/message.hpp"
+
 namespace gpucalc {
 
 Candidate evaluate_layout(const Problem& p, const Layout& l) {
@@ -38,10 +40,10 @@ bool enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
 }
 
 Error too_many_layouts() {
-  return Error{"/parallel", "leaves more than " + std::to_string(kMaxLayoutsVisited) + " valid layouts (or " +
-                                std::to_string(kMaxLayoutsConsidered) +
-                                " candidates) open to search; fix some of parallel.tp, parallel.pp, parallel.dp, "
-                                "parallel.gpus or training.micro_batch"};
+  return coded_error("/parallel", "too_many_layouts",
+                     "leaves more than {layouts} valid layouts (or {candidates} candidates) open to search; fix some of "
+                     "parallel.tp, parallel.pp, parallel.dp, parallel.gpus or training.micro_batch",
+                     {{"layouts", std::to_string(kMaxLayoutsVisited)}, {"candidates", std::to_string(kMaxLayoutsConsidered)}});
 }
 
 Error explain_no_layout(const Problem& p, const Constraints& c) {
@@ -66,31 +68,31 @@ Error explain_no_layout(const Problem& p, const Constraints& c) {
   };
   // Free one fixed field at a time, most specific first; the first whose release
   // admits a layout is the one to change.
-  struct Knob { std::optional<int64_t> Constraints::*field; const char* path; const char* what; };
+  struct Knob { std::optional<int64_t> Constraints::*field; const char* path; const char* code; const char* what; };
   const Knob knobs[] = {
-      {&Constraints::micro_batch, "/training/micro_batch", "must divide the per-DP-rank batch for some layout"},
-      {&Constraints::vpp, "/parallel/vpp", "admits no layout: pp × vpp cannot exceed the layers and the micro-batch count must be a multiple of pp"},
-      {&Constraints::ep, "/parallel/ep", "admits no layout: ep must divide the experts and dp × cp"},
-      {&Constraints::cp, "/parallel/cp", "admits no layout with the other fixed fields"},
-      {&Constraints::pp, "/parallel/pp", "admits no layout with the other fixed fields"},
-      {&Constraints::tp, "/parallel/tp", "admits no layout with the other fixed fields"},
-      {&Constraints::dp, "/parallel/dp", "admits no layout with the other fixed fields"},
+      {&Constraints::micro_batch, "/training/micro_batch", "micro_batch_no_layout", "must divide the per-DP-rank batch for some layout, got {got}"},
+      {&Constraints::vpp, "/parallel/vpp", "vpp_no_layout",
+       "admits no layout: pp × vpp cannot exceed the layers and the micro-batch count must be a multiple of pp, got {got}"},
+      {&Constraints::ep, "/parallel/ep", "ep_no_layout", "admits no layout: ep must divide the experts and dp × cp, got {got}"},
+      {&Constraints::cp, "/parallel/cp", "fixed_no_layout", "admits no layout with the other fixed fields, got {got}"},
+      {&Constraints::pp, "/parallel/pp", "fixed_no_layout", "admits no layout with the other fixed fields, got {got}"},
+      {&Constraints::tp, "/parallel/tp", "fixed_no_layout", "admits no layout with the other fixed fields, got {got}"},
+      {&Constraints::dp, "/parallel/dp", "fixed_no_layout", "admits no layout with the other fixed fields, got {got}"},
   };
   for (const auto& k : knobs) {
     if (!(c.*k.field)) continue;
     Constraints cc = c;
     cc.*k.field = std::nullopt;
-    if (admits(cc)) return Error{k.path, std::string(k.what) + ", got " + std::to_string(*(c.*k.field))};
+    if (admits(cc)) return coded_error(k.path, k.code, k.what, {{"got", std::to_string(*(c.*k.field))}});
   }
   const std::string B = std::to_string(p.training.global_batch);
   if (c.gpus)
-    return Error{"/parallel/gpus", std::to_string(*c.gpus) +
-                                       " GPUs cannot be split as tp × pp × dp × cp with tp dividing the heads (" +
-                                       std::to_string(p.model.heads) + ") and KV heads (" +
-                                       std::to_string(p.model.kv_heads) +
-                                       ") within the scale-up domain and dp dividing the global batch (" + B +
-                                       " sequences)"};
-  return Error{"/parallel", "the fixed fields admit no valid layout"};
+    return coded_error("/parallel/gpus", "gpus_no_layout",
+                       "{gpus} GPUs cannot be split as tp × pp × dp × cp with tp dividing the heads ({heads}) and KV heads "
+                       "({kv_heads}) within the scale-up domain and dp dividing the global batch ({batch} sequences)",
+                       {{"gpus", std::to_string(*c.gpus)}, {"heads", std::to_string(p.model.heads)},
+                        {"kv_heads", std::to_string(p.model.kv_heads)}, {"batch", B}});
+  return coded_error("/parallel", "no_layout", "the fixed fields admit no valid layout");
 }
 
 bool better(const Candidate& a, const Candidate& b) {

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "embedded.hpp"
+#include "gpucalc/message.hpp"
 #include "gpucalc/scenario.hpp"
 #include "uncertainty_json.hpp"
 
@@ -59,7 +60,11 @@ const json& object_at(const json& j, const char* key) {
 }
 
 // "2.5× the predicted" or "1/3.2 of the predicted": a factor read either way.
-std::string ratio_text(double r) { return r >= 1 ? fmt("%.3g× the predicted", r) : fmt("1/%.3g of the predicted", 1 / r); }
+// A code and its English template.
+struct EntryText {
+  const char* code;
+  const char* en;
+};
 
 bool absurd(double r) { return !(r <= kMaxCalibrationRatio && r >= 1 / kMaxCalibrationRatio); }
 
@@ -184,20 +189,31 @@ Expected<Calibrated> calibrate(const Scenario& s, const Candidate& chosen, Searc
   c.predicted_memory_bytes = chosen.memory.total();
   const bool time_cal = s.calibration && s.calibration->step_time_s;
   const bool mem_cal = s.calibration && s.calibration->peak_memory_gib;
-  const auto refuse = [](const char* field, double measured, double predicted, const char* unit, const char* what) {
-    return Error{std::string("/calibration/") + field,
-                 fmt("%.4g ", measured) + unit + " is " + ratio_text(measured / predicted) + fmt(" %.4g ", predicted) + unit +
-                     " for this layout; more than " + fmt("%.0f", kMaxCalibrationRatio) +
-                     "× either way is not a model error but a measurement of something else: " + what};
+  // One coded message for a measurement above the prediction, one for below.
+  const auto refuse = [](const char* field, EntryText above, EntryText below, double measured, double predicted) {
+    const double r = measured / predicted;
+    const EntryText& t = r >= 1 ? above : below;
+    return coded_error(std::string("/calibration/") + field, t.code, t.en,
+                       {{"measured", fmt("%.4g", measured)}, {"ratio", fmt("%.3g", r >= 1 ? r : 1 / r)},
+                        {"predicted", fmt("%.4g", predicted)}, {"max", fmt("%.0f", kMaxCalibrationRatio)}});
   };
   if (time_cal) {
     const double measured = *s.calibration->step_time_s;
     const double predicted = c.predicted_step_time_s;
-    if (!(predicted > 0)) return Error{"/calibration/measured_step_time_s", "cannot be compared: the answer has no step time"};
+    if (!(predicted > 0))
+      return coded_error("/calibration/measured_step_time_s", "calibration_no_step_time", "cannot be compared: the answer has no step time");
     const double f = measured / predicted;
     if (absurd(f))
-      return refuse("measured_step_time_s", measured, predicted, "s",
-                    "check that it is seconds per optimizer step of training.global_batch sequences, on this layout");
+      return refuse("measured_step_time_s",
+                    {"calibration_time_above",
+                     "{measured} s is {ratio}× the predicted {predicted} s for this layout; more than {max}× either way is not "
+                     "a model error but a measurement of something else: check that it is seconds per optimizer step of "
+                     "training.global_batch sequences, on this layout"},
+                    {"calibration_time_below",
+                     "{measured} s is 1/{ratio} of the predicted {predicted} s for this layout; more than {max}× either way is "
+                     "not a model error but a measurement of something else: check that it is seconds per optimizer step of "
+                     "training.global_batch sequences, on this layout"},
+                    measured, predicted);
     c.time_factor = f;
     StepTime& t = c.best.time;
     // Every term of the breakdown (they add up to the step), the step, and the rates.
@@ -212,12 +228,20 @@ Expected<Calibrated> calibrate(const Scenario& s, const Candidate& chosen, Searc
     const double measured = *s.calibration->peak_memory_gib * kGiB;
     const double predicted = c.predicted_memory_bytes;
     if (!(predicted > 0))
-      return Error{"/calibration/measured_peak_memory_gib", "cannot be compared: the answer has no peak memory"};
+      return coded_error("/calibration/measured_peak_memory_gib", "calibration_no_memory",
+                         "cannot be compared: the answer has no peak memory");
     const double f = measured / predicted;
     if (absurd(f))
-      return refuse("measured_peak_memory_gib", measured / kGiB, predicted / kGiB, "GiB",
-                    "check that it is the peak of the most loaded GPU (pipeline stage 0) in GiB (2^30 bytes), on this "
-                    "layout and micro-batch");
+      return refuse("measured_peak_memory_gib",
+                    {"calibration_memory_above",
+                     "{measured} GiB is {ratio}× the predicted {predicted} GiB for this layout; more than {max}× either way "
+                     "is not a model error but a measurement of something else: check that it is the peak of the most loaded "
+                     "GPU (pipeline stage 0) in GiB (2^30 bytes), on this layout and micro-batch"},
+                    {"calibration_memory_below",
+                     "{measured} GiB is 1/{ratio} of the predicted {predicted} GiB for this layout; more than {max}× either way "
+                     "is not a model error but a measurement of something else: check that it is the peak of the most loaded "
+                     "GPU (pipeline stage 0) in GiB (2^30 bytes), on this layout and micro-batch"},
+                    measured / kGiB, predicted / kGiB);
     c.memory_factor = f;
     StageMemory& m = c.best.memory;
     for (double* x : {&m.weights, &m.weights_gathered, &m.fp8_weight_cache, &m.gradients, &m.optimizer,

@@ -231,7 +231,7 @@ TEST_CASE("catalog completeness: the seven key specs, and what an incomplete ent
       R"({"model":"llama-3.1-8b","gpu":"hygon-k100-ai","training":{"tokens":1e11,"seq_len":4096},"parallel":{"tp":8,"pp":1,"dp":1}})"));
   REQUIRE(hy["ok"] == true);
   std::string all;
-  for (const auto& w : hy["value"]["warnings"]) all += w.get<std::string>() + "\n";
+  for (const auto& w : hy["value"]["warnings"]) all += w["message"].get<std::string>() + "\n";
   CHECK(all.find("gpu.scaleup_gbs is unknown") != std::string::npos);
   CHECK(all.find("gpu.scaleup_domain is unknown") != std::string::npos);
   CHECK(all.find("gpu.scaleout_gbps is unknown") != std::string::npos);

@@ -251,7 +251,7 @@ TEST_CASE("no public price: cost is null with a warning, never a made-up number"
   CHECK(v["cost"].is_null());
   CHECK(v["energy"]["mwh"].get<double>() > 0);
   bool warned = false;
-  for (const auto& w : v["warnings"]) warned = warned || w.get<std::string>().rfind("cost is null: no public rental price", 0) == 0;
+  for (const auto& w : v["warnings"]) warned = warned || w["message"].get<std::string>().rfind("cost is null: no public rental price", 0) == 0;
   CHECK(warned);
   // Not in either currency: no conversion makes one up.
   const json cny = value_of(evaluate_json(example_with({{"gpu", "h800-sxm-80gb"}, {"cost", {{"currency", "CNY"}}}})));
@@ -337,7 +337,7 @@ TEST_CASE("the cheapest plan that finishes in 60 days", "[cost][search]") {
   CHECK(broke["search"]["max_cost_met"] == false);
   CHECK(broke["plan"] == e["plan"]);
   bool warned = false;
-  for (const auto& w : broke["warnings"]) warned = warned || w.get<std::string>().rfind("target.max_cost", 0) == 0;
+  for (const auto& w : broke["warnings"]) warned = warned || w["message"].get<std::string>().rfind("target.max_cost", 0) == 0;
   CHECK(warned);
 }
 

@@ -274,7 +274,7 @@ TEST_CASE("hf_config: keys not understood are named in one warning, and fields b
   const json env = json::parse(evaluate_json(
       R"({"model":{"hf_config":)" + cfg + R"(},"gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096}})"));
   REQUIRE(env["ok"] == true);
-  CHECK(env["value"]["warnings"][0].get<std::string>().find("logit_scale, my_adapter_rank") != std::string::npos);
+  CHECK(env["value"]["warnings"][0]["message"].get<std::string>().find("logit_scale, my_adapter_rank") != std::string::npos);
 }
 
 TEST_CASE("hf_config: bad values are errors at their pointer, with a code", "[hf_config][errors]") {

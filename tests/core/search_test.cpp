@@ -122,7 +122,7 @@ TEST_CASE("an unreachable deadline is a warning with the fastest plan, not an er
   REQUIRE(env["ok"] == true);
   CHECK(env["value"]["search"]["target_met"] == false);
   bool warned = false;
-  for (const auto& w : env["value"]["warnings"]) warned = warned || w.get<std::string>().find("not reachable") != std::string::npos;
+  for (const auto& w : env["value"]["warnings"]) warned = warned || w["message"].get<std::string>().find("not reachable") != std::string::npos;
   CHECK(warned);
 }
 

@@ -406,7 +406,7 @@ TEST_CASE("a calibrated run is judged again against the deadline", "[uncertainty
   CHECK(v["goodput"]["days"].get<double>() == Approx(days * 1.5));
   CHECK(v["search"]["target_met"] == false);
   bool warned = false;
-  for (const auto& w : v["warnings"]) warned = warned || w.get<std::string>().rfind("target of ", 0) == 0;
+  for (const auto& w : v["warnings"]) warned = warned || w["message"].get<std::string>().rfind("target of ", 0) == 0;
   CHECK(warned);
 }
 
@@ -455,6 +455,6 @@ TEST_CASE("compare: a calibration applies to its own accelerator's row only", "[
   REQUIRE(rows.size() == 2);
   CHECK(rows[0]["step_time_s"].get<double>() == Approx(plain["performance"]["step_time_s"].get<double>() * 1.2));
   bool noted = false;
-  for (const auto& w : rows[1]["warnings"]) noted = noted || w.get<std::string>().find("uncalibrated") != std::string::npos;
+  for (const auto& w : rows[1]["warnings"]) noted = noted || w["message"].get<std::string>().find("uncalibrated") != std::string::npos;
   CHECK(noted);
 }

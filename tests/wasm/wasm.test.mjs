@@ -108,6 +108,7 @@ describe("bad input", () => {
       const want = line.slice(0, tab);
       return { path: want === "-" ? "" : want, scenario: line.slice(tab + 1) };
     });
+  const MESSAGES = JSON.parse(readFileSync(path.join(ROOT_DIR, "data/messages.json"), "utf8"));
   test("the shared bad-input table has at least 15 rows", () => assert.ok(table.length >= 15));
   for (const [i, row] of table.entries()) {
     test(`bad input ${i + 1}: ok:false at ${row.path || "(root)"}`, () => {
@@ -115,6 +116,10 @@ describe("bad input", () => {
       assert.equal(got.ok, false, row.scenario);
       assert.equal(got.error.path, row.path, `${row.scenario} → ${JSON.stringify(got.error)}`);
       assert.ok(got.error.message.length > 0);
+      // Coded (data/messages.json): the page renders the code and params in its language.
+      assert.match(got.error.code, /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/, JSON.stringify(got.error));
+      assert.ok(got.error.code in MESSAGES, `${got.error.code} is not in data/messages.json`);
+      assert.equal(typeof got.error.params, "object");
     });
   }
 

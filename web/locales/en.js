@@ -533,6 +533,17 @@ export default {
   top: "Top layouts",
 
   // Trust: out-of-memory risk, ranges, "How accurate is this?" (trust.js), calibration (calibrate.js)
+  oom_rule:
+    "the upper end of the memory range (memory × the high memory ratio) against the device's memory: high above it, medium above 80% of it, low otherwise",
+  oom_rule_measured: "the measured peak against the device's memory: high above it, medium above 80% of it, low otherwise",
+  fx_cost_rented: "price per GPU-hour × GPUs × wall-clock hours",
+  fx_cost_owned: "GPUs × purchase price × hours / (amortization years × 8766 h) + MWh × 1000 × price per kWh",
+  fx_energy: "GPUs × W × (1 + host overhead) × PUE × wall-clock hours; CO₂ = MWh × grid kg CO₂ per kWh",
+  fx_goodput: "goodput = (1 − (τ/2 + R)/M) / (1 + δ/τ); τ checkpoint interval, R restart, M job MTBF = per-GPU MTBF / GPUs, δ checkpoint write",
+  fx_goodput_off: "goodput.enabled = false: failures, checkpoints and restarts are not counted",
+  fx_estimate: "N[B] × 20 B / (M[GB] × η)",
+  estimate_explain:
+    "Rule of thumb: {params}B parameters × 20 bytes / ({mem} GB × {eff}) = {raw} → {n} GPUs (the article's own 70B / 80 GB / 80% example is 21.9, not the 175 it printed). Its 20 bytes are mixed-precision Adam's 16 bytes of states per parameter plus about 4 of headroom: a memory floor for holding the training states, blind to the token budget and the time; {why}",
   oom_badge: "OOM risk: {level}",
   oom_low: "low",
   oom_medium: "medium",

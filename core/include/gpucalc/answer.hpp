@@ -17,8 +17,8 @@ namespace gpucalc {
 // The answer's `warnings` and `defaults_applied`, in the order they are shown. Strings
 // for now: the coded-messages work turns them into Message (error.hpp).
 struct Notes {
-  std::vector<std::string> warnings;
-  std::vector<std::string> defaults_applied;
+  std::vector<Message> warnings;
+  std::vector<Message> defaults_applied;
 };
 
 // `gpucalc evaluate`: the layout the search chose for the scenario, calibrated when the

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "gpucalc/error.hpp"
 #include "gpucalc/hardware.hpp"
 
 namespace gpucalc {
@@ -89,7 +90,7 @@ struct CostModel {
   std::optional<Currency> currency;     // the scenario's cost.currency
   std::optional<RentalPrice> rental;    // rented: empty when no price is known
   std::optional<OwnedCluster> owned;    // owned: empty when its purchase price does not apply
-  std::string unpriced;                 // why the run has no cost, when it has none
+  Message unpriced;                     // why the run has no cost, when it has none (empty code: priced)
   EnergyInputs energy;
   FxRate fx = catalog_fx();             // for prices listed in the other currency
 };

@@ -19,9 +19,9 @@ struct Scenario {
   Objective objective = Objective::gpus;  // target.objective
   double cluster_efficiency = 0.8;       // assume.cluster_efficiency, for quick_estimate
   bool cluster_efficiency_default = true;
-  std::vector<std::string> defaults_applied;  // e.g. "training.global_batch_tokens = 4194304 (default)"
-  std::vector<Message> warnings;              // from reading the scenario (model.hf_config keys not understood)
-  std::optional<Calibration> calibration;     // measurements on the fixed layout (problem.hpp)
+  std::vector<Message> defaults_applied;  // e.g. {"default_global_batch", {{"sequences", "1024"}}, "training.global_batch = 1024 …"}
+  std::vector<Message> warnings;          // from reading the scenario (model.hf_config keys not understood)
+  std::optional<Calibration> calibration; // measurements on the fixed layout (problem.hpp)
 
   Target target() const {
     Target t;

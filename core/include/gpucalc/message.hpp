@@ -1,0 +1,30 @@
+// Coded messages: an error, warning or default-applied note is built from a stable code,
+// its English template ("must be at most {max}, got {got}") and the named parameters the
+// template substitutes. The English text the core prints is the template filled in; the
+// page renders the same code and parameters from data/messages.json in its own language.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpucalc/error.hpp"
+
+namespace gpucalc {
+
+// `tmpl` with every "{name}" replaced by that parameter's value; a placeholder with no
+// parameter of its name is left as written.
+std::string format_message(std::string_view tmpl, const Params& params);
+
+// A warning or default-applied note from its code, English template and parameters.
+Message coded(std::string code, std::string_view en, Params params = {});
+
+// An error at `path` from its code, English template and parameters.
+Error coded_error(std::string path, std::string code, std::string_view en, Params params = {});
+
+// A message that wraps another ("cost is null: <why>"): the outer template's {reason}
+// holds the inner message, so the parameters carry reason = the inner code beside the
+// inner parameters, and a reader renders the inner code into the outer template.
+Message wrapping(std::string code, std::string_view en, const Message& inner, Params params = {});
+Error wrapping_error(std::string path, std::string code, std::string_view en, const Message& inner);
+
+}  // namespace gpucalc

@@ -1,0 +1,50 @@
+#include "gpucalc/message.hpp"
+
+namespace gpucalc {
+
+std::string format_message(std::string_view tmpl, const Params& params) {
+  std::string out;
+  out.reserve(tmpl.size() + 32);
+  size_t i = 0;
+  while (i < tmpl.size()) {
+    const size_t open = tmpl.find('{', i);
+    const size_t close = open == std::string_view::npos ? open : tmpl.find('}', open);
+    if (close == std::string_view::npos) break;
+    out.append(tmpl.substr(i, open - i));
+    const std::string_view name = tmpl.substr(open + 1, close - open - 1);
+    const std::string* value = nullptr;
+    for (const auto& [k, v] : params)
+      if (k == name) value = &v;
+    if (value) out += *value;
+    else out.append(tmpl.substr(open, close - open + 1));
+    i = close + 1;
+  }
+  out.append(tmpl.substr(i));
+  return out;
+}
+
+Message coded(std::string code, std::string_view en, Params params) {
+  std::string text = format_message(en, params);
+  return Message{std::move(code), std::move(params), std::move(text)};
+}
+
+Error coded_error(std::string path, std::string code, std::string_view en, Params params) {
+  std::string text = format_message(en, params);
+  return Error{std::move(path), std::move(text), std::move(code), std::move(params)};
+}
+
+Message wrapping(std::string code, std::string_view en, const Message& inner, Params params) {
+  params.insert(params.end(), inner.params.begin(), inner.params.end());
+  Params outer = params;
+  outer.emplace_back("reason", inner.message);
+  std::string text = format_message(en, outer);
+  params.emplace_back("reason", inner.code);
+  return Message{std::move(code), std::move(params), std::move(text)};
+}
+
+Error wrapping_error(std::string path, std::string code, std::string_view en, const Message& inner) {
+  Message m = wrapping(std::move(code), en, inner);
+  return Error{std::move(path), std::move(m.message), std::move(m.code), std::move(m.params)};
+}
+
+}  // namespace gpucalc

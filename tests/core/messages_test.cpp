@@ -1,0 +1,170 @@
+// Coded messages (data/messages.json): every error, warning and default-applied note the
+// core emits carries a code whose English template, filled with the message's parameters,
+// is the English message, and whose Chinese template leaves no placeholder unfilled. Driven
+// by tests/cli/bad_inputs.txt, the example scenarios, and a scan of core/src for the codes.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "gpucalc/api.hpp"
+#include "gpucalc/message.hpp"
+#include "source_file.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+const json& table() {
+  static const json t = json::parse(read_source_file("data/messages.json"));
+  return t;
+}
+
+// A message's text in `lang` from its code and parameters; a {reason} whose value is a
+// code renders that message with the same parameters (docs/scenario-format.md).
+std::string render(const std::string& code, const json& params, const std::string& lang) {
+  const std::string tmpl = table().at(code).at(lang).get<std::string>();
+  const bool nests = tmpl.find("{reason}") != std::string::npos;
+  gpucalc::Params ps;
+  for (const auto& [k, v] : params.items()) {
+    const std::string s = v.get<std::string>();
+    ps.emplace_back(k, nests && k == "reason" && table().contains(s) && s != code ? render(s, params, lang) : s);
+  }
+  return gpucalc::format_message(tmpl, ps);
+}
+
+// One coded message {code, params, message} (an error adds path).
+void check_message(const json& m) {
+  INFO(m.dump());
+  REQUIRE(m.contains("code"));
+  const std::string code = m["code"];
+  REQUIRE(table().contains(code));
+  REQUIRE(m["params"].is_object());
+  CHECK(render(code, m["params"], "en") == m["message"].get<std::string>());
+  const std::string zh = render(code, m["params"], "zh");
+  CHECK(!std::regex_search(zh, std::regex(R"(\{[a-z_]+\})")));
+}
+
+void check_answer(const json& v) {
+  for (const char* list : {"warnings", "defaults_applied"}) {
+    REQUIRE(v[list].is_array());
+    for (const auto& m : v[list]) check_message(m);
+  }
+}
+
+std::vector<std::string> bad_scenarios() {
+  std::ifstream in(std::string(GPUCALC_SOURCE_DIR) + "/tests/cli/bad_inputs.txt");
+  std::vector<std::string> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    out.push_back(line.substr(line.find('\t') + 1));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every entry of data/messages.json has an English and a Chinese template", "[messages]") {
+  REQUIRE(table().size() >= 100);
+  for (const auto& [code, t] : table().items()) {
+    INFO(code);
+    CHECK(std::regex_match(code, std::regex("[a-z][a-z0-9]*(_[a-z0-9]+)*")));
+    CHECK(!t.value("en", "").empty());
+    CHECK(!t.value("zh", "").empty());
+    // Chinese text, not a copy of the English.
+    const std::string zh = t.value("zh", "");
+    CHECK(std::any_of(zh.begin(), zh.end(), [](char c) { return static_cast<unsigned char>(c) >= 0xE4; }));
+  }
+}
+
+TEST_CASE("every bad input's error carries a code whose template reproduces the message", "[messages][errors]") {
+  const auto rows = bad_scenarios();
+  REQUIRE(rows.size() >= 100);
+  for (const auto& doc : rows) {
+    for (const bool search : {false, true}) {
+      const json env = json::parse(search ? gpucalc::search_json(doc, 3) : gpucalc::evaluate_json(doc));
+      INFO(doc);
+      // Every row fails evaluate; search leaves some (a calibration) to evaluate.
+      if (search && env["ok"] == true) continue;
+      REQUIRE(env["ok"] == false);
+      check_message(env["error"]);
+    }
+  }
+}
+
+TEST_CASE("every warning and default of the examples and a comparison carries a code", "[messages]") {
+  size_t seen = 0;
+  for (const auto& f : std::filesystem::directory_iterator(std::string(GPUCALC_SOURCE_DIR) + "/examples")) {
+    const std::string doc = read_source_file("examples/" + f.path().filename().string());
+    for (const std::string& out : {gpucalc::evaluate_json(doc), gpucalc::search_json(doc, 3)}) {
+      const json env = json::parse(out);
+      INFO(f.path().filename());
+      REQUIRE(env["ok"] == true);
+      check_answer(env["value"]);
+      seen += env["value"]["warnings"].size() + env["value"]["defaults_applied"].size();
+    }
+    // Every catalog accelerator (unpriced, unknown power, low-confidence figures), for the
+    // default example.
+    if (f.path().filename() != "llama-3.1-70b-h100.json") continue;
+    const json catalog = json::parse(gpucalc::catalog_json("gpus"));
+    std::string ids;
+    for (const auto& g : catalog["value"]["gpus"]) ids += (ids.empty() ? "" : ",") + g["id"].get<std::string>();
+    const json cmp = json::parse(gpucalc::compare_json(doc, ids));
+    INFO(cmp.dump().substr(0, 400));
+    REQUIRE(cmp["ok"] == true);
+    for (const auto& row : cmp["value"]["rows"]) {
+      if (row["ok"] == true) {
+        for (const auto& m : row["warnings"]) check_message(m);
+      } else {
+        check_message(row["error"]);
+      }
+    }
+  }
+  CHECK(seen > 20);
+}
+
+TEST_CASE("every code in the core's source is in data/messages.json with the same English template", "[messages]") {
+  // A code is a snake_case literal followed by its English template literal(s), the shape
+  // of every call that builds a coded message: fail(path, "code", "template", ...),
+  // coded("code", "template"), {"code", "template"} in a table.
+  // (The template is matched in a lookahead, so a code right after another literal, as in
+  // bad("etp", "etp_divide_tp", "..."), is found too.)
+  const std::regex call(R"re("([a-z][a-z0-9]*(?:_[a-z0-9]+)*)",\s*(?=((?:"(?:[^"\\]|\\.)*"\s*)+)[,)}]))re");
+  const std::regex piece(R"re("((?:[^"\\]|\\.)*)")re");
+  std::set<std::string> codes;
+  for (const auto& f : std::filesystem::directory_iterator(std::string(GPUCALC_SOURCE_DIR) + "/core/src")) {
+    if (f.path().extension() != ".cpp") continue;
+    // The launch-config writers call launch_export.cpp's no_equivalent/approximate helpers,
+    // whose literals are parameters, not codes (the codes are in launch_export.cpp).
+    const std::string name = f.path().filename().string();
+    if (name.rfind("launch_", 0) == 0 && name != "launch_export.cpp" && name != "launch_export_api.cpp") continue;
+    const std::string src = read_source_file("core/src/" + f.path().filename().string());
+    for (auto it = std::sregex_iterator(src.begin(), src.end(), call); it != std::sregex_iterator(); ++it) {
+      const auto at = static_cast<size_t>(it->position(0));
+      if (at >= 6 && src.compare(at - 6, 6, "field(") == 0) continue;  // a JSON field and its value
+      std::string en;
+      const std::string lits = (*it)[2];
+      for (auto p = std::sregex_iterator(lits.begin(), lits.end(), piece); p != std::sregex_iterator(); ++p)
+        en += json::parse("\"" + (*p)[1].str() + "\"").get<std::string>();
+      if (en.find(' ') == std::string::npos && en.find('{') == std::string::npos) continue;  // not a sentence
+      const std::string code = (*it)[1];
+      INFO(f.path().filename() << ": " << code);
+      REQUIRE(table().contains(code));
+      CHECK(table()[code]["en"] == en);
+      codes.insert(code);
+    }
+  }
+  CHECK(codes.size() >= 150);
+  // And nothing in the table that the core cannot emit.
+  for (const auto& [code, t] : table().items()) {
+    INFO(code);
+    CHECK(codes.count(code) == 1);
+  }
+}
