@@ -1,6 +1,6 @@
 // Runs first (a classic script in <head>, before the page's modules load):
 //  - theme and embed mode, so the page never flashes the wrong colours or layout;
-//  - the Chinese strings, preloaded only for a Chinese reader;
+//  - the reader's strings (locales/en.js or locales/zh.js, not both);
 //  - fetches and compiles the wasm core once (WebAssembly.compileStreaming, while the
 //    page's own modules are still arriving) and starts the Web Worker that answers;
 //    the compiled module is posted to it and, by engine.js, to the search and
@@ -33,12 +33,11 @@
     }
   }
   if (lang !== "en" && lang !== "zh") lang = /^zh/i.test((navigator.languages && navigator.languages[0]) || navigator.language || "") ? "zh" : "en";
-  if (lang === "zh") {
-    var preload = document.createElement("link");
-    preload.rel = "modulepreload";
-    preload.href = "locales/zh.js";
-    document.head.appendChild(preload);
-  }
+  // The reader's strings, and only theirs (web/i18n.js loads one language).
+  var preload = document.createElement("link");
+  preload.rel = "modulepreload";
+  preload.href = "locales/" + lang + ".js";
+  document.head.appendChild(preload);
 
   // The compiled core, or null where this browser cannot share it (each worker then
   // compiles its own). root.dataset.wasmCompiles counts compiles on this page.

@@ -4,7 +4,7 @@
 // parameters the core counted and the keys it did not understand.
 import { el } from "./dom.js";
 import * as F from "./format.js";
-import { STRINGS, lang, t } from "./i18n.js";
+import { addStrings, lang, t } from "./i18n.js";
 
 const TEXT = {
   en: {
@@ -32,7 +32,7 @@ const TEXT = {
     hf_failed: "未导入：{msg}",
   },
 };
-for (const [code, strings] of Object.entries(TEXT)) Object.assign(STRINGS[code], strings);
+for (const [code, strings] of Object.entries(TEXT)) addStrings(code, strings);
 
 const IGNORED = /^config\.json keys gpucalc does not understand, not counted \([^)]*\): (.*)$/;
 

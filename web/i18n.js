@@ -1,11 +1,9 @@
 // Language: chosen from ?lang=, then the saved choice, then navigator.language;
-// strings live in locales/en.js and locales/zh.js. English (every other language's
-// fallback) comes with the page; Chinese is loaded when chosen (loadLanguage), so an
-// English reader never downloads it (boot.js preloads it for a Chinese one).
-import en from "./locales/en.js";
-
-export const STRINGS = { en };
-const LOADERS = { zh: () => import("./locales/zh.js") };
+// strings live in locales/en.js and locales/zh.js, each loaded only when its language is
+// chosen (loadLanguage; boot.js preloads the reader's one), so a reader downloads one
+// language's strings, not both. zh.js has every key of en.js (tests/web/units.test.mjs).
+export const STRINGS = {};
+const LOADERS = { en: () => import("./locales/en.js"), zh: () => import("./locales/zh.js") };
 export const LANGS = ["zh", "en"];
 const KEY = "gpucalc.lang";
 
@@ -43,7 +41,14 @@ export function addStrings(lang, strings) {
 // Makes a language's strings available (setLanguage falls back to English without).
 export async function loadLanguage(lang) {
   if (STRINGS[lang] || !LOADERS[lang]) return;
-  const strings = { ...(await LOADERS[lang]()).default };
+  let loaded;
+  try {
+    loaded = await LOADERS[lang]();
+  } catch (e) {
+    if (lang === "en") throw e;
+    return loadLanguage("en"); // setLanguage then falls back to English
+  }
+  const strings = { ...loaded.default };
   for (const [k, v] of Object.entries(EXTRA[lang] ?? {})) if (!(k in strings)) strings[k] = v;
   STRINGS[lang] = strings;
 }
@@ -57,11 +62,11 @@ export function lang() {
 }
 
 export function has(key) {
-  return key in STRINGS[current] || key in STRINGS.en;
+  return key in (STRINGS[current] ?? {}) || key in (STRINGS.en ?? {});
 }
 
 export function raw(key) {
-  return STRINGS[current][key] ?? STRINGS.en[key] ?? key;
+  return STRINGS[current]?.[key] ?? STRINGS.en?.[key] ?? key;
 }
 
 export function t(key, vars = {}) {
