@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   const auto evaluated = env["value"]["search"]["layouts_evaluated"].get<long long>();
-  std::printf("{\"runs\": %d, \"mean_ms\": %.3f, \"median_ms\": %.3f, \"min_ms\": %.3f, \"layouts_evaluated\": %lld}\n", runs,
-              total / runs, median, best, evaluated);
+  std::printf("{\"runs\": %d, \"mean_ms\": %.3f, \"median_ms\": %.3f, \"min_ms\": %.3f, \"layouts_evaluated\": %lld}\n",
+              runs, total / runs, median, best, evaluated);
   return 0;
 }

@@ -15,8 +15,8 @@ namespace {
 // it; this costs about a third of that.
 emscripten::val js_string(const std::string& s) {
   static const emscripten::val decoder = emscripten::val::global("TextDecoder").new_();
-  return decoder.call<emscripten::val>(
-      "decode", emscripten::val(emscripten::typed_memory_view(s.size(), reinterpret_cast<const unsigned char*>(s.data()))));
+  return decoder.call<emscripten::val>("decode", emscripten::val(emscripten::typed_memory_view(
+                                                     s.size(), reinterpret_cast<const unsigned char*>(s.data()))));
 }
 
 emscripten::val evaluate(const std::string& scenario_json) { return js_string(gpucalc::evaluate_json(scenario_json)); }

@@ -21,7 +21,8 @@ ordered_json default_price_json(const Gpu& g) {
   ordered_json j;
   j["value"] = rp->value;
   j["currency"] = to_string(rp->currency);
-  j["rule"] = rp->on_demand ? "most recent on-demand price per GPU-hour" : "no on-demand price: most recent other rental price";
+  j["rule"] =
+      rp->on_demand ? "most recent on-demand price per GPU-hour" : "no on-demand price: most recent other rental price";
   if (rp->range_midpoint) j["range"] = {*rp->catalog.value, *rp->catalog.value_max};
   j["type"] = rp->catalog.type;
   j["date"] = rp->catalog.date;
@@ -35,7 +36,8 @@ Expected<ordered_json> catalog_document(std::string_view kind) {
   if (kind == "gpus") {
     ordered_json doc = ordered_json::parse(data::gpus_json(), nullptr, /*allow_exceptions=*/false);
     auto list = doc.find("gpus");
-    if (list == doc.end() || !list->is_array()) return coded_error("", "catalog_malformed", "the embedded {catalog} catalog is malformed", {{"catalog", "GPU"}});
+    if (list == doc.end() || !list->is_array())
+      return coded_error("", "catalog_malformed", "the embedded {catalog} catalog is malformed", {{"catalog", "GPU"}});
     for (auto& e : *list) {
       auto id = e.find("id");
       const Gpu* g = (id != e.end() && id->is_string()) ? find_gpu(id->get<std::string>()) : nullptr;
@@ -47,7 +49,9 @@ Expected<ordered_json> catalog_document(std::string_view kind) {
   if (kind == "models") {
     ordered_json doc = ordered_json::parse(data::models_json(), nullptr, false);
     auto list = doc.find("models");
-    if (list == doc.end() || !list->is_array()) return coded_error("", "catalog_malformed", "the embedded {catalog} catalog is malformed", {{"catalog", "model"}});
+    if (list == doc.end() || !list->is_array())
+      return coded_error("", "catalog_malformed", "the embedded {catalog} catalog is malformed",
+                         {{"catalog", "model"}});
     for (auto& e : *list) {
       auto id = e.find("id");
       const ModelShape* m = (id != e.end() && id->is_string()) ? find_model(id->get<std::string>()) : nullptr;
@@ -56,7 +60,8 @@ Expected<ordered_json> catalog_document(std::string_view kind) {
     }
     return doc;
   }
-  return coded_error("", "unknown_catalog", "unknown catalog \"{got}\" (known: gpus, models)", {{"got", std::string(kind)}});
+  return coded_error("", "unknown_catalog", "unknown catalog \"{got}\" (known: gpus, models)",
+                     {{"got", std::string(kind)}});
 }
 
 }  // namespace

@@ -34,16 +34,19 @@ Expected<std::vector<std::string>> split_ids(std::string_view csv) {
   size_t start = 0;
   while (start <= csv.size()) {
     const size_t comma = csv.find(',', start);
-    const std::string id = trim(csv.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    const std::string id =
+        trim(csv.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
     if (id.empty())
       return coded_error("/gpu", "compare_empty_entry",
                          "the comparison list (--gpus) has an empty entry; give catalog ids separated by commas");
     if (!find_gpu(id))
-      return coded_error("/gpu", "compare_unknown_gpu", "unknown GPU \"{got}\" in the comparison list (--gpus; known: {known})",
+      return coded_error("/gpu", "compare_unknown_gpu",
+                         "unknown GPU \"{got}\" in the comparison list (--gpus; known: {known})",
                          {{"got", id}, {"known", known_ids()}});
     for (const auto& seen : ids)
       if (seen == id)
-        return coded_error("/gpu", "compare_duplicate", "\"{got}\" appears twice in the comparison list (--gpus)", {{"got", id}});
+        return coded_error("/gpu", "compare_duplicate", "\"{got}\" appears twice in the comparison list (--gpus)",
+                           {{"got", id}});
     ids.push_back(id);
     if (comma == std::string_view::npos) break;
     start = comma + 1;
@@ -67,8 +70,8 @@ std::string catalog_name(const std::string& id) {
 
 // The row of accelerator `id`: the scenario document `doc` with its gpu replaced, and with
 // the scenario's own accelerator's measurements and prices kept to that accelerator.
-CompareRow compare_row(const std::string& id, const input::json& doc, const std::string& owner, const char* row_currency,
-                       bool own_currency) {
+CompareRow compare_row(const std::string& id, const input::json& doc, const std::string& owner,
+                       const char* row_currency, bool own_currency) {
   input::json d = doc;
   d["gpu"] = id;
   if (row_currency && !own_currency && d.is_object()) {
@@ -80,7 +83,8 @@ CompareRow compare_row(const std::string& id, const input::json& doc, const std:
   std::vector<Message> notes;
   if (id != owner && d.is_object() && d.contains("calibration")) {
     d.erase("calibration");
-    notes.push_back(coded("compare_uncalibrated", "calibration was measured on {gpu_id}; this row is the model's uncalibrated prediction",
+    notes.push_back(coded("compare_uncalibrated",
+                          "calibration was measured on {gpu_id}; this row is the model's uncalibrated prediction",
                           {{"gpu_id", owner}}));
   }
   // cost.price_per_gpu_hour is the scenario's own accelerator's price: the other rows
@@ -96,13 +100,17 @@ CompareRow compare_row(const std::string& id, const input::json& doc, const std:
   if (dropped_price) {
     const auto& rp = s->problem.cost.rental;
     const Params who = {{"gpu_id", owner}};
-    notes.push_back(rp && rp->per_accelerator
-                        ? coded("compare_price_entry", "cost.price_per_gpu_hour is the price of {gpu_id}; this row uses its "
-                                                       "cost.prices_per_gpu_hour entry", who)
-                    : rp ? coded("compare_price_default",
-                                 "cost.price_per_gpu_hour is the price of {gpu_id}; this row uses its catalog default", who)
-                         : coded("compare_price_none", "cost.price_per_gpu_hour is the price of {gpu_id}; this row uses none "
-                                                       "(no public price; add it to cost.prices_per_gpu_hour)", who));
+    notes.push_back(
+        rp && rp->per_accelerator ? coded("compare_price_entry",
+                                          "cost.price_per_gpu_hour is the price of {gpu_id}; this row uses its "
+                                          "cost.prices_per_gpu_hour entry",
+                                          who)
+        : rp                      ? coded("compare_price_default",
+                                          "cost.price_per_gpu_hour is the price of {gpu_id}; this row uses its catalog default", who)
+                                  : coded("compare_price_none",
+                                          "cost.price_per_gpu_hour is the price of {gpu_id}; this row uses none "
+                                                               "(no public price; add it to cost.prices_per_gpu_hour)",
+                                          who));
   }
   // The scenario's explicit prices are its own accelerator's: the other rows take their
   // catalog default (rented) or go unpriced (owned: purchase prices differ per accelerator).
@@ -110,9 +118,10 @@ CompareRow compare_row(const std::string& id, const input::json& doc, const std:
   if (id != owner) {
     if (cm.mode == CostMode::owned) {
       cm.owned.reset();
-      cm.unpriced = coded("compare_owned_price",
-                          "cost.owned.purchase_price_per_gpu is the price of {gpu_id}; evaluate this accelerator with its own purchase price",
-                          {{"gpu_id", owner}});
+      cm.unpriced = coded(
+          "compare_owned_price",
+          "cost.owned.purchase_price_per_gpu is the price of {gpu_id}; evaluate this accelerator with its own purchase price",
+          {{"gpu_id", owner}});
     }
     if (auto e = check_cost_target(*s)) return {id, catalog_name(id), *e};
   }
@@ -152,14 +161,12 @@ void summarize(CompareAnswer& out) {
     if (!currency) currency = c;
     else if (c != *currency) one_currency = false;
   }
-  out.fewest_gpus = best_by(out.rows, [](const Answer& a) {
-    return std::optional(static_cast<double>(a.chosen.best.layout.gpus()));
-  });
+  out.fewest_gpus = best_by(
+      out.rows, [](const Answer& a) { return std::optional(static_cast<double>(a.chosen.best.layout.gpus())); });
   out.fastest = best_by(out.rows, [](const Answer& a) { return std::optional(a.chosen.outcome.goodput.wall_days); });
   if (one_currency)
-    out.cheapest = best_by(out.rows, [&](const Answer& a) {
-      return cost(a) ? std::optional(cost(a)->total) : std::nullopt;
-    });
+    out.cheapest =
+        best_by(out.rows, [&](const Answer& a) { return cost(a) ? std::optional(cost(a)->total) : std::nullopt; });
   out.least_energy = best_by(out.rows, [](const Answer& a) {
     const Energy& e = a.chosen.outcome.energy;
     return e.known ? std::optional(e.mwh) : std::nullopt;
@@ -179,12 +186,13 @@ Expected<CompareAnswer> compare(std::string_view scenario_json, std::string_view
   // Rows priced in one currency: the scenario's, else the one its own accelerator's price
   // is in (other rows' prices convert at the USD↔CNY rate; docs/cost.md "Currencies").
   const CostModel& bc = base->problem.cost;
-  const char* row_currency = bc.currency ? to_string(*bc.currency)
-                         : bc.mode == CostMode::rented && bc.rental ? to_string(bc.rental->currency)
-                                                                    : nullptr;
+  const char* row_currency = bc.currency                                ? to_string(*bc.currency)
+                             : bc.mode == CostMode::rented && bc.rental ? to_string(bc.rental->currency)
+                                                                        : nullptr;
   CompareAnswer out{*base, {}, {}, {}, {}, {}};
   out.rows.reserve(ids->size());
-  for (const std::string& id : *ids) out.rows.push_back(compare_row(id, *doc, owner, row_currency, bc.currency.has_value()));
+  for (const std::string& id : *ids)
+    out.rows.push_back(compare_row(id, *doc, owner, row_currency, bc.currency.has_value()));
   summarize(out);
   return out;
 }

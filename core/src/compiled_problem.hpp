@@ -44,9 +44,9 @@ struct LayerTimes {
 struct CompiledProblem {
   const Problem* problem = nullptr;
   ParamCounts params;
-  double memory_limit = 0;    // memory_limit_fraction × capacity
-  Kernels kernels;            // kernels_for(gpu, perf, training, efficiency)
-  Fabric fabric;              // fabric_for(gpu, perf)
+  double memory_limit = 0;  // memory_limit_fraction × capacity
+  Kernels kernels;          // kernels_for(gpu, perf, training, efficiency)
+  Fabric fabric;            // fabric_for(gpu, perf)
   // Filled as layouts are evaluated (bounded: cleared past kMaxKept entries).
   mutable std::unordered_map<LayerKey, LayerTimes, LayerKeyHash> layer_times;
   mutable std::vector<std::pair<std::pair<int, unsigned>, FlopsPerToken>> flops;  // by (recompute, modules)

@@ -19,7 +19,8 @@ FlopsPerToken flops_per_token(const ModelShape& m, int64_t seq_len, Recompute r,
   const double L = static_cast<double>(m.layers);
   const double s = static_cast<double>(seq_len);
   const double a = static_cast<double>(m.heads);
-  const double att = 6.0 * L * s * a * static_cast<double>(qk_head_dim(m) + v_head_dim(m));  // fwd 2, bwd 4 per (QK, AV) pair
+  const double att =
+      6.0 * L * s * a * static_cast<double>(qk_head_dim(m) + v_head_dim(m));  // fwd 2, bwd 4 per (QK, AV) pair
   const double head_mm = static_cast<double>(m.vocab) * static_cast<double>(m.hidden);
   const double layers_mm = static_cast<double>(pc.active_matmul) - head_mm;
   FlopsPerToken f;
@@ -29,8 +30,8 @@ FlopsPerToken flops_per_token(const ModelShape& m, int64_t seq_len, Recompute r,
     // input gradients that carry the backward through them: 2·Ψ forward + 2·Ψ backward;
     // the adapters train in full, 6 per parameter.
     const double dense = static_cast<double>(pc.dense_layers), moe = static_cast<double>(pc.moe_layers);
-    const double lora = dense * lora_params_per_layer(m, t->lora, false, true) +
-                        moe * lora_params_per_layer(m, t->lora, true, true);
+    const double lora =
+        dense * lora_params_per_layer(m, t->lora, false, true) + moe * lora_params_per_layer(m, t->lora, true, true);
     f.model = 4.0 * (layers_mm + head_mm) + 6.0 * lora + att;
     lora_fwd = 2.0 * lora;
   } else {
@@ -48,7 +49,8 @@ FlopsPerToken flops_per_token(const ModelShape& m, int64_t seq_len, Recompute r,
       f.hardware = f.model + (has(RecomputeModule::core_attn) ? att / 3.0 : 0.0);
       const double dl = static_cast<double>(pc.dense_layers), ml = static_cast<double>(pc.moe_layers);
       if (has(RecomputeModule::mlp)) f.hardware += 2.0 * dl * static_cast<double>(dense_mlp_matmul_params(m));
-      if (is_moe(m) && has(RecomputeModule::moe)) f.hardware += 2.0 * ml * static_cast<double>(moe_mlp_active_matmul_params(m));
+      if (is_moe(m) && has(RecomputeModule::moe))
+        f.hardware += 2.0 * ml * static_cast<double>(moe_mlp_active_matmul_params(m));
       else if (is_moe(m) && has(RecomputeModule::shared_experts))
         f.hardware += 2.0 * ml * static_cast<double>(pc.shared_mlp);
       if (is_mla(m) && has(RecomputeModule::mla_up_proj)) {

@@ -128,7 +128,8 @@ std::optional<RunCost> run_cost(const CostModel& c, const Gpu& g, int64_t gpus, 
     if (!e.known) return std::nullopt;
     r.currency = c.currency.value_or(Currency::usd);
     // Straight-line amortisation: the run uses hours / (years × 8766) of each GPU's life.
-    r.purchase_amortized = r.gpu_hours * c.owned->purchase_price_per_gpu / (c.owned->amortization_years * kHoursPerYear);
+    r.purchase_amortized =
+        r.gpu_hours * c.owned->purchase_price_per_gpu / (c.owned->amortization_years * kHoursPerYear);
     r.electricity = e.mwh * 1000 * c.owned->electricity_price_per_kwh;
     r.total = r.purchase_amortized + r.electricity;
   }

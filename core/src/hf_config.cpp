@@ -18,8 +18,22 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-enum class Arch { llama, mistral, qwen2, qwen3, qwen2_moe, qwen3_moe, mixtral, deepseek_v2, deepseek_v3, gemma2,
-                  gemma3, phi3, glm4, chatglm };
+enum class Arch {
+  llama,
+  mistral,
+  qwen2,
+  qwen3,
+  qwen2_moe,
+  qwen3_moe,
+  mixtral,
+  deepseek_v2,
+  deepseek_v3,
+  gemma2,
+  gemma3,
+  phi3,
+  glm4,
+  chatglm
+};
 
 struct ArchName {
   std::string_view model_type;
@@ -46,20 +60,76 @@ constexpr ArchName kArchs[] = {
 
 // Keys that do not change the parameter count (token ids, numerics, RoPE and attention
 // windows, dropout, routing arithmetic, serving hints): read silently.
-constexpr std::string_view kIgnored[] = {
-    "_name_or_path", "architectures", "model_type", "transformers_version", "torch_dtype", "dtype", "use_cache",
-    "bos_token_id", "eos_token_id", "pad_token_id", "rope_theta", "rope_scaling", "rope_parameters", "rope_type",
-    "rope_local_base_freq", "rope_ratio", "original_rope", "partial_rotary_factor", "rms_norm_eps", "layer_norm_eps",
-    "layernorm_epsilon", "initializer_range", "initializer_factor", "attention_dropout", "hidden_dropout",
-    "embd_pdrop", "resid_pdrop", "max_position_embeddings", "original_max_position_embeddings", "seq_length",
-    "max_window_layers", "use_sliding_window", "sliding_window", "sliding_window_pattern", "layer_types",
-    "pretraining_tp", "query_pre_attn_scalar", "final_logit_softcapping", "attn_logit_softcapping",
-    "cache_implementation", "output_router_logits", "router_aux_loss_coef", "router_jitter_noise", "norm_topk_prob",
-    "routed_scaling_factor", "scoring_func", "aux_loss_alpha", "seq_aux", "n_group", "topk_group", "ep_size",
-    "quantization_config", "auto_map", "use_bfloat16", "attention_softmax_in_fp32", "fp32_residual_connection",
-    "apply_query_key_layer_scaling", "apply_residual_connection_post_layernorm", "bias_dropout_fusion",
-    "classifier_dropout", "boi_token_index", "eoi_token_index", "image_token_index", "mm_tokens_per_image",
-    "use_mrope", "sliding_window_size", "multi_query_attention", "post_layer_norm", "tokenizer_class", "use_return_dict"};
+constexpr std::string_view kIgnored[] = {"_name_or_path",
+                                         "architectures",
+                                         "model_type",
+                                         "transformers_version",
+                                         "torch_dtype",
+                                         "dtype",
+                                         "use_cache",
+                                         "bos_token_id",
+                                         "eos_token_id",
+                                         "pad_token_id",
+                                         "rope_theta",
+                                         "rope_scaling",
+                                         "rope_parameters",
+                                         "rope_type",
+                                         "rope_local_base_freq",
+                                         "rope_ratio",
+                                         "original_rope",
+                                         "partial_rotary_factor",
+                                         "rms_norm_eps",
+                                         "layer_norm_eps",
+                                         "layernorm_epsilon",
+                                         "initializer_range",
+                                         "initializer_factor",
+                                         "attention_dropout",
+                                         "hidden_dropout",
+                                         "embd_pdrop",
+                                         "resid_pdrop",
+                                         "max_position_embeddings",
+                                         "original_max_position_embeddings",
+                                         "seq_length",
+                                         "max_window_layers",
+                                         "use_sliding_window",
+                                         "sliding_window",
+                                         "sliding_window_pattern",
+                                         "layer_types",
+                                         "pretraining_tp",
+                                         "query_pre_attn_scalar",
+                                         "final_logit_softcapping",
+                                         "attn_logit_softcapping",
+                                         "cache_implementation",
+                                         "output_router_logits",
+                                         "router_aux_loss_coef",
+                                         "router_jitter_noise",
+                                         "norm_topk_prob",
+                                         "routed_scaling_factor",
+                                         "scoring_func",
+                                         "aux_loss_alpha",
+                                         "seq_aux",
+                                         "n_group",
+                                         "topk_group",
+                                         "ep_size",
+                                         "quantization_config",
+                                         "auto_map",
+                                         "use_bfloat16",
+                                         "attention_softmax_in_fp32",
+                                         "fp32_residual_connection",
+                                         "apply_query_key_layer_scaling",
+                                         "apply_residual_connection_post_layernorm",
+                                         "bias_dropout_fusion",
+                                         "classifier_dropout",
+                                         "boi_token_index",
+                                         "eoi_token_index",
+                                         "image_token_index",
+                                         "mm_tokens_per_image",
+                                         "use_mrope",
+                                         "sliding_window_size",
+                                         "multi_query_attention",
+                                         "post_layer_norm",
+                                         "tokenizer_class",
+                                         "use_return_dict"};
 
 std::string str(int64_t v) { return std::to_string(v); }
 
@@ -84,14 +154,16 @@ class Fields {
   std::optional<int64_t> integer(std::string_view key, std::optional<int64_t> fallback, int64_t lo, int64_t hi) {
     const json* v = find(key);
     if (!v) {
-      if (!fallback) fail(key, "hf_config_required", "{key} is required in this config.json", {{"key", std::string(key)}});
+      if (!fallback)
+        fail(key, "hf_config_required", "{key} is required in this config.json", {{"key", std::string(key)}});
       return fallback;
     }
     if (!v->is_number_integer()) {
       fail(key, "hf_config_not_integer", "must be an integer, got {got}", {{"got", input::show(*v)}});
       return std::nullopt;
     }
-    const int64_t x = v->is_number_unsigned() && v->get<uint64_t>() > static_cast<uint64_t>(hi) ? hi + 1 : v->get<int64_t>();
+    const int64_t x =
+        v->is_number_unsigned() && v->get<uint64_t>() > static_cast<uint64_t>(hi) ? hi + 1 : v->get<int64_t>();
     if (x < lo || x > hi) {
       fail(key, "hf_config_out_of_range", "must be between {min} and {max}, got {got}",
            {{"min", str(lo)}, {"max", str(hi)}, {"got", input::show(*v)}});
@@ -146,7 +218,8 @@ void read_activation(Fields& f, const char* key, const char* fallback, ModelShap
   const std::string act = f.text(key).value_or(fallback);
   if (f.failed()) return;
   if (act == "silu" || act == "swish") m.ffn_act = FfnAct::swiglu;
-  else if (act == "gelu" || act == "gelu_pytorch_tanh" || act == "gelu_new" || act == "gelu_fast") m.ffn_act = FfnAct::geglu;
+  else if (act == "gelu" || act == "gelu_pytorch_tanh" || act == "gelu_new" || act == "gelu_fast")
+    m.ffn_act = FfnAct::geglu;
   else f.unsupported(key, "\"" + act + "\"");
 }
 
@@ -169,27 +242,32 @@ void read_decoder(Fields& f, Arch a, ModelShape& m) {
   // Gemma 2 and Gemma 3 default head_dim to 256 and the vocabulary to 256000 / 262208
   // (configuration_gemma2.py, configuration_gemma3.py); elsewhere head_dim is h / a.
   if (auto v = f.integer("head_dim", gemma ? std::optional<int64_t>(256) : 0, 0, kHeads)) m.head_dim = *v;
-  const std::optional<int64_t> vocab = a == Arch::gemma2 ? 256000 : a == Arch::gemma3 ? 262208 : std::optional<int64_t>();
+  const std::optional<int64_t> vocab = a == Arch::gemma2   ? 256000
+                                       : a == Arch::gemma3 ? 262208
+                                                           : std::optional<int64_t>();
   if (auto v = f.integer("vocab_size", vocab, 1, kVocab)) m.vocab = *v;
   m.tied_embeddings = f.boolean("tie_word_embeddings", gemma);
   // Gemma: hidden_activation is the MLP's; an older hidden_act beside it is superseded.
   if (gemma && f.find("hidden_activation")) f.find("hidden_act");
-  if (gemma) read_activation(f, f.find("hidden_activation") ? "hidden_activation" : "hidden_act", "gelu_pytorch_tanh", m);
+  if (gemma)
+    read_activation(f, f.find("hidden_activation") ? "hidden_activation" : "hidden_act", "gelu_pytorch_tanh", m);
   else read_activation(f, "hidden_act", "silu", m);
   const bool moe = a == Arch::qwen2_moe || a == Arch::qwen3_moe || a == Arch::mixtral || a == Arch::deepseek_v2 ||
                    a == Arch::deepseek_v3;
-  if (auto v = f.integer("intermediate_size", moe ? std::optional<int64_t>(0) : std::nullopt, 0, kWide)) m.ffn_hidden = *v;
-  if (!moe && m.ffn_hidden == 0 && !f.failed()) f.fail("intermediate_size", "hf_config_out_of_range",
-                                                       "must be between {min} and {max}, got {got}", {{"min", "1"}, {"max", str(kWide)}, {"got", "0"}});
+  if (auto v = f.integer("intermediate_size", moe ? std::optional<int64_t>(0) : std::nullopt, 0, kWide))
+    m.ffn_hidden = *v;
+  if (!moe && m.ffn_hidden == 0 && !f.failed())
+    f.fail("intermediate_size", "hf_config_out_of_range", "must be between {min} and {max}, got {got}",
+           {{"min", "1"}, {"max", str(kWide)}, {"got", "0"}});
   if (gemma) m.norms_per_layer = 4;  // input, post-attention, pre- and post-feedforward RMSNorm
   m.qk_norm = a == Arch::qwen3 || a == Arch::qwen3_moe || a == Arch::gemma3;
   if (a == Arch::qwen2 || a == Arch::qwen2_moe) m.qkv_bias = true;  // Qwen2Attention: q, k, v with bias, o without
   if (a == Arch::glm4) {
     m.qkv_bias = f.boolean("attention_bias", true);  // Glm4Attention: o_proj has no bias
-    m.norms_per_layer = 4;  // input, post-self-attention, post-attention, post-MLP RMSNorm
+    m.norms_per_layer = 4;                           // input, post-self-attention, post-attention, post-MLP RMSNorm
   }
-  const bool fixed_biases = a == Arch::qwen2 || a == Arch::qwen2_moe || a == Arch::glm4 || a == Arch::deepseek_v2 ||
-                            a == Arch::deepseek_v3;
+  const bool fixed_biases =
+      a == Arch::qwen2 || a == Arch::qwen2_moe || a == Arch::glm4 || a == Arch::deepseek_v2 || a == Arch::deepseek_v3;
   if (!fixed_biases) read_llama_biases(f, m);
 }
 
@@ -200,8 +278,10 @@ void read_qwen_moe(Fields& f, Arch a, ModelShape& m) {
   if (auto v = f.integer("num_experts", std::nullopt, 2, 100'000)) m.moe.experts = *v;
   if (auto v = f.integer("num_experts_per_tok", std::nullopt, 1, 100'000)) m.moe.top_k = *v;
   if (auto v = f.integer("moe_intermediate_size", std::nullopt, 1, kWide)) m.moe.expert_ffn_hidden = *v;
-  if (auto v = f.integer("decoder_sparse_step", 1, 1, kLayers); v && *v != 1) f.unsupported("decoder_sparse_step", str(*v));
-  if (const json* v = f.find("mlp_only_layers"); v && !(v->is_array() && v->empty())) f.unsupported("mlp_only_layers", input::show(*v));
+  if (auto v = f.integer("decoder_sparse_step", 1, 1, kLayers); v && *v != 1)
+    f.unsupported("decoder_sparse_step", str(*v));
+  if (const json* v = f.find("mlp_only_layers"); v && !(v->is_array() && v->empty()))
+    f.unsupported("mlp_only_layers", input::show(*v));
   if (a == Arch::qwen2_moe) {
     if (auto v = f.integer("shared_expert_intermediate_size", 0, 0, kWide); v && *v > 0) {
       m.moe.shared_experts = 1;
@@ -262,7 +342,8 @@ std::optional<Arch> arch_of(Fields& f, std::string& type) {
     type = *t;
     for (const auto& a : kArchs)
       if (a.model_type == *t) return a.arch;
-    f.fail("model_type", "hf_config_model_type", "model_type \"{model_type}\" is not one gpucalc imports (known: {known})",
+    f.fail("model_type", "hf_config_model_type",
+           "model_type \"{model_type}\" is not one gpucalc imports (known: {known})",
            {{"model_type", *t}, {"known", hf_config_model_types()}});
     return std::nullopt;
   }
@@ -273,7 +354,8 @@ std::optional<Arch> arch_of(Fields& f, std::string& type) {
     for (const auto& a : kArchs)
       if (a.architecture == type) return a.arch;
   }
-  f.fail("model_type", "hf_config_model_type_missing", "is required (or a known architectures[0]); known model_type values: {known}",
+  f.fail("model_type", "hf_config_model_type_missing",
+         "is required (or a known architectures[0]); known model_type values: {known}",
          {{"known", hf_config_model_types()}});
   return std::nullopt;
 }
@@ -285,7 +367,8 @@ void warn_not_understood(const Fields& f, const std::string& path, std::vector<M
   std::sort(keys.begin(), keys.end());  // named alphabetically, whatever the file's order
   std::string list;
   for (const auto& k : keys) list += (list.empty() ? "" : ", ") + k;
-  out.push_back(coded("hf_config_keys_ignored", "config.json keys gpucalc does not understand, not counted ({path}): {keys}",
+  out.push_back(coded("hf_config_keys_ignored",
+                      "config.json keys gpucalc does not understand, not counted ({path}): {keys}",
                       {{"path", path}, {"keys", list}}));
 }
 
@@ -339,26 +422,29 @@ Expected<HfImport> import_hf_config(const json& config, const std::string& path)
   if (top.failed()) return *top.error();
   if (m.ffn_hidden == 0) m.ffn_hidden = m.moe.expert_ffn_hidden;  // an all-MoE model's unused dense width
   if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0)
-    return coded_error(f.at(*arch == Arch::chatglm ? "multi_query_group_num" : "num_key_value_heads"), "hf_config_kv_heads",
-                       "must divide the attention heads ({heads}), got {kv_heads}",
+    return coded_error(f.at(*arch == Arch::chatglm ? "multi_query_group_num" : "num_key_value_heads"),
+                       "hf_config_kv_heads", "must divide the attention heads ({heads}), got {kv_heads}",
                        {{"heads", str(m.heads)}, {"kv_heads", str(m.kv_heads)}});
   if (m.moe.experts > 0 && m.moe.top_k > m.moe.experts)
-    return coded_error(f.at("num_experts_per_tok"), "hf_config_top_k", "cannot exceed the routed experts ({experts}), got {top_k}",
+    return coded_error(f.at("num_experts_per_tok"), "hf_config_top_k",
+                       "cannot exceed the routed experts ({experts}), got {top_k}",
                        {{"experts", str(m.moe.experts)}, {"top_k", str(m.moe.top_k)}});
   if (m.moe.first_dense_layers >= m.layers && m.moe.experts > 0)
-    return coded_error(f.at("first_k_dense_replace"), "hf_config_dense_layers", "must leave at least one MoE layer ({layers} layers)",
-                       {{"layers", str(m.layers)}});
+    return coded_error(f.at("first_k_dense_replace"), "hf_config_dense_layers",
+                       "must leave at least one MoE layer ({layers} layers)", {{"layers", str(m.layers)}});
   if (top.find("vision_config"))
-    out.warnings.push_back(coded("hf_config_vision_not_counted",
-                                 "counts the text decoder only: the vision tower ({path}) is not part of the model gpucalc sizes",
-                                 {{"path", top.at("vision_config")}}));
+    out.warnings.push_back(
+        coded("hf_config_vision_not_counted",
+              "counts the text decoder only: the vision tower ({path}) is not part of the model gpucalc sizes",
+              {{"path", top.at("vision_config")}}));
   if (*arch == Arch::deepseek_v3 || *arch == Arch::deepseek_v2) {
     auto it = config.find("num_nextn_predict_layers");
     if (it != config.end() && it->is_number_integer() && it->get<int64_t>() > 0)
-      out.warnings.push_back(coded("hf_config_mtp_not_counted",
-                                   "the multi-token-prediction module (num_nextn_predict_layers = {layers}) is not counted: "
-                                   "gpucalc sizes the main model",
-                                   {{"layers", str(it->get<int64_t>())}}));
+      out.warnings.push_back(
+          coded("hf_config_mtp_not_counted",
+                "the multi-token-prediction module (num_nextn_predict_layers = {layers}) is not counted: "
+                "gpucalc sizes the main model",
+                {{"layers", str(it->get<int64_t>())}}));
     top.find("num_nextn_predict_layers");
   }
   warn_not_understood(top, path, out.warnings);

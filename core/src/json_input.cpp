@@ -40,8 +40,8 @@ class DomBuilder : public nlohmann::json_sax<json> {
     // name the field it was meant for, like any other out-of-range number.
     if (ex.id == 406) {
       const std::string lit = token.size() > 40 ? token.substr(0, 37) + "..." : token;
-      return fail(pending_path(), "number_beyond_double", "must be a finite number, got {got} (beyond the double range, ±1.8e308)",
-                  {{"got", lit}});
+      return fail(pending_path(), "number_beyond_double",
+                  "must be a finite number, got {got} (beyond the double range, ±1.8e308)", {{"got", lit}});
     }
     std::string what = ex.what();
     // "[json.exception.parse_error.101] parse error at line 1, column 3: ..." → drop the tag.
@@ -99,7 +99,8 @@ class DomBuilder : public nlohmann::json_sax<json> {
     return true;
   }
   bool open(json v) {
-    if (stack_.size() >= kMaxDepth) return fail(path(), "nesting_too_deep", "nesting deeper than {max} levels", {{"max", std::to_string(kMaxDepth)}});
+    if (stack_.size() >= kMaxDepth)
+      return fail(path(), "nesting_too_deep", "nesting deeper than {max} levels", {{"max", std::to_string(kMaxDepth)}});
     const bool in_object = !stack_.empty() && stack_.back()->is_object();
     const std::string k = in_object ? key_ : (stack_.empty() ? "" : std::to_string(stack_.back()->size()));
     stack_.push_back(place(std::move(v)));
@@ -133,7 +134,8 @@ std::string num_text(double v) {
 
 Expected<json> parse_document(std::string_view text) {
   if (text.size() > kMaxDocumentBytes)
-    return coded_error("", "document_too_large", "the scenario is {bytes} bytes; gpucalc reads at most {max} bytes (1 MiB)",
+    return coded_error("", "document_too_large",
+                       "the scenario is {bytes} bytes; gpucalc reads at most {max} bytes (1 MiB)",
                        {{"bytes", std::to_string(text.size())}, {"max", std::to_string(kMaxDocumentBytes)}});
   DomBuilder b;
   const bool ok = json::sax_parse(text.begin(), text.end(), &b, nlohmann::detail::input_format_t::json, true, false);
@@ -205,7 +207,8 @@ std::optional<int64_t> Reader::integer(const json& obj, const std::string& path,
     if (lo > 1)
       fail(p, "integer_below_min", "must be a positive integer ≥ {min}, got {got}",
            {{"min", std::to_string(lo)}, {"got", num_text(v)}});
-    else if (positive) fail(p, "expected_positive_integer", "must be a positive integer, got {got}", {{"got", num_text(v)}});
+    else if (positive)
+      fail(p, "expected_positive_integer", "must be a positive integer, got {got}", {{"got", num_text(v)}});
     else fail(p, "expected_integer", "must be an integer, got {got}", {{"got", num_text(v)}});
     return std::nullopt;
   }

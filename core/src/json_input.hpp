@@ -43,10 +43,10 @@ class Reader {
   // obj must be an object (reported at path otherwise).
   bool expect_object(const json* v, const std::string& path);
 
-  std::optional<int64_t> integer(const json& obj, const std::string& path, const char* key, bool required,
-                                 int64_t lo, int64_t hi);
-  std::optional<double> number(const json& obj, const std::string& path, const char* key, bool required,
-                               double lo, double hi, bool lo_exclusive);
+  std::optional<int64_t> integer(const json& obj, const std::string& path, const char* key, bool required, int64_t lo,
+                                 int64_t hi);
+  std::optional<double> number(const json& obj, const std::string& path, const char* key, bool required, double lo,
+                               double hi, bool lo_exclusive);
   std::optional<bool> boolean(const json& obj, const std::string& path, const char* key);
   std::optional<std::string> choice(const json& obj, const std::string& path, const char* key,
                                     std::initializer_list<std::string_view> allowed, bool required);

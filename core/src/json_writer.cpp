@@ -101,13 +101,9 @@ void JsonWriter::append_string(std::string_view s) {
   out_ += '"';
 }
 
-JsonWriter& JsonWriter::value(std::nullptr_t) {
-  return literal("null");
-}
+JsonWriter& JsonWriter::value(std::nullptr_t) { return literal("null"); }
 
-JsonWriter& JsonWriter::value(bool b) {
-  return literal(b ? "true" : "false");
-}
+JsonWriter& JsonWriter::value(bool b) { return literal(b ? "true" : "false"); }
 
 JsonWriter& JsonWriter::value(double d) {
   separate();

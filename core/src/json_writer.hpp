@@ -68,8 +68,7 @@ class JsonWriter {
   JsonWriter& value(bool b);
   JsonWriter& value(double d);
   template <class T>
-    requires(std::integral<T> && !std::same_as<T, bool>)
-  JsonWriter& value(T i) {
+  requires(std::integral<T> && !std::same_as<T, bool>) JsonWriter& value(T i) {
     if constexpr (std::is_signed_v<T>) return integer(static_cast<std::int64_t>(i));
     else return unsigned_integer(static_cast<std::uint64_t>(i));
   }

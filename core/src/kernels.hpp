@@ -13,16 +13,16 @@
 namespace gpucalc {
 
 struct Kernels {
-  double peak = 0;        // matmul peak for the precision at the sustained clock, FLOP/s
-  double mm_eff = 0;      // asymptotic matmul efficiency
+  double peak = 0;    // matmul peak for the precision at the sustained clock, FLOP/s
+  double mm_eff = 0;  // asymptotic matmul efficiency
   // The 16-bit peak and efficiency: under FP8 training the fused attention and the
   // output layer stay in BF16 (Transformer Engine applies FP8 to its own linear layers;
   // FP8 attention is a separate, optional switch; Megatron's output layer is a plain
   // ColumnParallelLinear), so they run at these.
   double peak16 = 0, mm_eff16 = 0;
   double att_fwd = 0, att_bwd = 0;
-  double hbm = 0;         // achieved HBM bytes/s for large streams
-  double sms = 0;         // SMs for wave quantization; 0: none (assume.hfu)
+  double hbm = 0;  // achieved HBM bytes/s for large streams
+  double sms = 0;  // SMs for wave quantization; 0: none (assume.hfu)
   // Bytes per element a linear's GEMMs move through HBM: its inputs (1 under FP8, else 2),
   // its 16-bit output, and the weight gradient it accumulates (read and written at the
   // gradient's size: Megatron's fused fp32 main_grad accumulation).

@@ -60,7 +60,8 @@ std::string write_deepspeed(Out& o) {
     c["fp16"] = {{"enabled", true}};
   } else {
     c["bf16"] = {{"enabled", true}};
-    if (t.precision == Precision::fp8) approximate(o, "training.precision", "fp8", "bf16 (FP8 GEMMs need Transformer Engine in the model code)");
+    if (t.precision == Precision::fp8)
+      approximate(o, "training.precision", "fp8", "bf16 (FP8 GEMMs need Transformer Engine in the model code)");
   }
   c["zero_optimization"] = zero_section(o);
   if (t.optimizer == Optimizer::adamw) c["optimizer"] = {{"type", "AdamW"}};

@@ -1,7 +1,7 @@
 // Launch-config export: picks the writer for the format, adds the warnings every format
 // shares, and lists the warnings as comments in the formats that have comments.
-#include "gpucalc/message.hpp"
 #include "gpucalc/launch_export.hpp"
+#include "gpucalc/message.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -24,8 +24,8 @@ const char* to_string(ExportFormat f) {
 }
 
 std::optional<ExportFormat> parse_export_format(std::string_view name) {
-  for (ExportFormat f : {ExportFormat::megatron, ExportFormat::torchtitan, ExportFormat::deepspeed,
-                         ExportFormat::llamafactory})
+  for (ExportFormat f :
+       {ExportFormat::megatron, ExportFormat::torchtitan, ExportFormat::deepspeed, ExportFormat::llamafactory})
     if (name == to_string(f)) return f;
   return std::nullopt;
 }
@@ -33,14 +33,16 @@ std::optional<ExportFormat> parse_export_format(std::string_view name) {
 namespace launch {
 
 void no_equivalent(Out& o, const std::string& element, const std::string& value) {
-  o.warnings.push_back(coded("export_no_equivalent",
-                             "{framework} has no option for {element} = {value}; the exported config leaves it out: set it "
-                             "by hand, or the run will not use this layout",
-                             {{"framework", o.framework}, {"element", element}, {"value", value}}));
+  o.warnings.push_back(
+      coded("export_no_equivalent",
+            "{framework} has no option for {element} = {value}; the exported config leaves it out: set it "
+            "by hand, or the run will not use this layout",
+            {{"framework", o.framework}, {"element", element}, {"value", value}}));
 }
 
 void approximate(Out& o, const std::string& element, const std::string& value, const std::string& used) {
-  o.warnings.push_back(coded("export_approximate", "{framework} has no exact equivalent of {element} = {value}; the config uses {used}",
+  o.warnings.push_back(coded("export_approximate",
+                             "{framework} has no exact equivalent of {element} = {value}; the config uses {used}",
                              {{"framework", o.framework}, {"element", element}, {"value", value}, {"used", used}}));
 }
 
@@ -61,7 +63,8 @@ int64_t grad_accum(const Scenario& s, const Layout& l) { return micro_batches(s.
 
 int64_t train_steps(const Scenario& s) {
   const Training& t = s.problem.training;
-  return static_cast<int64_t>(std::ceil(t.tokens / (static_cast<double>(t.global_batch) * static_cast<double>(t.seq_len))));
+  return static_cast<int64_t>(
+      std::ceil(t.tokens / (static_cast<double>(t.global_batch) * static_cast<double>(t.seq_len))));
 }
 
 std::string recompute_module_list(unsigned bits, const char* sep) {
@@ -85,10 +88,11 @@ constexpr Framework kModelled[] = {Framework::megatron, Framework::torchtitan, F
 void framework_note(launch::Out& o, ExportFormat f) {
   const Framework modelled = o.s.problem.training.framework;
   if (modelled == kModelled[static_cast<int>(f)]) return;
-  o.warnings.push_back(coded("export_framework_differs",
-                             "the memory estimate models training.framework = {modelled}; under {framework} the same layout "
-                             "can need more or less memory: set training.framework to match and evaluate again",
-                             {{"framework", o.framework}, {"modelled", to_string(modelled)}}));
+  o.warnings.push_back(
+      coded("export_framework_differs",
+            "the memory estimate models training.framework = {modelled}; under {framework} the same layout "
+            "can need more or less memory: set training.framework to match and evaluate again",
+            {{"framework", o.framework}, {"modelled", to_string(modelled)}}));
 }
 
 // The warnings, repeated as '#' comments at the end of the text.
@@ -103,9 +107,10 @@ void append_comments(std::string& text, const std::vector<Message>& warnings) {
 Expected<LaunchConfig> write_launch_config(const Scenario& s, const Layout& l, ExportFormat f) {
   const Training& t = s.problem.training;
   if (f == ExportFormat::llamafactory && t.stage == Stage::pretrain)
-    return coded_error("/training/stage", "export_needs_finetune",
-                       "LLaMA-Factory export is for fine-tunes: set training.stage to lora, qlora or full_finetune, got \"{stage}\"",
-                       {{"stage", "pretrain"}});
+    return coded_error(
+        "/training/stage", "export_needs_finetune",
+        "LLaMA-Factory export is for fine-tunes: set training.stage to lora, qlora or full_finetune, got \"{stage}\"",
+        {{"stage", "pretrain"}});
   const int i = static_cast<int>(f);
   launch::Out o{s, l, kDisplay[i], {}};
   framework_note(o, f);

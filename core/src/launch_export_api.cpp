@@ -4,9 +4,9 @@
 #include <optional>
 #include <string>
 
-#include "gpucalc/message.hpp"
 #include "gpucalc/api.hpp"
 #include "gpucalc/launch_export.hpp"
+#include "gpucalc/message.hpp"
 #include "gpucalc/scenario.hpp"
 #include "json_writer.hpp"
 
@@ -29,9 +29,10 @@ std::string export_error(const Error& e) {
 std::string export_json(std::string_view scenario_json, std::string_view format) {
   const std::optional<ExportFormat> f = parse_export_format(format);
   if (!f)
-    return export_error(coded_error("", "export_format_unknown",
-                                    "unknown export format \"{format}\": use megatron, torchtitan, deepspeed or llamafactory",
-                                    {{"format", std::string(format)}}));
+    return export_error(
+        coded_error("", "export_format_unknown",
+                    "unknown export format \"{format}\": use megatron, torchtitan, deepspeed or llamafactory",
+                    {{"format", std::string(format)}}));
   const Expected<Scenario> s = parse_scenario(scenario_json);
   if (!s) return export_error(s.error());
   const Expected<std::string> text = export_text(*s, *f);

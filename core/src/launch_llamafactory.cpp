@@ -38,7 +38,8 @@ void method(Out& o, Yaml& y) {
   const int64_t alpha = std::llround(t.lora.alpha);
   y.add("lora_alpha", num(alpha));
   if (static_cast<double>(alpha) != t.lora.alpha)
-    approximate(o, "training.lora.alpha", num(t.lora.alpha), "lora_alpha: " + num(alpha) + " (an integer in LLaMA-Factory)");
+    approximate(o, "training.lora.alpha", num(t.lora.alpha),
+                "lora_alpha: " + num(alpha) + " (an integer in LLaMA-Factory)");
   y.add("lora_target", lora_targets(t.lora.targets));
   if (t.stage != Stage::qlora) return;
   y.add("quantization_bit", "4");
@@ -72,11 +73,12 @@ void train(Out& o, Yaml& y) {
   y.flag("disable_gradient_checkpointing", l.recompute == Recompute::none);
   if (l.recompute == Recompute::selective)
     approximate(o, "training.recompute", "selective", "gradient checkpointing of whole layers (full)");
-  const char* optim = t.optimizer == Optimizer::adamw      ? (t.lora.paged_optimizer ? "paged_adamw_32bit" : "adamw_torch")
-                      : t.optimizer == Optimizer::adam8bit ? (t.lora.paged_optimizer ? "paged_adamw_8bit" : "adamw_bnb_8bit")
-                      : t.optimizer == Optimizer::sgd      ? "sgd"
-                      : t.optimizer == Optimizer::lion     ? "lion_32bit"
-                                                           : "adafactor";
+  const char* optim = t.optimizer == Optimizer::adamw ? (t.lora.paged_optimizer ? "paged_adamw_32bit" : "adamw_torch")
+                      : t.optimizer == Optimizer::adam8bit
+                          ? (t.lora.paged_optimizer ? "paged_adamw_8bit" : "adamw_bnb_8bit")
+                      : t.optimizer == Optimizer::sgd  ? "sgd"
+                      : t.optimizer == Optimizer::lion ? "lion_32bit"
+                                                       : "adafactor";
   y.add("optim", optim);
   deepspeed(o, y);
 }
@@ -99,7 +101,8 @@ std::string write_llamafactory(Out& o) {
   const ModelShape& m = o.s.problem.model;
   return "# LLaMA-Factory config for the plan gpucalc chose (names: hiyouga/LLaMA-Factory\n"
          "# src/llamafactory/hparams, data/frameworks/llamafactory.json). Add model_name_or_path for\n"
-         "# " + m.name + ", dataset, template and output_dir, then train\n# (" + num(o.l.gpus()) +
+         "# " +
+         m.name + ", dataset, template and output_dir, then train\n# (" + num(o.l.gpus()) +
          " GPUs in all):\n#   FORCE_TORCHRUN=1 llamafactory-cli train this.yaml\n\n" + y.text;
 }
 

@@ -50,7 +50,8 @@ void sharding_args(Out& o, Args& a) {
   const Training& t = o.s.problem.training;
   if (l.zero_stage == 1 || l.zero_stage == 2) {
     a.add("--use-distributed-optimizer");
-    if (l.zero_stage == 1) approximate(o, "zero_stage", "1", "--use-distributed-optimizer (shards gradients too, as ZeRO-2)");
+    if (l.zero_stage == 1)
+      approximate(o, "zero_stage", "1", "--use-distributed-optimizer (shards gradients too, as ZeRO-2)");
   } else if (l.zero_stage == 3) {
     a.add("--use-megatron-fsdp");  // Megatron-FSDP v1 (the default) turns the distributed optimizer on
     a.add("--data-parallel-sharding-strategy", "optim_grads_params");
@@ -60,10 +61,8 @@ void sharding_args(Out& o, Args& a) {
   // arguments.py: --overlap-param-gather needs --overlap-grad-reduce and a sharded optimizer.
   if (overlap_grad && l.zero_stage > 0 && t.overlap_param_gather) a.add("--overlap-param-gather");
   if (l.shard > 0 && l.shard < l.dp) {
-    if (l.zero_stage == 3)
-      no_equivalent(o, "parallel.shard", num(l.shard));
-    else
-      a.add("--num-distributed-optimizer-instances", num(l.dp / l.shard));
+    if (l.zero_stage == 3) no_equivalent(o, "parallel.shard", num(l.shard));
+    else a.add("--num-distributed-optimizer-instances", num(l.dp / l.shard));
   }
   if (t.offload.optimizer) a.add("--optimizer-cpu-offload");
   if (t.offload.params) no_equivalent(o, "training.offload.params", "true");
@@ -112,7 +111,8 @@ void model_args(Out& o, Args& a) {
     a.add("--num-query-groups", num(m.kv_heads));
   }
   if (m.head_dim * m.heads != m.hidden) a.add("--kv-channels", num(m.head_dim));
-  a.add("--max-position-embeddings", num(m.max_position_embeddings > 0 ? m.max_position_embeddings : o.s.problem.training.seq_len));
+  a.add("--max-position-embeddings",
+        num(m.max_position_embeddings > 0 ? m.max_position_embeddings : o.s.problem.training.seq_len));
   a.add("--position-embedding-type", m.position == PositionEmbedding::rope ? "rope" : "learned_absolute");
   if (m.position == PositionEmbedding::alibi) no_equivalent(o, "model.position", "alibi");
   a.add("--normalization", m.norm == Norm::rmsnorm ? "RMSNorm" : "LayerNorm");
@@ -140,8 +140,8 @@ void moe_args(Out& o, Args& a) {
   a.add("--moe-ffn-hidden-size", num(e.expert_ffn_hidden));
   if (e.shared_experts > 0) a.add("--moe-shared-expert-intermediate-size", num(e.shared_expert_ffn_hidden));
   if (e.first_dense_layers > 0)
-    a.add("--moe-layer-freq", "'([0]*" + num(e.first_dense_layers) + "+[1]*" +
-                                  num(o.s.problem.model.layers - e.first_dense_layers) + ")'");
+    a.add("--moe-layer-freq",
+          "'([0]*" + num(e.first_dense_layers) + "+[1]*" + num(o.s.problem.model.layers - e.first_dense_layers) + ")'");
   if (e.capacity_factor > 0) a.add("--moe-expert-capacity-factor", num(e.capacity_factor));
   if (o.s.problem.training.moe_dispatcher == MoeDispatcher::deepep) {
     a.add("--moe-token-dispatcher-type", "flex");
@@ -163,14 +163,16 @@ std::string write_megatron(Out& o) {
   optimizer_args(o, a);
   model_args(o, a);
   moe_args(o, a);
-  if (is_adapter_stage(o.s.problem.training))
-    no_equivalent(o, "training.stage", to_string(o.s.problem.training.stage));
+  if (is_adapter_stage(o.s.problem.training)) no_equivalent(o, "training.stage", to_string(o.s.problem.training.stage));
   const int64_t gpus = o.l.gpus();
   return "# Megatron-LM arguments for the plan gpucalc chose (option names: NVIDIA/Megatron-LM\n"
          "# megatron/training/arguments.py, data/frameworks/megatron.json). Add your data,\n"
-         "# tokenizer, learning-rate and checkpoint arguments, then launch\n# (" + num(gpus) + " GPUs in all):\n"
+         "# tokenizer, learning-rate and checkpoint arguments, then launch\n# (" +
+         num(gpus) +
+         " GPUs in all):\n"
          "#   torchrun --nnodes N --nproc-per-node G pretrain_gpt.py \"${GPUCALC_ARGS[@]}\" ...\n"
-         "GPUCALC_ARGS=(\n" + a.text + ")\n";
+         "GPUCALC_ARGS=(\n" +
+         a.text + ")\n";
 }
 
 }  // namespace gpucalc::launch

@@ -27,8 +27,9 @@ void parallelism(Out& o, Toml& t) {
   t.add("data_parallel_shard_degree", num(shard));
   if (l.zero_stage == 1 || l.zero_stage == 2) {
     t.str("fsdp_reshard_after_forward", "never");
-    approximate(o, "zero_stage", std::to_string(l.zero_stage),
-                "FSDP2 with fsdp_reshard_after_forward = \"never\" (parameters stay gathered between forward and backward)");
+    approximate(
+        o, "zero_stage", std::to_string(l.zero_stage),
+        "FSDP2 with fsdp_reshard_after_forward = \"never\" (parameters stay gathered between forward and backward)");
   }
   t.add("tensor_parallel_degree", num(l.tp));
   if (l.tp > 1 && o.s.problem.training.overlap_tp_comm) t.flag("enable_async_tensor_parallel", true);
@@ -38,11 +39,11 @@ void parallelism(Out& o, Toml& t) {
     t.str("pipeline_parallel_schedule", l.vpp > 1 ? "Interleaved1F1B" : "1F1B");
     if (l.vpp > 1 && o.s.problem.model.layers % (l.pp * l.vpp) == 0)
       t.add("pipeline_parallel_layers_per_stage", num(o.s.problem.model.layers / (l.pp * l.vpp)));
-    else if (l.vpp > 1)
-      no_equivalent(o, "parallel.vpp", num(l.vpp));
+    else if (l.vpp > 1) no_equivalent(o, "parallel.vpp", num(l.vpp));
   }
   if (uneven_split(l))
-    no_equivalent(o, "parallel.first_stage_layers/last_stage_layers", num(l.first_stage_layers) + "/" + num(l.last_stage_layers));
+    no_equivalent(o, "parallel.first_stage_layers/last_stage_layers",
+                  num(l.first_stage_layers) + "/" + num(l.last_stage_layers));
   t.add("context_parallel_degree", num(l.cp));
   if (o.s.problem.model.moe.experts > 0) {
     t.add("expert_parallel_degree", num(l.ep));
@@ -63,7 +64,8 @@ void training(Out& o, Toml& t) {
   t.add("seq_len", num(tr.seq_len));
   t.add("steps", num(train_steps(o.s)));
   t.str("mixed_precision_param", "bfloat16");
-  if (tr.precision == Precision::fp16) approximate(o, "training.precision", "fp16", "mixed_precision_param = \"bfloat16\"");
+  if (tr.precision == Precision::fp16)
+    approximate(o, "training.precision", "fp16", "mixed_precision_param = \"bfloat16\"");
   if (tr.offload.optimizer || tr.offload.params) t.flag("enable_cpu_offload", true);
 }
 
@@ -87,7 +89,8 @@ void quantize_and_compile(Out& o, Toml& t) {
     } else {
       converter = "quantize.linear.float8";
       if (tr.fp8_recipe == Fp8Recipe::delayed)
-        approximate(o, "training.fp8_recipe", "delayed", "recipe_name = \"tensorwise\" (torchtitan has no delayed scaling)");
+        approximate(o, "training.fp8_recipe", "delayed",
+                    "recipe_name = \"tensorwise\" (torchtitan has no delayed scaling)");
     }
   }
   t.section("model");
@@ -123,9 +126,10 @@ std::string write_torchtitan(Out& o) {
   const ModelShape& m = o.s.problem.model;
   return "# torchtitan job config for the plan gpucalc chose (names: pytorch/torchtitan\n"
          "# torchtitan/config/job_config.py, data/frameworks/torchtitan.json). Set model.name and\n"
-         "# model.flavor for " + m.name + " (" + num(m.layers) + " layers, hidden " + num(m.hidden) +
-         ") and your dataset, then\n# run (" + num(o.l.gpus()) +
-         " GPUs in all): NGPU=G ./run_train.sh --job.config_file this.toml (on each node)\n\n" + t.text;
+         "# model.flavor for " +
+         m.name + " (" + num(m.layers) + " layers, hidden " + num(m.hidden) + ") and your dataset, then\n# run (" +
+         num(o.l.gpus()) + " GPUs in all): NGPU=G ./run_train.sh --job.config_file this.toml (on each node)\n\n" +
+         t.text;
 }
 
 }  // namespace gpucalc::launch

@@ -56,8 +56,8 @@ double attention_side_bytes(const LayerCtx& c) {
   const ModelShape& m = *c.m;
   const double norm = c.eager ? 32.0 : 4.0, rope = c.eager ? 28.0 : 4.0;
   double b = static_cast<double>(m.norms_per_layer) * norm * c.h / c.ts;  // norms
-  if (m.qk_norm) b += norm * (c.a + c.g_kv) * c.d / c.tp;                // per-head q/k norms
-  b += 2 * 6.0 * c.h / c.ts;                                             // two residual adds
+  if (m.qk_norm) b += norm * (c.a + c.g_kv) * c.d / c.tp;                 // per-head q/k norms
+  b += 2 * 6.0 * c.h / c.ts;                                              // two residual adds
   if (c.mla) {
     // RoPE on the d_rope part of every query head and the one shared key; the two latent norms.
     b += rope * (c.a / c.tp + 1) * static_cast<double>(m.mla.qk_rope_head_dim);
@@ -67,8 +67,8 @@ double attention_side_bytes(const LayerCtx& c) {
   }
   if (m.dropout) b += 2 * 5.0 * c.h / c.ts;  // two dropouts
   if (!c.t->flash_attention) {
-    b += (4.0 + (m.dropout ? 5.0 : 0.0)) * c.a * c.s / c.tp;       // softmax (+ dropout)
-    b += 2 * 4.0 * (2 * c.a + 2 * c.g_kv) * c.d / c.tp;            // head permutes in and out
+    b += (4.0 + (m.dropout ? 5.0 : 0.0)) * c.a * c.s / c.tp;  // softmax (+ dropout)
+    b += 2 * 4.0 * (2 * c.a + 2 * c.g_kv) * c.d / c.tp;       // head permutes in and out
   }
   return b;
 }
@@ -132,24 +132,24 @@ Pair core_attention(const LayerCtx& c) {
 // The MLP half of a layer, with what selective recomputation may rebuild of it.
 struct MlpBlock {
   Gemms gemms;
-  double bytes_tok = 0;     // element-wise bytes per token, forward
-  double units = 1;         // activation copies the MLP's TP collectives carry
+  double bytes_tok = 0;                                // element-wise bytes per token, forward
+  double units = 1;                                    // activation copies the MLP's TP collectives carry
   double mlp_fwd = 0, shared_fwd = 0, routed_fwd = 0;  // recomputable forward times
   double act_tok = 0, shared_act_tok = 0, permute_tok = 0;
-  double ep = 0;            // EP all-to-all, all passes
+  double ep = 0;                      // EP all-to-all, all passes
   double cast_fwd = 0, cast_bwd = 0;  // FP8: GEMM-input elements per token quantised, forward / backward
 };
 
 MlpBlock dense_mlp(const LayerCtx& c) {
   MlpBlock b;
   const double up = (c.swiglu ? 2 : 1) * c.ff / c.tp;
-  b.gemms.add(c, c.M, up, c.h);          // gate+up, or fc1
-  b.gemms.add(c, c.M, c.h, c.ff / c.tp); // down
+  b.gemms.add(c, c.M, up, c.h);           // gate+up, or fc1
+  b.gemms.add(c, c.M, c.h, c.ff / c.tp);  // down
   b.mlp_fwd = b.gemms.fwd;
   b.act_tok = c.act_bytes_per_f * c.ff / c.tp;
   b.bytes_tok = b.act_tok;
-  b.cast_fwd = c.h / c.ts + c.ff / c.tp;   // inputs of the up and down projections
-  b.cast_bwd = up + c.h / c.ts;            // their output gradients
+  b.cast_fwd = c.h / c.ts + c.ff / c.tp;  // inputs of the up and down projections
+  b.cast_bwd = up + c.h / c.ts;           // their output gradients
   return b;
 }
 
@@ -193,7 +193,8 @@ MlpBlock moe_block(const LayerCtx& c) {
   const Layout& l = *c.l;
   const double E = static_cast<double>(m.moe.experts), kk = static_cast<double>(m.moe.top_k),
                fe = static_cast<double>(m.moe.expert_ffn_hidden), ep = static_cast<double>(l.ep),
-               etp = static_cast<double>(l.etp), load = expert_load(m), fs = static_cast<double>(shared_expert_width(m));
+               etp = static_cast<double>(l.etp), load = expert_load(m),
+               fs = static_cast<double>(shared_expert_width(m));
   const double up = c.swiglu ? 2 : 1;
   const double router = c.k.linear_fwd(c.M / c.ts, E, c.h);
   b.gemms.fwd += router;
@@ -208,8 +209,8 @@ MlpBlock moe_block(const LayerCtx& c) {
   const double local = E / ep;
   const double ef = c.k.grouped_fwd(local, te, up * fe / etp, c.h) + c.k.grouped_fwd(local, te, c.h, fe / etp);
   b.gemms.fwd += ef;
-  b.gemms.bwd += c.k.grouped_bwd(local, te, up * fe / etp, c.h, c.frozen) +
-                 c.k.grouped_bwd(local, te, c.h, fe / etp, c.frozen);
+  b.gemms.bwd +=
+      c.k.grouped_bwd(local, te, up * fe / etp, c.h, c.frozen) + c.k.grouped_bwd(local, te, c.h, fe / etp, c.frozen);
   b.gemms.weights += local * (up * fe + fe) * c.h / etp;
   b.routed_fwd = ef + router;
   // Element-wise: the activation over load·k routed copies and the shared width;
@@ -295,8 +296,9 @@ double cp_comm(const LayerCtx& c, const Pair& core) {
 // more for its amax. HBM-bound.
 Pair fp8_casts(const LayerCtx& c, const MlpBlock& mlp, double weights) {
   if (c.fp8_cast_bytes <= 0) return {};
-  const double att_fwd = c.h / c.ts + c.a * c.dv / c.tp;                              // QKV and projection inputs
-  const double att_bwd = (c.a * c.dqk + (c.mla ? c.a * c.dv : 2 * c.g_kv * c.d)) / c.tp + c.h / c.ts;  // their output gradients
+  const double att_fwd = c.h / c.ts + c.a * c.dv / c.tp;  // QKV and projection inputs
+  const double att_bwd =
+      (c.a * c.dqk + (c.mla ? c.a * c.dv : 2 * c.g_kv * c.d)) / c.tp + c.h / c.ts;  // their output gradients
   const double fwd = c.fp8_cast_bytes * (c.M * (att_fwd + mlp.cast_fwd) + weights / c.micro_batches);
   const double bwd = c.fp8_cast_bytes * c.M * (att_bwd + mlp.cast_bwd);
   return {c.k.mem(fwd, fwd / 8), c.k.mem(bwd, bwd / 8)};
@@ -345,7 +347,9 @@ LayerCtx layer_ctx(const ModelShape& m, const Training& t, const Layout& l, cons
   // Bytes per element of an FP8 cast: read 2 + write 1 + its transpose 1, and 2 more
   // for the amax read of current scaling; MXFP8 adds 1/32 B of scale per copy.
   if (t.precision == Precision::fp8 && !e.hfu)
-    c.fp8_cast_bytes = t.fp8_recipe == Fp8Recipe::tensorwise ? 6.0 : t.fp8_recipe == Fp8Recipe::delayed ? 4.0 : 4.0 + 2.0 / 32;
+    c.fp8_cast_bytes = t.fp8_recipe == Fp8Recipe::tensorwise ? 6.0
+                       : t.fp8_recipe == Fp8Recipe::delayed  ? 4.0
+                                                             : 4.0 + 2.0 / 32;
   c.micro_batches = static_cast<double>(std::max<int64_t>(1, micro_batches(t, l)));
   return c;
 }
@@ -374,8 +378,7 @@ LayerTime layer_time(const LayerCtx& c, bool moe_layer) {
   // With TP communication overlap the collectives are split into tp chunks pipelined
   // with the GEMM chunks (ring exchange): the first chunk of each has nothing to hide
   // under, the rest shows only where it outlasts the layer's GEMMs.
-  if (c.t->overlap_tp_comm && c.l->tp > 1)
-    r.tp = r.tp / c.tp + std::max(0.0, r.tp * (c.tp - 1) / c.tp - (fwd + bwd));
+  if (c.t->overlap_tp_comm && c.l->tp > 1) r.tp = r.tp / c.tp + std::max(0.0, r.tp * (c.tp - 1) / c.tp - (fwd + bwd));
   r.cp = cp_comm(c, core);
   // EP all-to-all overlapped with another micro-batch's compute (DeepSeek-V3 DualPipe,
   // Megatron-Core's 1F1B A2A overlap): only what exceeds the layer's compute shows.

@@ -18,12 +18,12 @@ struct LayerCtx {
   Kernels k;
   Fabric fabric;
   double h = 0, a = 0, g_kv = 0, d = 0, dqk = 0, dv = 0, ff = 0, tp = 1, cp = 1, s = 0;
-  double M = 0;        // tokens per micro-batch per GPU (b·s/cp)
-  double ts = 1;       // sequence-sharded region divisor (tp with SP)
+  double M = 0;   // tokens per micro-batch per GPU (b·s/cp)
+  double ts = 1;  // sequence-sharded region divisor (tp with SP)
   bool sp = false, swiglu = true, mla = false, frozen = false, qlora = false;
-  bool eager = false;  // element-wise ops run as separate eager PyTorch kernels
-  double att_bytes_tok = 0;     // attention-side element-wise bytes per token, forward
-  double act_bytes_per_f = 0;   // the MLP activation function, bytes per f element
+  bool eager = false;             // element-wise ops run as separate eager PyTorch kernels
+  double att_bytes_tok = 0;       // attention-side element-wise bytes per token, forward
+  double act_bytes_per_f = 0;     // the MLP activation function, bytes per f element
   double dequant_per_weight = 0;  // QLoRA: NF4 read + bf16 write per frozen weight per use
   double fp8_cast_bytes = 0;      // FP8: HBM bytes per element to quantise a GEMM input (0: not FP8)
   double micro_batches = 1;       // per step: FP8 weight casts are made once a step

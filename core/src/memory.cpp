@@ -19,9 +19,9 @@ constexpr double kAct = 2.0;  // bytes per saved activation element (bf16/fp16)
 // expert, over etp ranks (Megatron-Core expert tensor parallel); the router is
 // replicated (Megatron-Core TopKRouter).
 struct LayerLocal {
-  double dense = 0;       // a dense layer's local parameters
-  double moe_shared = 0;  // a MoE layer's parameters every EP rank keeps
-  double moe_expert = 0;  // a MoE layer's routed-expert parameters on one GPU
+  double dense = 0;                                // a dense layer's local parameters
+  double moe_shared = 0;                           // a MoE layer's parameters every EP rank keeps
+  double moe_expert = 0;                           // a MoE layer's routed-expert parameters on one GPU
   double dense_linear = 0, moe_shared_linear = 0;  // the linear (quantisable) part of the above
 };
 LayerLocal layer_local(const ParamCounts& pc, const Layout& l) {
@@ -36,13 +36,13 @@ LayerLocal layer_local(const ParamCounts& pc, const Layout& l) {
 }
 
 struct StageParams {
-  double params = 0;          // parameters held by one GPU of this stage (before ZeRO), experts excluded
-  double expert_params = 0;   // routed-expert parameters on one GPU (sharded over dp·cp/ep by ZeRO)
-  double linear = 0;          // the layers' linear weights among params + expert_params (QLoRA quantises these)
-  double layer_local = 0;     // the largest layer's local parameters (ZeRO-3 gathers one at a time)
-  double head_local = 0;      // the output projection's local parameters (last stage)
-  double embedding_local = 0; // the token embedding's local parameters (first stage)
-  double adapters = 0;        // LoRA: trainable adapter parameters on one GPU
+  double params = 0;           // parameters held by one GPU of this stage (before ZeRO), experts excluded
+  double expert_params = 0;    // routed-expert parameters on one GPU (sharded over dp·cp/ep by ZeRO)
+  double linear = 0;           // the layers' linear weights among params + expert_params (QLoRA quantises these)
+  double layer_local = 0;      // the largest layer's local parameters (ZeRO-3 gathers one at a time)
+  double head_local = 0;       // the output projection's local parameters (last stage)
+  double embedding_local = 0;  // the token embedding's local parameters (first stage)
+  double adapters = 0;         // LoRA: trainable adapter parameters on one GPU
   StageLayers layers;
 };
 
@@ -54,8 +54,8 @@ StageParams stage_params(const ModelShape& m, const Training& t, const Layout& l
   sp.params = dense * ll.dense + moe * ll.moe_shared;
   sp.expert_params = moe * ll.moe_expert;
   sp.linear = dense * ll.dense_linear + moe * (ll.moe_shared_linear + ll.moe_expert);
-  sp.layer_local = std::max(sp.layers.dense > 0 ? ll.dense : 0.0,
-                            sp.layers.moe() > 0 ? ll.moe_shared + ll.moe_expert : 0.0);
+  sp.layer_local =
+      std::max(sp.layers.dense > 0 ? ll.dense : 0.0, sp.layers.moe() > 0 ? ll.moe_shared + ll.moe_expert : 0.0);
   if (is_adapter_stage(t)) {
     sp.adapters = (dense * lora_params_per_layer(m, t.lora, false) + moe * lora_params_per_layer(m, t.lora, true)) /
                   static_cast<double>(l.tp);
@@ -83,8 +83,8 @@ StageParams stage_params(const ModelShape& m, const Training& t, const Layout& l
 double lora_params_per_layer(const ModelShape& m, const LoraConfig& c, bool moe_layer, bool active_only) {
   // r·(d_in + d_out) per adapted W: A is r×d_in, B is d_out×r (Hu et al. 2021 §4.1).
   const double r = static_cast<double>(c.rank);
-  const double h = static_cast<double>(m.hidden), a = static_cast<double>(m.heads),
-               g = static_cast<double>(m.kv_heads), d = static_cast<double>(head_dim(m));
+  const double h = static_cast<double>(m.hidden), a = static_cast<double>(m.heads), g = static_cast<double>(m.kv_heads),
+               d = static_cast<double>(head_dim(m));
   const auto ad = [&](double in, double out) { return r * (in + out); };
   double n = 0;
   if (is_mla(m)) {
@@ -113,8 +113,7 @@ double lora_params_per_layer(const ModelShape& m, const LoraConfig& c, bool moe_
   // Every routed and shared expert carries its own adapters (PEFT matches module names).
   const double fs = static_cast<double>(shared_expert_width(m));
   const double experts = static_cast<double>(active_only ? m.moe.top_k : m.moe.experts);
-  return n + experts * mlp(static_cast<double>(m.moe.expert_ffn_hidden)) +
-         (fs > 0 ? mlp(fs) : 0.0);
+  return n + experts * mlp(static_cast<double>(m.moe.expert_ffn_hidden)) + (fs > 0 ? mlp(fs) : 0.0);
 }
 
 double nf4_bytes_per_param(bool double_quant) {
@@ -167,7 +166,7 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
       const int idx = swiglu ? i : (i < 5 ? i : 6);  // GELU: fc1 (f/t) then fc2 (h)
       if (i % 2 == 0) saved += mm_out[idx];
     }
-    saved += od / tp;                    // attention output (lse added below)
+    saved += od / tp;                     // attention output (lse added below)
     if (l.tp > 1) saved += 2.0 * h / tp;  // reduce-scatter outputs after wo and w2
     return kAct * sb * saved + lse;
   }
@@ -224,8 +223,8 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
   // Dropout: 1-byte masks after attention and after the MLP (Korthikanti Table 2's 2sbh).
   if (m.dropout) bytes += 2.0 * sb * h / seq_shard;
   bytes += lse;
-  if (!t.flash_attention && (l.recompute == Recompute::none ||
-                             (l.recompute == Recompute::selective && !recomputes(l, RM::core_attn)))) {
+  if (!t.flash_attention &&
+      (l.recompute == Recompute::none || (l.recompute == Recompute::selective && !recomputes(l, RM::core_attn)))) {
     // Materialised attention: softmax output 2·a·s²·b (+ dropout mask a·s²·b and
     // dropout output 2·a·s²·b): Korthikanti's 5·a·s²·b, or 2·a·s²·b without dropout.
     // Selective recomputation recomputes exactly this part (Korthikanti §5). With CP
@@ -382,9 +381,9 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     // bitsandbytes dequantises each NF4 weight to bf16 for its matmul, one at a time:
     // the largest local linear weight, 2 B per parameter.
     const double h = static_cast<double>(m.hidden);
-    const double widest = std::max({static_cast<double>(m.heads) * static_cast<double>(qk_head_dim(m)),
-                                    static_cast<double>(is_moe(m) && sp.layers.dense == 0 ? m.moe.expert_ffn_hidden
-                                                                                          : m.ffn_hidden)});
+    const double widest =
+        std::max({static_cast<double>(m.heads) * static_cast<double>(qk_head_dim(m)),
+                  static_cast<double>(is_moe(m) && sp.layers.dense == 0 ? m.moe.expert_ffn_hidden : m.ffn_hidden)});
     // Under ZeRO-3 / FSDP it comes on top of the gathered NF4 units.
     r.weights_gathered += 2.0 * h * widest / static_cast<double>(l.tp);
   }
@@ -405,7 +404,8 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     // run from its post-accumulate-grad hook: the largest single local parameter's.
     const double widest = static_cast<double>(m.hidden) *
                           std::max(static_cast<double>(m.heads) * static_cast<double>(qk_head_dim(m)),
-                                   static_cast<double>(m.ffn_hidden)) / static_cast<double>(l.tp);
+                                   static_cast<double>(m.ffn_hidden)) /
+                          static_cast<double>(l.tp);
     const double largest = std::max({widest, sp.head_local, sp.embedding_local});
     r.gradients = std::min(r.gradients, sb.gradients * largest / (l.zero_stage >= 2 ? shard : 1.0));
   }
@@ -442,7 +442,8 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
   const double chunk_layers = static_cast<double>(sp.layers.total) / static_cast<double>(v);
   // A stage's layers mix dense and MoE ones (the dense ones sit on stage 0); the saved
   // bytes per layer are their weighted mean.
-  const double dense_share = static_cast<double>(sp.layers.dense) / static_cast<double>(std::max<int64_t>(1, sp.layers.total));
+  const double dense_share =
+      static_cast<double>(sp.layers.dense) / static_cast<double>(std::max<int64_t>(1, sp.layers.total));
   const double per_layer = dense_share * activation_bytes_per_layer(m, t, l, false) +
                            (dense_share < 1.0 ? (1.0 - dense_share) * activation_bytes_per_layer(m, t, l, true) : 0.0);
   const double seq_shard = (t.sequence_parallel && l.tp > 1) ? static_cast<double>(l.tp) : 1.0;
@@ -479,8 +480,8 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     // the loss runs on logits.float() through log-softmax, which at the start of backward
     // holds its fp32 output, the incoming fp32 gradient and the fp32 input gradient:
     // 12 B per logit.
-    const double sbv = s_local * static_cast<double>(l.micro_batch) * static_cast<double>(m.vocab) /
-                       static_cast<double>(l.tp);
+    const double sbv =
+        s_local * static_cast<double>(l.micro_batch) * static_cast<double>(m.vocab) / static_cast<double>(l.tp);
     // Other stacks (framework_profile): the norm's and the head's inputs and the bytes
     // per logit their loss holds at its peak.
     r.logits = titan ? kAct * sbh / seq_shard + kAct * sbh + 12.0 * sbv

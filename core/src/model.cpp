@@ -23,7 +23,8 @@ int64_t attention_matmul_params(const ModelShape& m) {
   const MlaShape& x = m.mla;
   const int64_t dqk = x.qk_nope_head_dim + x.qk_rope_head_dim;
   const int64_t q = x.q_lora_rank > 0 ? h * x.q_lora_rank + x.q_lora_rank * a * dqk : h * a * dqk;
-  const int64_t kv = h * (x.kv_lora_rank + x.qk_rope_head_dim) + x.kv_lora_rank * a * (x.qk_nope_head_dim + x.v_head_dim);
+  const int64_t kv =
+      h * (x.kv_lora_rank + x.qk_rope_head_dim) + x.kv_lora_rank * a * (x.qk_nope_head_dim + x.v_head_dim);
   return q + kv + a * x.v_head_dim * h;
 }
 
@@ -64,7 +65,7 @@ ParamCounts count_params(const ModelShape& m) {
   } else if (m.linear_bias) {
     p.attention += a * d + 2 * g * d + h;  // Q, K, V and output biases
   } else if (m.qkv_bias) {
-    p.attention += a * d + 2 * g * d;      // Qwen2: Q, K, V biases, no output bias
+    p.attention += a * d + 2 * g * d;  // Qwen2: Q, K, V biases, no output bias
   }
   if (gated_ffn(m.ffn_act)) {
     p.mlp = 3 * h * f + (m.linear_bias ? 2 * f + h : 0);

@@ -59,7 +59,8 @@ double ring_latency(const Fabric& f, const GroupShape& s, double passes) {
 // NCCL's tree (all-reduce): up and down a chain inside the domain and a binary tree
 // across domains.
 double tree_latency(const Fabric& f, const GroupShape& s) {
-  return f.tree_base_latency_s + 2.0 * ((s.per_domain - 1) * f.tree_up_hop_s + std::ceil(std::log2(s.domains)) * f.tree_out_hop_s);
+  return f.tree_base_latency_s +
+         2.0 * ((s.per_domain - 1) * f.tree_up_hop_s + std::ceil(std::log2(s.domains)) * f.tree_out_hop_s);
 }
 
 // A ring pass moves (n-1)/n of the buffer through every member (Thakur et al. 2005).

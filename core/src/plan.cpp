@@ -56,10 +56,10 @@ const char* to_string(Framework f) {
 
 double optimizer_state_bytes(Optimizer o, double rows, double cols) {
   switch (o) {
-    case Optimizer::adamw: return 8.0;                    // fp32 m and v
+    case Optimizer::adamw: return 8.0;                          // fp32 m and v
     case Optimizer::adam8bit: return 2.0 + 2.0 * 4.0 / 2048.0;  // 8-bit m, v + fp32 absmax per 2048 block each
-    case Optimizer::sgd: return 4.0;                      // fp32 momentum buffer
-    case Optimizer::lion: return 4.0;                     // fp32 momentum (Lion keeps one moment)
+    case Optimizer::sgd: return 4.0;                            // fp32 momentum buffer
+    case Optimizer::lion: return 4.0;                           // fp32 momentum (Lion keeps one moment)
     case Optimizer::adafactor:
       // Row and column second-moment vectors per matrix: 4·(r + c) bytes for r·c
       // parameters; a vector parameter (r or c = 0) keeps its full second moment.
@@ -98,14 +98,13 @@ StateBytes state_bytes(const Training& t, const ModelShape* m) {
   return b;
 }
 
-const NamedBit kRecomputeModuleNames[7] = {
-    {"core_attn", static_cast<unsigned>(RecomputeModule::core_attn)},
-    {"moe_act", static_cast<unsigned>(RecomputeModule::moe_act)},
-    {"layernorm", static_cast<unsigned>(RecomputeModule::layernorm)},
-    {"mla_up_proj", static_cast<unsigned>(RecomputeModule::mla_up_proj)},
-    {"mlp", static_cast<unsigned>(RecomputeModule::mlp)},
-    {"moe", static_cast<unsigned>(RecomputeModule::moe)},
-    {"shared_experts", static_cast<unsigned>(RecomputeModule::shared_experts)}};
+const NamedBit kRecomputeModuleNames[7] = {{"core_attn", static_cast<unsigned>(RecomputeModule::core_attn)},
+                                           {"moe_act", static_cast<unsigned>(RecomputeModule::moe_act)},
+                                           {"layernorm", static_cast<unsigned>(RecomputeModule::layernorm)},
+                                           {"mla_up_proj", static_cast<unsigned>(RecomputeModule::mla_up_proj)},
+                                           {"mlp", static_cast<unsigned>(RecomputeModule::mlp)},
+                                           {"moe", static_cast<unsigned>(RecomputeModule::moe)},
+                                           {"shared_experts", static_cast<unsigned>(RecomputeModule::shared_experts)}};
 const NamedBit kLoraTargetNames[7] = {
     {"q", static_cast<unsigned>(LoraTarget::q)},       {"k", static_cast<unsigned>(LoraTarget::k)},
     {"v", static_cast<unsigned>(LoraTarget::v)},       {"o", static_cast<unsigned>(LoraTarget::o)},
@@ -197,8 +196,10 @@ LayoutRule broken_rule(const ModelShape& m, const Training& t, const Layout& l) 
     // Megatron-Core: the stages without a count of their own split the rest evenly; every
     // chunk of every stage needs at least one layer.
     if (l.pp < 2) return R::split_needs_pp;
-    if (l.first_stage_layers > 0 && (l.first_stage_layers < l.vpp || l.first_stage_layers >= m.layers)) return R::split_first;
-    if (l.last_stage_layers > 0 && (l.last_stage_layers < l.vpp || l.last_stage_layers >= m.layers)) return R::split_last;
+    if (l.first_stage_layers > 0 && (l.first_stage_layers < l.vpp || l.first_stage_layers >= m.layers))
+      return R::split_first;
+    if (l.last_stage_layers > 0 && (l.last_stage_layers < l.vpp || l.last_stage_layers >= m.layers))
+      return R::split_last;
     const SplitRest r = split_rest(m, l);
     if (r.stages == 0 ? r.layers != 0 : (r.layers < r.stages * l.vpp || r.layers % r.stages != 0)) return R::split_rest;
   }
@@ -226,73 +227,93 @@ std::optional<Error> check_layout(const ModelShape& m, const Training& t, const 
     case R::dp_positive: return positive("/parallel/dp", l.dp);
     case R::shard_dp:
       return divide("/parallel/shard", "shard_divide_dp",
-                    "must divide dp ({of}): the sharding groups tile the data-parallel ranks, got {got}", l.dp, l.shard);
+                    "must divide dp ({of}): the sharding groups tile the data-parallel ranks, got {got}", l.dp,
+                    l.shard);
     case R::shard_zero:
-      return coded_error("/parallel/shard", "shard_needs_zero",
-                         "needs training.zero_stage 1-3: hybrid sharding shards ZeRO/FSDP states within groups of shard ranks");
+      return coded_error(
+          "/parallel/shard", "shard_needs_zero",
+          "needs training.zero_stage 1-3: hybrid sharding shards ZeRO/FSDP states within groups of shard ranks");
     case R::cp_positive: return positive("/parallel/cp", l.cp);
     case R::vpp_positive: return positive("/parallel/vpp", l.vpp);
     case R::tp_heads:
-      return divide("/parallel/tp", "tp_divide_heads", "must divide the model's attention heads ({of}), got {got}", m.heads, l.tp);
+      return divide("/parallel/tp", "tp_divide_heads", "must divide the model's attention heads ({of}), got {got}",
+                    m.heads, l.tp);
     case R::tp_kv_heads:
-      return divide("/parallel/tp", "tp_divide_kv_heads", "must divide the model's KV heads ({of}), got {got}", m.kv_heads, l.tp);
+      return divide("/parallel/tp", "tp_divide_kv_heads", "must divide the model's KV heads ({of}), got {got}",
+                    m.kv_heads, l.tp);
     case R::tp_ffn:
-      return divide("/parallel/tp", "tp_divide_ffn", "must divide the model's ffn_hidden ({of}), got {got}", m.ffn_hidden, l.tp);
+      return divide("/parallel/tp", "tp_divide_ffn", "must divide the model's ffn_hidden ({of}), got {got}",
+                    m.ffn_hidden, l.tp);
     case R::pp_layers:
-      return divide("/parallel/pp", "pp_above_layers", "cannot exceed the model's layers ({of}), got {got}", m.layers, l.pp);
+      return divide("/parallel/pp", "pp_above_layers", "cannot exceed the model's layers ({of}), got {got}", m.layers,
+                    l.pp);
     case R::vpp_needs_pp: return coded_error("/parallel/vpp", "vpp_needs_pp", "interleaving (vpp > 1) needs pp > 1");
     case R::vpp_layers:
-      return coded_error("/parallel/vpp", "vpp_above_layers", "pp × vpp ({product}) cannot exceed the model's layers ({layers})",
+      return coded_error("/parallel/vpp", "vpp_above_layers",
+                         "pp × vpp ({product}) cannot exceed the model's layers ({layers})",
                          {{"product", s(l.pp * l.vpp)}, {"layers", s(m.layers)}});
     case R::cp_seq_len:
       return coded_error("/parallel/cp", "cp_divide_seq_len", "2 × cp ({twice_cp}) must divide seq_len ({seq_len})",
                          {{"twice_cp", s(2 * l.cp)}, {"seq_len", s(t.seq_len)}});
     case R::ep_dense:
-      return coded_error("/parallel/ep", "ep_dense", "the model has no experts (dense); ep must be 1, got {got}", {{"got", s(l.ep)}});
+      return coded_error("/parallel/ep", "ep_dense", "the model has no experts (dense); ep must be 1, got {got}",
+                         {{"got", s(l.ep)}});
     case R::ep_positive: return positive("/parallel/ep", l.ep);
     case R::ep_experts:
-      return divide("/parallel/ep", "ep_divide_experts", "must divide the model's routed experts ({of}), got {got}", m.moe.experts, l.ep);
+      return divide("/parallel/ep", "ep_divide_experts", "must divide the model's routed experts ({of}), got {got}",
+                    m.moe.experts, l.ep);
     case R::ep_dp_cp:
-      return coded_error("/parallel/ep", "ep_etp_divide_ranks",
-                         "ep × etp ({product}) must divide tp × cp × dp ({ranks}): expert groups fold into a stage's ranks, got ep {got}",
-                         {{"product", s(l.ep * l.etp)}, {"ranks", s(l.tp * l.cp * l.dp)}, {"got", s(l.ep)}});
+      return coded_error(
+          "/parallel/ep", "ep_etp_divide_ranks",
+          "ep × etp ({product}) must divide tp × cp × dp ({ranks}): expert groups fold into a stage's ranks, got ep {got}",
+          {{"product", s(l.ep * l.etp)}, {"ranks", s(l.tp * l.cp * l.dp)}, {"got", s(l.ep)}});
     case R::tp_expert_ffn:
-      return divide("/parallel/etp", "etp_divide_expert_ffn", "must divide the experts' expert_ffn_hidden ({of}), got {got}",
-                    m.moe.expert_ffn_hidden, l.etp);
+      return divide("/parallel/etp", "etp_divide_expert_ffn",
+                    "must divide the experts' expert_ffn_hidden ({of}), got {got}", m.moe.expert_ffn_hidden, l.etp);
     case R::etp_tp:
-      return divide("/parallel/etp", "etp_divisor_of_tp", "must be a positive divisor of tp ({of}), got {got}", l.tp, l.etp);
+      return divide("/parallel/etp", "etp_divisor_of_tp", "must be a positive divisor of tp ({of}), got {got}", l.tp,
+                    l.etp);
     case R::mb_positive: return positive("/training/micro_batch", l.micro_batch);
     case R::dp_batch:
-      return divide("/parallel/dp", "dp_divide_batch", "must divide the global batch ({of} sequences), got {got}", t.global_batch, l.dp);
+      return divide("/parallel/dp", "dp_divide_batch", "must divide the global batch ({of} sequences), got {got}",
+                    t.global_batch, l.dp);
     case R::mb_batch:
       return coded_error("/training/micro_batch", "micro_batch_divide_rank_batch",
                          "must divide the per-DP-rank batch (global batch {batch} / dp {dp} = {per_rank}), got {got}",
-                         {{"batch", s(t.global_batch)}, {"dp", s(l.dp)}, {"per_rank", s(t.global_batch / l.dp)}, {"got", s(l.micro_batch)}});
+                         {{"batch", s(t.global_batch)},
+                          {"dp", s(l.dp)},
+                          {"per_rank", s(t.global_batch / l.dp)},
+                          {"got", s(l.micro_batch)}});
     case R::vpp_micro_batches:
       return coded_error("/training/micro_batch", "vpp_micro_batches",
                          "the interleaved schedule needs the micro-batch count ({count}) to be a multiple of pp ({pp})",
                          {{"count", s(micro_batches(t, l))}, {"pp", s(l.pp)}});
     case R::zero_stage:
-      return coded_error("/training/zero_stage", "zero_stage_range", "must be 0, 1, 2 or 3, got {got}", {{"got", s(l.zero_stage)}});
+      return coded_error("/training/zero_stage", "zero_stage_range", "must be 0, 1, 2 or 3, got {got}",
+                         {{"got", s(l.zero_stage)}});
     case R::split_needs_pp:
       return coded_error(l.first_stage_layers > 0 ? "/parallel/first_stage_layers" : "/parallel/last_stage_layers",
                          "uneven_split_pp", "an uneven pipeline split needs pp > 1, got pp {got}", {{"got", s(l.pp)}});
     case R::split_first:
     case R::split_last: {
       const bool first = broken_rule(m, t, l) == R::split_first;
-      return coded_error(first ? "/parallel/first_stage_layers" : "/parallel/last_stage_layers", "stage_layers_range",
-                         "must be at least vpp ({vpp}) and below the model's layers ({layers}), got {got}",
-                         {{"vpp", s(l.vpp)}, {"layers", s(m.layers)}, {"got", s(first ? l.first_stage_layers : l.last_stage_layers)}});
+      return coded_error(
+          first ? "/parallel/first_stage_layers" : "/parallel/last_stage_layers", "stage_layers_range",
+          "must be at least vpp ({vpp}) and below the model's layers ({layers}), got {got}",
+          {{"vpp", s(l.vpp)}, {"layers", s(m.layers)}, {"got", s(first ? l.first_stage_layers : l.last_stage_layers)}});
     }
     case R::split_rest: {
       const SplitRest r = split_rest(m, l);
       const std::string at = l.last_stage_layers > 0 ? "/parallel/last_stage_layers" : "/parallel/first_stage_layers";
       if (r.stages == 0)
-        return coded_error(at, "pp2_split_sum", "with pp = 2 the first and last stage must hold all {layers} layers, got {first} + {last}",
-                           {{"layers", s(m.layers)}, {"first", s(l.first_stage_layers)}, {"last", s(l.last_stage_layers)}});
-      return coded_error(at, "split_rest_uneven",
-                         "leaves {layers} layers for the other {stages} stages, which must split them evenly with at least vpp ({vpp}) each",
-                         {{"layers", s(r.layers)}, {"stages", s(r.stages)}, {"vpp", s(l.vpp)}});
+        return coded_error(
+            at, "pp2_split_sum",
+            "with pp = 2 the first and last stage must hold all {layers} layers, got {first} + {last}",
+            {{"layers", s(m.layers)}, {"first", s(l.first_stage_layers)}, {"last", s(l.last_stage_layers)}});
+      return coded_error(
+          at, "split_rest_uneven",
+          "leaves {layers} layers for the other {stages} stages, which must split them evenly with at least vpp ({vpp}) each",
+          {{"layers", s(r.layers)}, {"stages", s(r.stages)}, {"vpp", s(l.vpp)}});
     }
   }
   return std::nullopt;

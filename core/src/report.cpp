@@ -112,7 +112,6 @@ void memory_json(JsonWriter& w, const Scenario& s, const Candidate& c, bool with
   w.end_object();
 }
 
-
 void plan_json(JsonWriter& w, const Scenario& s, const Layout& l) {
   const Problem& p = s.problem;
   const Constraints& c = s.constraints;
@@ -226,10 +225,11 @@ void model_json(JsonWriter& w, const Scenario& s, Recompute rc, unsigned rc_modu
   w.field("params", pc.total);
   w.field("active_params", pc.active);  // MoE: top_k of the routed experts; dense: every parameter
   // What trains: every parameter, or LoRA's adapters (the frozen base has no gradients).
-  const double lora = is_adapter_stage(p.training)
-                          ? static_cast<double>(pc.dense_layers) * lora_params_per_layer(p.model, p.training.lora, false) +
-                                static_cast<double>(pc.moe_layers) * lora_params_per_layer(p.model, p.training.lora, true)
-                          : static_cast<double>(pc.total);
+  const double lora =
+      is_adapter_stage(p.training)
+          ? static_cast<double>(pc.dense_layers) * lora_params_per_layer(p.model, p.training.lora, false) +
+                static_cast<double>(pc.moe_layers) * lora_params_per_layer(p.model, p.training.lora, true)
+          : static_cast<double>(pc.total);
   w.field("trainable_params", static_cast<int64_t>(lora));
   w.key("params_breakdown").begin_object();
   w.field("per_layer", pc.per_layer);
@@ -313,32 +313,47 @@ std::vector<Message> warnings_json(const Scenario& s, const SearchResult& sr, co
   const double cap = capacity_bytes(p.gpu);
   const double used = best.memory.total() / cap;
   if (used > 1.0) {
-    const Params gib = {{"need_gib", fmt("%.1f", best.memory.total() / 1073741824.0)}, {"capacity_gib", fmt("%.0f", cap / 1073741824.0)}};
-    w.push_back(c.gpus ? coded("oom_at_count", "does not fit: the worst GPU needs {need_gib} GiB of {capacity_gib} GiB; no layout of this GPU count fits", gib)
-                       : coded("oom_any", "does not fit: the worst GPU needs {need_gib} GiB of {capacity_gib} GiB; no layout the scenario allows fits", gib));
+    const Params gib = {{"need_gib", fmt("%.1f", best.memory.total() / 1073741824.0)},
+                        {"capacity_gib", fmt("%.0f", cap / 1073741824.0)}};
+    w.push_back(
+        c.gpus
+            ? coded(
+                  "oom_at_count",
+                  "does not fit: the worst GPU needs {need_gib} GiB of {capacity_gib} GiB; no layout of this GPU count fits",
+                  gib)
+            : coded(
+                  "oom_any",
+                  "does not fit: the worst GPU needs {need_gib} GiB of {capacity_gib} GiB; no layout the scenario allows fits",
+                  gib));
   } else if (!best.fits) {
-    w.push_back(coded("memory_above_limit",
-                      "memory use is {used_pct}% of capacity, above the limit of {limit_pct}% (target.max_memory_fraction); "
-                      "no layout the scenario allows stays under it",
-                      {{"used_pct", fmt("%.0f", used * 100)}, {"limit_pct", fmt("%.0f", p.memory_limit_fraction * 100)}}));
+    w.push_back(
+        coded("memory_above_limit",
+              "memory use is {used_pct}% of capacity, above the limit of {limit_pct}% (target.max_memory_fraction); "
+              "no layout the scenario allows stays under it",
+              {{"used_pct", fmt("%.0f", used * 100)}, {"limit_pct", fmt("%.0f", p.memory_limit_fraction * 100)}}));
   }
   if (used <= 1.0 && used > 0.8) {
-    w.push_back(coded("memory_oom_risk",
-                      "memory use is {used_pct}% of capacity, above the 80% under which Fujii et al. 2024 saw no OOM in 454 runs: "
-                      "expect out-of-memory risk",
-                      {{"used_pct", fmt("%.0f", used * 100)}}));
+    w.push_back(coded(
+        "memory_oom_risk",
+        "memory use is {used_pct}% of capacity, above the 80% under which Fujii et al. 2024 saw no OOM in 454 runs: "
+        "expect out-of-memory risk",
+        {{"used_pct", fmt("%.0f", used * 100)}}));
   }
   if (s.target_days && !sr.target_met)
-    w.push_back(coded("target_days_unreachable",
-                      "target of {target_days} days not reachable: the chosen layout takes {days} days with failures and "
-                      "checkpoints ({days_without} without) (the global batch caps data parallelism at {batch} sequences)",
-                      {{"target_days", fmt("%.4g", *s.target_days)}, {"days", fmt("%.1f", outcome(p, best).goodput.wall_days)},
-                       {"days_without", fmt("%.1f", best.run.days)}, {"batch", std::to_string(p.training.global_batch)}}));
+    w.push_back(
+        coded("target_days_unreachable",
+              "target of {target_days} days not reachable: the chosen layout takes {days} days with failures and "
+              "checkpoints ({days_without} without) (the global batch caps data parallelism at {batch} sequences)",
+              {{"target_days", fmt("%.4g", *s.target_days)},
+               {"days", fmt("%.1f", outcome(p, best).goodput.wall_days)},
+               {"days_without", fmt("%.1f", best.run.days)},
+               {"batch", std::to_string(p.training.global_batch)}}));
   if (!p.efficiency.mfu && !p.efficiency.hfu && p.perf.profile_id == "default")
-    w.push_back(coded("no_perf_profile",
-                      "no measured performance profile for {gpu}: matmul, attention and network efficiencies are assumed "
-                      "(data/perf.json default); set assume.mfu or assume.hfu from a measurement for a firmer answer",
-                      {{"gpu", p.gpu.name}}));
+    w.push_back(
+        coded("no_perf_profile",
+              "no measured performance profile for {gpu}: matmul, attention and network efficiencies are assumed "
+              "(data/perf.json default); set assume.mfu or assume.hfu from a measurement for a firmer answer",
+              {{"gpu", p.gpu.name}}));
   for (const auto& [name, spec] : {std::pair<const char*, const Spec*>{"memory_gib", &p.gpu.memory_gib},
                                    {"bf16_tflops", &p.gpu.bf16_tflops},
                                    {"fp8_tflops", &p.gpu.fp8_tflops},
@@ -347,29 +362,42 @@ std::vector<Message> warnings_json(const Scenario& s, const SearchResult& sr, co
                                    {"scaleout_gbps", &p.gpu.scaleout_gbps}}) {
     if (std::string(name) == "fp8_tflops" && p.training.precision != Precision::fp8) continue;
     if (spec->confidence == "low")
-      w.push_back(coded("spec_low_confidence", "gpu.{field} for {gpu} is a low-confidence figure", {{"field", name}, {"gpu", p.gpu.name}}));
+      w.push_back(coded("spec_low_confidence", "gpu.{field} for {gpu} is a low-confidence figure",
+                        {{"field", name}, {"gpu", p.gpu.name}}));
   }
   if (p.training.precision == Precision::fp8)
-    w.push_back(coded("fp8_activations_16bit", "fp8: matmuls run at the FP8 peak; activations are still counted at 16 bits (conservative)"));
+    w.push_back(coded("fp8_activations_16bit",
+                      "fp8: matmuls run at the FP8 peak; activations are still counted at 16 bits (conservative)"));
   if (p.model.layers % l.pp != 0 && !uneven_split(l))
-    w.push_back(coded("pp_uneven_layers", "pp = {pp} does not divide {layers} layers: the fullest stage holds {max_layers} and bounds memory and time",
-                      {{"pp", std::to_string(l.pp)}, {"layers", std::to_string(p.model.layers)},
-                       {"max_layers", std::to_string(layers_per_stage_max(p.model, l))}}));
+    w.push_back(coded(
+        "pp_uneven_layers",
+        "pp = {pp} does not divide {layers} layers: the fullest stage holds {max_layers} and bounds memory and time",
+        {{"pp", std::to_string(l.pp)},
+         {"layers", std::to_string(p.model.layers)},
+         {"max_layers", std::to_string(layers_per_stage_max(p.model, l))}}));
   const double domain = p.gpu.scaleup_domain.value.value_or(8.0);
   if (static_cast<double>(l.tp) > domain)
-    w.push_back(coded("tp_beyond_scaleup", "tp = {tp} spans beyond the scale-up domain ({domain} GPUs): TP all-reduces would cross the slower scale-out network",
-                      {{"tp", std::to_string(l.tp)}, {"domain", fmt("%.0f", domain)}}));
+    w.push_back(coded(
+        "tp_beyond_scaleup",
+        "tp = {tp} spans beyond the scale-up domain ({domain} GPUs): TP all-reduces would cross the slower scale-out network",
+        {{"tp", std::to_string(l.tp)}, {"domain", fmt("%.0f", domain)}}));
   if (p.efficiency.mfu)
-    w.push_back(coded("step_time_from_mfu", "step time comes from assume.mfu, which already includes pipeline bubbles and communication"));
+    w.push_back(coded("step_time_from_mfu",
+                      "step time comes from assume.mfu, which already includes pipeline bubbles and communication"));
   if (!p.gpu.scaleout_gbps.value)
-    w.push_back(coded("scaleout_unknown", "gpu.scaleout_gbps is unknown for {gpu}: groups beyond one scale-up domain are priced at 100 Gb/s",
-                      {{"gpu", p.gpu.name}}));
+    w.push_back(
+        coded("scaleout_unknown",
+              "gpu.scaleout_gbps is unknown for {gpu}: groups beyond one scale-up domain are priced at 100 Gb/s",
+              {{"gpu", p.gpu.name}}));
   if (!p.gpu.scaleup_domain.value)
-    w.push_back(coded("scaleup_domain_unknown", "gpu.scaleup_domain is unknown for {gpu}: a scale-up domain of 8 is assumed", {{"gpu", p.gpu.name}}));
-  if (!p.gpu.scaleup_gbs.value && (l.tp > 1 || l.ep > 1 || l.cp > 1))
-    w.push_back(coded("scaleup_bw_unknown",
-                      "gpu.scaleup_gbs is unknown for {gpu}: tensor-, context- and expert-parallel traffic is priced at the scale-out rate",
+    w.push_back(coded("scaleup_domain_unknown",
+                      "gpu.scaleup_domain is unknown for {gpu}: a scale-up domain of 8 is assumed",
                       {{"gpu", p.gpu.name}}));
+  if (!p.gpu.scaleup_gbs.value && (l.tp > 1 || l.ep > 1 || l.cp > 1))
+    w.push_back(coded(
+        "scaleup_bw_unknown",
+        "gpu.scaleup_gbs is unknown for {gpu}: tensor-, context- and expert-parallel traffic is priced at the scale-out rate",
+        {{"gpu", p.gpu.name}}));
   return w;
 }
 
@@ -400,16 +428,20 @@ void goodput_json(JsonWriter& w, const Scenario& s, const Goodput& g) {
   w.field("mtbf_hours_per_gpu", in.interruptions_per_day ? std::nullopt : std::optional<double>(in.mtbf_hours));
   w.field("interruptions_per_day", 24.0 / g.job_mtbf_hours);
   w.field("checkpoint_interval_minutes", g.interval_minutes);
-  w.field("checkpoint_interval_rule", g.interval_is_young_optimum ? "Young's optimum sqrt(2 · write time · job MTBF)" : "scenario");
+  w.field("checkpoint_interval_rule",
+          g.interval_is_young_optimum ? "Young's optimum sqrt(2 · write time · job MTBF)" : "scenario");
   w.field("checkpoint_write_seconds", g.write_minutes * 60);
   w.field("restart_minutes", g.restart_minutes);
   w.field("lost_per_failure_minutes", g.lost_per_failure_minutes);
   w.field("checkpoint_overhead", g.checkpoint_overhead);
   w.field("failure_loss", g.failure_loss);
-  w.field("formula", "fraction = (1 − (τ/2 + R)/M) / (1 + δ/τ): each failure loses half a checkpoint interval τ plus the restart R, "
-                     "one failure per job MTBF M = mtbf_hours / GPUs; each checkpoint stalls training for δ");
-  w.field("source", "Young 1974 (CACM 17(9)); Daly 2006 (FGCS 22(3)) §2, first order; default MTBF from Llama 3 §3.3.4 "
-                    "(466 interruptions in 54 days on 16,384 GPUs); docs/cost.md");
+  w.field(
+      "formula",
+      "fraction = (1 − (τ/2 + R)/M) / (1 + δ/τ): each failure loses half a checkpoint interval τ plus the restart R, "
+      "one failure per job MTBF M = mtbf_hours / GPUs; each checkpoint stalls training for δ");
+  w.field("source",
+          "Young 1974 (CACM 17(9)); Daly 2006 (FGCS 22(3)) §2, first order; default MTBF from Llama 3 §3.3.4 "
+          "(466 interruptions in 54 days on 16,384 GPUs); docs/cost.md");
   w.end_object();
 }
 
@@ -419,7 +451,8 @@ void fx_json(JsonWriter& w, const RentalPrice& rp, const FxRate& fx) {
   w.field("from_value", rp.native_value);
   w.field("from_currency", to_string(rp.native_currency));
   w.field("usd_cny", fx.usd_cny);
-  w.field("rate_source", fx.from_scenario ? std::string("scenario (cost.usd_cny)") : "data/currency.json: " + fx.source);
+  w.field("rate_source",
+          fx.from_scenario ? std::string("scenario (cost.usd_cny)") : "data/currency.json: " + fx.source);
   if (!fx.date.empty()) w.field("rate_date", fx.date);
   w.end_object();
 }
@@ -451,11 +484,13 @@ void price_source_json(JsonWriter& w, const Scenario& s) {
   }
   const Price& p = rp.catalog;
   w.field("kind", "catalog");
-  w.field("rule", std::string(rp.on_demand ? "the most recent on-demand " : "no on-demand price: the most recent other rental ") +
-                      p.currency + " price per GPU-hour of " + s.problem.gpu.id + " in data/gpus.json" +
-                      (rp.range_midpoint ? ", a range taken at its midpoint" : "") +
-                      (rp.converted ? std::string(", converted to ") + to_string(rp.currency) + " (none listed in it)" : "") +
-                      " (docs/cost.md)");
+  w.field(
+      "rule",
+      std::string(rp.on_demand ? "the most recent on-demand " : "no on-demand price: the most recent other rental ") +
+          p.currency + " price per GPU-hour of " + s.problem.gpu.id + " in data/gpus.json" +
+          (rp.range_midpoint ? ", a range taken at its midpoint" : "") +
+          (rp.converted ? std::string(", converted to ") + to_string(rp.currency) + " (none listed in it)" : "") +
+          " (docs/cost.md)");
   w.field("value", rp.value);
   if (rp.converted) fx_json(w, rp, cm.fx);
   if (rp.range_midpoint) w.key("range").begin_array().value(*p.value).value(*p.value_max).end_array();
@@ -484,8 +519,14 @@ void cost_json(JsonWriter& w, const Scenario& s, const Outcome& o) {
   w.field("gpu_hours", c.gpu_hours);
   w.field("mode", c.mode == CostMode::owned ? "owned" : "rented");
   if (c.mode == CostMode::owned) {
-    w.key("parts").begin_object().field("purchase_amortized", c.purchase_amortized).field("electricity", c.electricity).end_object();
-    w.field("formula", "GPUs × purchase price × hours / (amortization_years × 8766 h) + energy MWh × 1000 × electricity price per kWh");
+    w.key("parts")
+        .begin_object()
+        .field("purchase_amortized", c.purchase_amortized)
+        .field("electricity", c.electricity)
+        .end_object();
+    w.field(
+        "formula",
+        "GPUs × purchase price × hours / (amortization_years × 8766 h) + energy MWh × 1000 × electricity price per kWh");
   } else {
     w.key("parts").begin_object().field("gpu_rental", c.rental).end_object();
     w.field("formula", "price per GPU-hour × GPUs × wall-clock hours (goodput.gpu_hours)");
@@ -515,12 +556,15 @@ void energy_json(JsonWriter& w, const Scenario& s, const Energy& e) {
   w.field("grid_kg_co2_per_kwh", in.grid_kg_co2_per_kwh);
   w.field("formula", "GPUs × W × (1 + host_overhead) × PUE × wall-clock hours; CO2 = MWh × grid kg CO2 per kWh");
   w.key("sources").begin_object();
-  w.field("host_overhead", in.host_overhead_default ? "default: an 8×H100 node under training draws 76% of its 10.2 kW rating "
-                                                      "(arXiv:2506.14551, 2025) against 5.6 kW of GPU TDP"
-                                                    : "scenario");
-  w.field("pue", in.pue_default ? "default: industry average, Uptime Institute Global Data Center Survey 2024" : "scenario");
-  w.field("grid_kg_co2_per_kwh", in.grid_default ? "default: world average 2023, 480 g/kWh (Ember, Global Electricity Review 2024)"
-                                                 : "scenario");
+  w.field("host_overhead", in.host_overhead_default
+                               ? "default: an 8×H100 node under training draws 76% of its 10.2 kW rating "
+                                 "(arXiv:2506.14551, 2025) against 5.6 kW of GPU TDP"
+                               : "scenario");
+  w.field("pue",
+          in.pue_default ? "default: industry average, Uptime Institute Global Data Center Survey 2024" : "scenario");
+  w.field("grid_kg_co2_per_kwh", in.grid_default
+                                     ? "default: world average 2023, 480 g/kWh (Ember, Global Electricity Review 2024)"
+                                     : "scenario");
   w.end_object();
   w.end_object();
 }
@@ -540,19 +584,23 @@ void quick_estimate_json(JsonWriter& w, const Scenario& s, const Candidate& best
                 "the full answer, {n} GPUs, is set by compute: {tokens} tokens at {mfu_pct}% MFU must finish within "
                 "{target_days} days ({days} with failures).",
                 {{"n", ns},
-                 {"tokens", p.training.tokens >= 1e12 ? fmt("%.4gT", p.training.tokens / 1e12) : fmt("%.4gB", p.training.tokens / 1e9)},
-                 {"mfu_pct", fmt("%.0f", best.time.mfu * 100)}, {"target_days", fmt("%.4g", *s.target_days)},
+                 {"tokens", p.training.tokens >= 1e12 ? fmt("%.4gT", p.training.tokens / 1e12)
+                                                      : fmt("%.4gB", p.training.tokens / 1e9)},
+                 {"mfu_pct", fmt("%.0f", best.time.mfu * 100)},
+                 {"target_days", fmt("%.4g", *s.target_days)},
                  {"days", fmt("%.1f", o.goodput.wall_days)}});
   } else if (n > q.gpus) {
-    why = coded("estimate_fits",
-                "the full answer, {n} GPUs, is the smallest layout that fits: activations, communication buffers, the "
-                "{limit_pct}% memory limit and the layout's divisibility rules all add to the 16 B of states per parameter.",
-                {{"n", ns}, {"limit_pct", fmt("%.0f", p.memory_limit_fraction * 100)}});
+    why = coded(
+        "estimate_fits",
+        "the full answer, {n} GPUs, is the smallest layout that fits: activations, communication buffers, the "
+        "{limit_pct}% memory limit and the layout's divisibility rules all add to the 16 B of states per parameter.",
+        {{"n", ns}, {"limit_pct", fmt("%.0f", p.memory_limit_fraction * 100)}});
   } else if (n < q.gpus) {
-    why = coded("estimate_fewer",
-                "the full answer, {n} GPUs, needs fewer: it counts this framework's state bytes and this layout's sharding "
-                "exactly instead of a flat 20 B per parameter at {efficiency_pct}%.",
-                {{"n", ns}, {"efficiency_pct", fmt("%.0f", q.efficiency * 100)}});
+    why = coded(
+        "estimate_fewer",
+        "the full answer, {n} GPUs, needs fewer: it counts this framework's state bytes and this layout's sharding "
+        "exactly instead of a flat 20 B per parameter at {efficiency_pct}%.",
+        {{"n", ns}, {"efficiency_pct", fmt("%.0f", q.efficiency * 100)}});
   } else {
     why = coded("estimate_agrees", "the full answer happens to agree: {n} GPUs.", {{"n", ns}});
   }
@@ -564,14 +612,18 @@ void quick_estimate_json(JsonWriter& w, const Scenario& s, const Candidate& best
   w.field("cluster_efficiency", q.efficiency);
   w.field("bytes_per_param", kRuleOfThumbBytesPerParam);
   w.field("formula", "params[B] × 20 / (GPU memory[GB] × cluster efficiency)");
-  w.field("explanation", "Rule of thumb: " + fmt("%.1fB", q.params_billion) + " parameters × 20 bytes / (" +
-                             fmt("%.0f GB", q.memory_gb) + " × " + fmt("%.2g", q.efficiency) + ") = " + fmt("%.1f", q.gpus_raw) +
-                             " → " + thousands(static_cast<double>(q.gpus)) +
-                             " GPUs (the article's own 70B / 80 GB / 80% example is 21.9, not the 175 it printed). Its 20 bytes are "
-                             "mixed-precision Adam's 16 bytes of states per parameter plus about 4 of headroom: a memory floor for "
-                             "holding the training states, blind to the token budget and the time; " + why.message);
+  w.field("explanation",
+          "Rule of thumb: " + fmt("%.1fB", q.params_billion) + " parameters × 20 bytes / (" +
+              fmt("%.0f GB", q.memory_gb) + " × " + fmt("%.2g", q.efficiency) + ") = " + fmt("%.1f", q.gpus_raw) +
+              " → " + thousands(static_cast<double>(q.gpus)) +
+              " GPUs (the article's own 70B / 80 GB / 80% example is 21.9, not the 175 it printed). Its 20 bytes are "
+              "mixed-precision Adam's 16 bytes of states per parameter plus about 4 of headroom: a memory floor for "
+              "holding the training states, blind to the token budget and the time; " +
+              why.message);
   w.field("why", why);
-  w.field("source", "docs/cost.md, The rule of thumb (the article checked in docs/article-check.md); Rajbhandari et al. 2020 (ZeRO) §3.1 for the 16 B");
+  w.field(
+      "source",
+      "docs/cost.md, The rule of thumb (the article checked in docs/article-check.md); Rajbhandari et al. 2020 (ZeRO) §3.1 for the 16 B");
   w.end_object();
 }
 
@@ -579,11 +631,16 @@ void quick_estimate_json(JsonWriter& w, const Scenario& s, const Candidate& best
 // conversion when the catalog's currency is not the answer's.
 Message default_price_note(const CostModel& cm, const Price& pr) {
   const RentalPrice& r = *cm.rental;
-  Params ps = {{"price", fmt("%.4g", r.value)}, {"currency", to_string(r.currency)}, {"type", pr.type},
-               {"date", pr.date}, {"source", pr.source}};
+  Params ps = {{"price", fmt("%.4g", r.value)},
+               {"currency", to_string(r.currency)},
+               {"type", pr.type},
+               {"date", pr.date},
+               {"source", pr.source}};
   if (r.converted)
-    ps.insert(ps.end(), {{"native_price", fmt("%.4g", r.native_value)}, {"native_currency", to_string(r.native_currency)},
-                         {"usd_cny", fmt("%.4f", cm.fx.usd_cny)}, {"fx_date", cm.fx.date}});
+    ps.insert(ps.end(), {{"native_price", fmt("%.4g", r.native_value)},
+                         {"native_currency", to_string(r.native_currency)},
+                         {"usd_cny", fmt("%.4f", cm.fx.usd_cny)},
+                         {"fx_date", cm.fx.date}});
   // [on-demand, rental] × [catalog currency, converted at the central parity, converted at cost.usd_cny].
   static constexpr std::pair<const char*, const char*> kNotes[2][3] = {
       {{"default_price_on_demand",
@@ -614,7 +671,8 @@ void money_notes(const Scenario& s, const SearchResult& sr, const Outcome& o, st
   const Problem& p = s.problem;
   const CostModel& cm = p.cost;
   if (!o.cost) {
-    const Message why = !o.goodput.progress ? coded("no_progress", "the run makes no progress (see goodput)") : cm.unpriced;
+    const Message why =
+        !o.goodput.progress ? coded("no_progress", "the run makes no progress (see goodput)") : cm.unpriced;
     warnings.push_back(wrapping("cost_null", "cost is null: {reason}", why));
   }
   if (cm.mode == CostMode::rented && cm.rental && !cm.rental->from_scenario) {
@@ -627,67 +685,83 @@ void money_notes(const Scenario& s, const SearchResult& sr, const Outcome& o, st
                                {{"gpu", p.gpu.name}, {"type", pr.type}, {"date", pr.date}}));
   }
   if (s.objective == Objective::cost && !o.cost)
-    warnings.push_back(coded("cost_objective_unpriced",
-                             "target.objective = cost without a price: GPU counts are ranked by GPU-hours, which a single price "
-                             "per GPU-hour would rank the same way"));
+    warnings.push_back(
+        coded("cost_objective_unpriced",
+              "target.objective = cost without a price: GPU counts are ranked by GPU-hours, which a single price "
+              "per GPU-hour would rank the same way"));
   if (s.max_cost && !sr.budget_met)
-    warnings.push_back(o.cost ? coded("max_cost_unreachable_costs", "target.max_cost of {max_cost} not reachable: this plan costs {cost} {currency}",
-                                      {{"max_cost", fmt("%.6g", *s.max_cost)}, {"cost", fmt("%.6g", o.cost->total)},
+    warnings.push_back(o.cost ? coded("max_cost_unreachable_costs",
+                                      "target.max_cost of {max_cost} not reachable: this plan costs {cost} {currency}",
+                                      {{"max_cost", fmt("%.6g", *s.max_cost)},
+                                       {"cost", fmt("%.6g", o.cost->total)},
                                        {"currency", to_string(o.cost->currency)}})
                               : coded("max_cost_unreachable", "target.max_cost of {max_cost} not reachable",
                                       {{"max_cost", fmt("%.6g", *s.max_cost)}}));
   const bool power_used = o.energy.known || cm.mode == CostMode::owned;
   if (!p.gpu.power_limit_w.value && !p.gpu.tdp_w.value)
-    warnings.push_back(coded("power_unknown", "gpu.tdp_w is unknown for {gpu}: energy is null; set it in a gpu object", {{"gpu", p.gpu.name}}));
+    warnings.push_back(coded("power_unknown", "gpu.tdp_w is unknown for {gpu}: energy is null; set it in a gpu object",
+                             {{"gpu", p.gpu.name}}));
   else if (power_used && !p.gpu.power_limit_w.value && p.gpu.tdp_w.confidence == "low")
     warnings.push_back(cm.mode == CostMode::owned
-                           ? coded("power_low_confidence_owned", "gpu.tdp_w for {gpu} is a low-confidence figure (energy and electricity cost)",
+                           ? coded("power_low_confidence_owned",
+                                   "gpu.tdp_w for {gpu} is a low-confidence figure (energy and electricity cost)",
                                    {{"gpu", p.gpu.name}})
-                           : coded("power_low_confidence", "gpu.tdp_w for {gpu} is a low-confidence figure (energy)", {{"gpu", p.gpu.name}}));
+                           : coded("power_low_confidence", "gpu.tdp_w for {gpu} is a low-confidence figure (energy)",
+                                   {{"gpu", p.gpu.name}}));
   const EnergyInputs& en = cm.energy;
   if (en.host_overhead_default)
-    defaults.push_back(coded("default_host_overhead",
-                             "energy.host_overhead = {value} (default: measured 8×H100 node power in training, 0.76 × 10.2 kW, "
-                             "over 8 × 700 W; arXiv:2506.14551)",
-                             {{"value", fmt("%.3f", en.host_overhead)}}));
+    defaults.push_back(
+        coded("default_host_overhead",
+              "energy.host_overhead = {value} (default: measured 8×H100 node power in training, 0.76 × 10.2 kW, "
+              "over 8 × 700 W; arXiv:2506.14551)",
+              {{"value", fmt("%.3f", en.host_overhead)}}));
   if (en.pue_default)
     defaults.push_back(coded("default_pue", "energy.pue = {value} (default: Uptime Institute survey 2024 average)",
                              {{"value", fmt("%.2f", en.pue)}}));
   if (en.grid_default)
-    defaults.push_back(coded("default_grid", "energy.grid_kg_co2_per_kwh = {value} (default: 2023 world average, Ember Global Electricity Review 2024)",
-                             {{"value", fmt("%.3f", en.grid_kg_co2_per_kwh)}}));
+    defaults.push_back(coded(
+        "default_grid",
+        "energy.grid_kg_co2_per_kwh = {value} (default: 2023 world average, Ember Global Electricity Review 2024)",
+        {{"value", fmt("%.3f", en.grid_kg_co2_per_kwh)}}));
   const GoodputInputs& gp = p.goodput;
   if (gp.enabled) {
     if (gp.mtbf_default)
-      defaults.push_back(coded("default_mtbf",
-                               "goodput.mtbf_hours = {value} per GPU (default: Llama 3 §3.3.4, 466 interruptions in 54 days on 16,384 GPUs)",
-                               {{"value", fmt("%.0f", gp.mtbf_hours)}}));
+      defaults.push_back(coded(
+          "default_mtbf",
+          "goodput.mtbf_hours = {value} per GPU (default: Llama 3 §3.3.4, 466 interruptions in 54 days on 16,384 GPUs)",
+          {{"value", fmt("%.0f", gp.mtbf_hours)}}));
     if (gp.write_default)
-      defaults.push_back(coded("default_checkpoint_write",
-                               "goodput.checkpoint_write_seconds = {value} (default: asynchronous checkpointing stalls training for "
-                               "the device-to-host copy only)",
-                               {{"value", fmt("%.0f", gp.checkpoint_write_seconds)}}));
+      defaults.push_back(
+          coded("default_checkpoint_write",
+                "goodput.checkpoint_write_seconds = {value} (default: asynchronous checkpointing stalls training for "
+                "the device-to-host copy only)",
+                {{"value", fmt("%.0f", gp.checkpoint_write_seconds)}}));
     if (gp.restart_default)
-      defaults.push_back(coded("default_restart", "goodput.restart_minutes = {value} (default: detection, rescheduling, reload and warm-up)",
-                               {{"value", fmt("%.0f", gp.restart_minutes)}}));
+      defaults.push_back(coded(
+          "default_restart", "goodput.restart_minutes = {value} (default: detection, rescheduling, reload and warm-up)",
+          {{"value", fmt("%.0f", gp.restart_minutes)}}));
     if (!gp.checkpoint_interval_minutes)
-      defaults.push_back(coded("default_checkpoint_interval",
-                               "goodput.checkpoint_interval_minutes = {value} (default: Young's optimum sqrt(2 · write time · job MTBF))",
-                               {{"value", fmt("%.1f", o.goodput.interval_minutes)}}));
+      defaults.push_back(coded(
+          "default_checkpoint_interval",
+          "goodput.checkpoint_interval_minutes = {value} (default: Young's optimum sqrt(2 · write time · job MTBF))",
+          {{"value", fmt("%.1f", o.goodput.interval_minutes)}}));
     if (!o.goodput.progress)
-      warnings.push_back(coded("goodput_no_progress",
-                               "goodput: a failure every {hours} hours costs more than the job gains between failures (half a "
-                               "checkpoint interval plus the restart): no progress; shorten the restart or the checkpoint "
-                               "interval, or use fewer GPUs",
-                               {{"hours", fmt("%.3g", o.goodput.job_mtbf_hours)}}));
+      warnings.push_back(
+          coded("goodput_no_progress",
+                "goodput: a failure every {hours} hours costs more than the job gains between failures (half a "
+                "checkpoint interval plus the restart): no progress; shorten the restart or the checkpoint "
+                "interval, or use fewer GPUs",
+                {{"hours", fmt("%.3g", o.goodput.job_mtbf_hours)}}));
     else if (o.goodput.fraction < 0.5)
-      warnings.push_back(coded("goodput_low",
-                               "goodput is only {pct}%: the first-order checkpoint model (Young 1974) is least accurate when "
-                               "failures are this frequent",
-                               {{"pct", fmt("%.0f", o.goodput.fraction * 100)}}));
+      warnings.push_back(
+          coded("goodput_low",
+                "goodput is only {pct}%: the first-order checkpoint model (Young 1974) is least accurate when "
+                "failures are this frequent",
+                {{"pct", fmt("%.0f", o.goodput.fraction * 100)}}));
   }
   if (s.cluster_efficiency_default)
-    defaults.push_back(coded("default_cluster_efficiency", "assume.cluster_efficiency = 0.8 (default: the article's rule of thumb)"));
+    defaults.push_back(
+        coded("default_cluster_efficiency", "assume.cluster_efficiency = 0.8 (default: the article's rule of thumb)"));
 }
 
 // One point of the GPU-count curve: the fastest fitting layout at that count.

@@ -5,10 +5,10 @@
 #include <cmath>
 #include <cstdio>
 
-#include "hf_config.hpp"
 #include "gpucalc/message.hpp"
 #include "gpucalc/search.hpp"
 #include "gpucalc/uncertainty.hpp"
+#include "hf_config.hpp"
 #include "json_input.hpp"
 
 namespace gpucalc {
@@ -42,8 +42,9 @@ void read_moe(Reader& r, const json& o, const std::string& P0, ModelShape& m) {
   }
   if (!r.expect_object(&*it, P)) return;
   const json& x = *it;
-  r.only_keys(x, P, {"experts", "top_k", "expert_ffn_hidden", "shared_experts", "shared_expert_ffn_hidden",
-                     "shared_expert_gate", "first_dense_layers", "router_bias", "load_imbalance", "capacity_factor"});
+  r.only_keys(x, P,
+              {"experts", "top_k", "expert_ffn_hidden", "shared_experts", "shared_expert_ffn_hidden",
+               "shared_expert_gate", "first_dense_layers", "router_bias", "load_imbalance", "capacity_factor"});
   MoeShape e = m.moe;  // a base preset's MoE, overridden field by field
   const bool req = e.experts == 0;
   if (auto v = r.integer(x, P, "experts", req, 2, 100'000)) e.experts = *v;
@@ -102,7 +103,8 @@ void read_attention(Reader& r, const json& o, const std::string& P0, ModelShape&
   if (auto v = r.integer(x, P, "v_head_dim", req, 1, 100'000)) a.v_head_dim = *v;
   if (r.failed()) return;
   if (m.kv_heads != m.heads)
-    return r.fail(P0 + "/kv_heads", "mla_kv_heads", "MLA has one latent for all heads: leave kv_heads out or equal to heads ({heads})",
+    return r.fail(P0 + "/kv_heads", "mla_kv_heads",
+                  "MLA has one latent for all heads: leave kv_heads out or equal to heads ({heads})",
                   {{"heads", std::to_string(m.heads)}});
   m.attention = AttentionType::mla;
   m.mla = a;
@@ -123,14 +125,35 @@ void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>
   if (!r.expect_object(&*it, "/model")) return;
   const json& o = *it;
   const std::string P = "/model";
-  r.only_keys(o, P, {"base", "name", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn_hidden", "vocab",
-                     "ffn_act", "tied_embeddings", "norm", "qkv_bias", "linear_bias", "position_embedding",
-                     "max_position_embeddings", "dropout", "norms_per_layer", "qk_norm", "moe", "attention", "hf_config"});
+  r.only_keys(o, P,
+              {"base",
+               "name",
+               "layers",
+               "hidden",
+               "heads",
+               "kv_heads",
+               "head_dim",
+               "ffn_hidden",
+               "vocab",
+               "ffn_act",
+               "tied_embeddings",
+               "norm",
+               "qkv_bias",
+               "linear_bias",
+               "position_embedding",
+               "max_position_embeddings",
+               "dropout",
+               "norms_per_layer",
+               "qk_norm",
+               "moe",
+               "attention",
+               "hf_config"});
   // model.hf_config: a Hugging Face config.json is the base; fields beside it override it.
   const bool has_base = o.contains("base") || o.contains("hf_config");
   if (o.contains("hf_config")) {
     if (o.contains("base"))
-      return r.fail(coded_error(P + "/base", "hf_config_with_base", "cannot be combined with hf_config (both give the model's shape)"));
+      return r.fail(coded_error(P + "/base", "hf_config_with_base",
+                                "cannot be combined with hf_config (both give the model's shape)"));
     auto imported = import_hf_config(o["hf_config"], P + "/hf_config");
     if (!imported) return r.fail(imported.error());
     m = imported->shape;
@@ -152,7 +175,8 @@ void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>
   }
   const bool req = !has_base;
   // A base's head_dim that is just hidden / heads stays derived when either changes.
-  if (m.head_dim * m.heads == m.hidden && !o.contains("head_dim") && (o.contains("hidden") || o.contains("heads"))) m.head_dim = 0;
+  if (m.head_dim * m.heads == m.hidden && !o.contains("head_dim") && (o.contains("hidden") || o.contains("heads")))
+    m.head_dim = 0;
   if (auto v = r.text(o, P, "name", 200)) m.name = *v;
   if (auto v = r.integer(o, P, "layers", req, 1, 10'000)) m.layers = *v;
   if (auto v = r.integer(o, P, "hidden", req, 1, 1'000'000)) m.hidden = *v;
@@ -165,7 +189,8 @@ void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>
   if (auto v = r.choice(o, P, "ffn_act", {"swiglu", "gelu", "geglu"}, false))
     m.ffn_act = *v == "gelu" ? FfnAct::gelu : *v == "geglu" ? FfnAct::geglu : FfnAct::swiglu;
   if (auto v = r.boolean(o, P, "tied_embeddings")) m.tied_embeddings = *v;
-  if (auto v = r.choice(o, P, "norm", {"rmsnorm", "layernorm"}, false)) m.norm = *v == "layernorm" ? Norm::layernorm : Norm::rmsnorm;
+  if (auto v = r.choice(o, P, "norm", {"rmsnorm", "layernorm"}, false))
+    m.norm = *v == "layernorm" ? Norm::layernorm : Norm::rmsnorm;
   if (auto v = r.boolean(o, P, "qkv_bias")) m.qkv_bias = *v;
   if (auto v = r.boolean(o, P, "linear_bias")) m.linear_bias = *v;
   if (auto v = r.integer(o, P, "norms_per_layer", false, 1, 16)) m.norms_per_layer = *v;
@@ -184,10 +209,12 @@ void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>
     return r.fail(P + "/kv_heads", "kv_heads_divide_heads", "must divide heads ({heads}), got {got}",
                   {{"heads", std::to_string(m.heads)}, {"got", std::to_string(m.kv_heads)}});
   if (m.head_dim == 0 && m.hidden % m.heads != 0)
-    return r.fail(P + "/hidden", "hidden_divisible_by_heads", "must be divisible by heads ({heads}) unless head_dim is given, got {got}",
+    return r.fail(P + "/hidden", "hidden_divisible_by_heads",
+                  "must be divisible by heads ({heads}) unless head_dim is given, got {got}",
                   {{"heads", std::to_string(m.heads)}, {"got", std::to_string(m.hidden)}});
   if (m.position == PositionEmbedding::learned && m.max_position_embeddings == 0)
-    return r.fail(P + "/max_position_embeddings", "learned_positions_need_max", "is required with learned position embeddings");
+    return r.fail(P + "/max_position_embeddings", "learned_positions_need_max",
+                  "is required with learned position embeddings");
   // Parameter counts are int64 (model.cpp) and every dimension alone is in range, but
   // L · (h·a·d + h·f) can pass 2^63: bound the total, estimated here in double.
   const double h = static_cast<double>(m.hidden), d = static_cast<double>(m.head_dim ? m.head_dim : m.hidden / m.heads);
@@ -195,16 +222,18 @@ void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>
                                            m.mla.qk_rope_head_dim + m.mla.v_head_dim);
   const double attn = is_mla(m) ? 3.0 * (h + static_cast<double>(m.heads) * mla_w) * mla_w
                                 : h * d * static_cast<double>(2 * m.heads + 2 * m.kv_heads);
-  const double mlp = 3.0 * h * (static_cast<double>(m.ffn_hidden) +
-                                static_cast<double>(m.moe.experts + m.moe.shared_experts) *
-                                    static_cast<double>(m.moe.expert_ffn_hidden) +
-                                static_cast<double>(m.moe.shared_expert_ffn_hidden));
-  const double params = static_cast<double>(m.layers) * (attn + mlp) +
-                        h * static_cast<double>(2 * m.vocab + m.max_position_embeddings);
+  const double mlp =
+      3.0 * h *
+      (static_cast<double>(m.ffn_hidden) +
+       static_cast<double>(m.moe.experts + m.moe.shared_experts) * static_cast<double>(m.moe.expert_ffn_hidden) +
+       static_cast<double>(m.moe.shared_expert_ffn_hidden));
+  const double params =
+      static_cast<double>(m.layers) * (attn + mlp) + h * static_cast<double>(2 * m.vocab + m.max_position_embeddings);
   if (params > kMaxParams) {
     char n[32];
     std::snprintf(n, sizeof n, "%.3g", params);
-    return r.fail(P, "model_too_large", "has about {params} parameters; gpucalc sizes models of up to 1e15", {{"params", n}});
+    return r.fail(P, "model_too_large", "has about {params} parameters; gpucalc sizes models of up to 1e15",
+                  {{"params", n}});
   }
 }
 
@@ -222,15 +251,18 @@ void read_gpu(Reader& r, const json& root, Gpu& g) {
     return r.fail("/gpu", "gpu_required", "is required (a catalog id such as \"h100-sxm-80gb\", or an object)");
   if (it->is_string()) {
     const Gpu* p = find_gpu(it->get<std::string>());
-    if (!p) return r.fail("/gpu", "unknown_gpu", "unknown GPU {got} (known: {known})", {{"got", input::show(*it)}, {"known", gpu_ids()}});
+    if (!p)
+      return r.fail("/gpu", "unknown_gpu", "unknown GPU {got} (known: {known})",
+                    {{"got", input::show(*it)}, {"known", gpu_ids()}});
     g = *p;
   } else {
     if (!r.expect_object(&*it, "/gpu")) return;
     const json& o = *it;
     const std::string P = "/gpu";
-    r.only_keys(o, P, {"base", "name", "memory_gib", "bf16_tflops", "fp16_tflops", "fp8_tflops", "memory_bw_tbs",
-                       "scaleup_gbs", "scaleup_domain", "scaleout_gbps", "tdp_w", "power_limit_w", "rail_optimized",
-                       "in_network_reduction"});
+    r.only_keys(
+        o, P,
+        {"base", "name", "memory_gib", "bf16_tflops", "fp16_tflops", "fp8_tflops", "memory_bw_tbs", "scaleup_gbs",
+         "scaleup_domain", "scaleout_gbps", "tdp_w", "power_limit_w", "rail_optimized", "in_network_reduction"});
     if (auto base = r.text(o, P, "base", 64)) {
       const Gpu* p = find_gpu(*base);
       if (!p)
@@ -340,20 +372,23 @@ void read_lora(Reader& r, const json& o, const std::string& P0, Scenario& s) {
   if (r.failed()) return;
   if (t.stage != Stage::qlora) {
     for (const char* k : {"double_quant", "paged_optimizer"})
-      if (x.contains(k)) return r.fail(P + "/" + k, "qlora_stage_only", "applies to stage \"qlora\" only", {{"field", k}});
+      if (x.contains(k))
+        return r.fail(P + "/" + k, "qlora_stage_only", "applies to stage \"qlora\" only", {{"field", k}});
   }
   if (auto tg = x.find("targets"); tg != x.end()) {
     const std::string T = P + "/targets";
     if (!tg->is_array() || tg->empty())
-      return r.fail(T, "expected_projection_list", "must be a non-empty array of projections (q, k, v, o, gate, up, down), got {got}",
+      return r.fail(T, "expected_projection_list",
+                    "must be a non-empty array of projections (q, k, v, o, gate, up, down), got {got}",
                     {{"got", input::show(*tg)}});
-    auto bits = read_name_set(r, *tg, T, kLoraTargetNames,
-                              {"unknown_projection", "unknown projection {got} (known: {known})"},
-                              {"expected_projection", "must be a projection name ({known}), got {got}"});
+    auto bits =
+        read_name_set(r, *tg, T, kLoraTargetNames, {"unknown_projection", "unknown projection {got} (known: {known})"},
+                      {"expected_projection", "must be a projection name ({known}), got {got}"});
     if (!bits) return;
     const std::string gate_at = T + "/" + std::to_string(name_index(*tg, "gate"));
     if ((*bits & static_cast<unsigned>(LoraTarget::gate)) && !gated_ffn(s.problem.model.ffn_act))
-      return r.fail(gate_at, "no_gate_projection", "the model's MLP has no gate projection (ffn_act gelu: fc1 = up, fc2 = down)");
+      return r.fail(gate_at, "no_gate_projection",
+                    "the model's MLP has no gate projection (ffn_act gelu: fc1 = up, fc2 = down)");
     c.targets = *bits;
   }
 }
@@ -378,16 +413,41 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   const json& o = *it;
   const std::string P = "/training";
   Training& t = s.problem.training;
-  r.only_keys(o, P, {"tokens", "seq_len", "global_batch", "global_batch_tokens", "micro_batch", "precision",
-                     "optimizer", "recompute", "zero_stage", "stage", "flash_attention", "sequence_parallel",
-                     "framework", "grad_dtype", "overlap_grad_reduce", "overlap_param_gather", "master_weights",
-                     "lora", "offload", "overlap_moe_comm", "dataset", "recompute_modules", "moe_dispatcher",
-                     "torch_compile", "fp8_recipe", "overlap_tp_comm", "optimizer_in_backward", "activation_offload"});
+  r.only_keys(o, P,
+              {"tokens",
+               "seq_len",
+               "global_batch",
+               "global_batch_tokens",
+               "micro_batch",
+               "precision",
+               "optimizer",
+               "recompute",
+               "zero_stage",
+               "stage",
+               "flash_attention",
+               "sequence_parallel",
+               "framework",
+               "grad_dtype",
+               "overlap_grad_reduce",
+               "overlap_param_gather",
+               "master_weights",
+               "lora",
+               "offload",
+               "overlap_moe_comm",
+               "dataset",
+               "recompute_modules",
+               "moe_dispatcher",
+               "torch_compile",
+               "fp8_recipe",
+               "overlap_tp_comm",
+               "optimizer_in_backward",
+               "activation_offload"});
   // Fine-tuning jobs are sized in samples × average length × epochs (training.dataset);
   // give that or tokens.
   const bool has_dataset = o.contains("dataset");
   if (has_dataset && o.contains("tokens"))
-    return r.fail(P + "/dataset", "tokens_or_dataset", "give tokens or dataset (samples × avg_tokens × epochs), not both");
+    return r.fail(P + "/dataset", "tokens_or_dataset",
+                  "give tokens or dataset (samples × avg_tokens × epochs), not both");
   if (!has_dataset) {
     if (auto v = r.number(o, P, "tokens", true, 0, 1e16, true)) t.tokens = *v;
   } else {
@@ -401,7 +461,8 @@ void read_training(Reader& r, const json& root, Scenario& s) {
     if (r.failed()) return;
     t.tokens = *n * *len * ep.value_or(1.0);
     if (t.tokens > 1e16) return r.fail(D, "dataset_too_large", "samples × avg_tokens × epochs exceeds 1e16 tokens");
-    s.defaults_applied.push_back(coded("default_tokens_from_dataset", "training.tokens = {tokens} (dataset: samples × avg_tokens × epochs)",
+    s.defaults_applied.push_back(coded("default_tokens_from_dataset",
+                                       "training.tokens = {tokens} (dataset: samples × avg_tokens × epochs)",
                                        {{"tokens", std::to_string(static_cast<long long>(t.tokens))}}));
   }
   if (auto v = r.integer(o, P, "seq_len", true, 1, 100'000'000)) t.seq_len = *v;
@@ -410,20 +471,24 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (r.failed()) return;
   if (gbt) {
     if (*gbt % t.seq_len != 0)
-      return r.fail(P + "/global_batch_tokens", "multiple_of_seq_len", "must be a multiple of seq_len ({seq_len}), got {got}",
+      return r.fail(P + "/global_batch_tokens", "multiple_of_seq_len",
+                    "must be a multiple of seq_len ({seq_len}), got {got}",
                     {{"seq_len", std::to_string(t.seq_len)}, {"got", std::to_string(*gbt)}});
     if (gb && *gb * t.seq_len != *gbt)
-      return r.fail(P + "/global_batch_tokens", "batch_tokens_disagree", "disagrees with global_batch × seq_len ({tokens}); give one of them",
+      return r.fail(P + "/global_batch_tokens", "batch_tokens_disagree",
+                    "disagrees with global_batch × seq_len ({tokens}); give one of them",
                     {{"tokens", std::to_string(*gb * t.seq_len)}});
     t.global_batch = *gbt / t.seq_len;
   } else if (gb) {
     t.global_batch = *gb;
   } else {
     // Default: about 4M tokens per step, Llama 2's batch (Touvron et al. 2023 §2.2).
-    t.global_batch = std::max<int64_t>(1, static_cast<int64_t>(std::llround(4194304.0 / static_cast<double>(t.seq_len))));
-    s.defaults_applied.push_back(coded("default_global_batch",
-                                       "training.global_batch = {sequences} sequences (default: about 4M tokens per step, as Llama 2)",
-                                       {{"sequences", std::to_string(t.global_batch)}}));
+    t.global_batch =
+        std::max<int64_t>(1, static_cast<int64_t>(std::llround(4194304.0 / static_cast<double>(t.seq_len))));
+    s.defaults_applied.push_back(
+        coded("default_global_batch",
+              "training.global_batch = {sequences} sequences (default: about 4M tokens per step, as Llama 2)",
+              {{"sequences", std::to_string(t.global_batch)}}));
   }
   if (static_cast<double>(t.global_batch) * static_cast<double>(t.seq_len) > t.tokens)
     return r.fail(P + "/tokens", "tokens_below_batch", "is smaller than one global batch ({tokens} tokens)",
@@ -432,13 +497,15 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (auto v = r.choice(o, P, "precision", {"bf16", "fp16", "fp8"}, false))
     t.precision = *v == "fp16" ? Precision::fp16 : *v == "fp8" ? Precision::fp8 : Precision::bf16;
   if (auto v = r.choice(o, P, "optimizer", {"adamw", "adam8bit", "sgd", "lion", "adafactor"}, false))
-    t.optimizer = *v == "adam8bit" ? Optimizer::adam8bit
-                  : *v == "sgd"    ? Optimizer::sgd
-                  : *v == "lion"   ? Optimizer::lion
+    t.optimizer = *v == "adam8bit"    ? Optimizer::adam8bit
+                  : *v == "sgd"       ? Optimizer::sgd
+                  : *v == "lion"      ? Optimizer::lion
                   : *v == "adafactor" ? Optimizer::adafactor
                                       : Optimizer::adamw;
   if (auto v = r.choice(o, P, "recompute", {"none", "selective", "full"}, false))
-    s.constraints.recompute = *v == "full" ? Recompute::full : *v == "selective" ? Recompute::selective : Recompute::none;
+    s.constraints.recompute = *v == "full"        ? Recompute::full
+                              : *v == "selective" ? Recompute::selective
+                                                  : Recompute::none;
   if (auto v = r.integer(o, P, "zero_stage", false, 0, 3)) s.constraints.zero_stage = static_cast<int>(*v);
   if (auto v = r.choice(o, P, "stage", {"pretrain", "full_finetune", "lora", "qlora"}, false))
     t.stage = *v == "full_finetune" ? Stage::full_finetune
@@ -461,12 +528,14 @@ void read_training(Reader& r, const json& root, Scenario& s) {
                     "mla_up_proj, mlp, moe, shared_experts), got {got}",
                     {{"got", input::show(*rm)}});
     const auto got = read_name_set(r, *rm, T, kRecomputeModuleNames,
-                                   {"unknown_recompute_module", "unknown recompute module {got} (known: {known})"}, {nullptr, nullptr});
+                                   {"unknown_recompute_module", "unknown recompute module {got} (known: {known})"},
+                                   {nullptr, nullptr});
     if (!got) return;
     const unsigned bits = *got;
     const ModelShape& m = s.problem.model;
-    if (!is_moe(m) && (bits & (static_cast<unsigned>(RecomputeModule::moe_act) | static_cast<unsigned>(RecomputeModule::moe) |
-                               static_cast<unsigned>(RecomputeModule::shared_experts))))
+    if (!is_moe(m) &&
+        (bits & (static_cast<unsigned>(RecomputeModule::moe_act) | static_cast<unsigned>(RecomputeModule::moe) |
+                 static_cast<unsigned>(RecomputeModule::shared_experts))))
       return r.fail(T, "recompute_moe_only", "moe_act, moe and shared_experts apply to MoE models only");
     if (!is_mla(m) && (bits & static_cast<unsigned>(RecomputeModule::mla_up_proj)))
       return r.fail(T, "recompute_mla_only", "mla_up_proj applies to MLA attention only");
@@ -481,7 +550,8 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (auto v = r.boolean(o, P, "flash_attention")) t.flash_attention = *v;
   if (auto v = r.boolean(o, P, "sequence_parallel")) t.sequence_parallel = *v;
   if (auto v = r.choice(o, P, "framework", {"megatron", "torchtitan", "deepspeed", "hf", "torchtune"}, false)) {
-    for (Framework f : {Framework::megatron, Framework::torchtitan, Framework::deepspeed, Framework::hf, Framework::torchtune})
+    for (Framework f :
+         {Framework::megatron, Framework::torchtitan, Framework::deepspeed, Framework::hf, Framework::torchtune})
       if (*v == to_string(f)) t.framework = f;
   }
   if (auto v = r.boolean(o, P, "optimizer_in_backward")) t.optimizer_in_backward = *v;
@@ -493,15 +563,19 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (o.contains("fp8_recipe") && t.precision != Precision::fp8)
     return r.fail(P + "/fp8_recipe", "fp8_recipe_needs_fp8", "applies with precision \"fp8\" only");
   if (t.torch_compile && t.framework == Framework::megatron)
-    return r.fail(P + "/torch_compile", "torch_compile_megatron",
-                  "applies to the PyTorch-native frameworks (torchtitan, …); Megatron fuses its element-wise kernels already");
+    return r.fail(
+        P + "/torch_compile", "torch_compile_megatron",
+        "applies to the PyTorch-native frameworks (torchtitan, …); Megatron fuses its element-wise kernels already");
   if (t.stage == Stage::qlora && t.precision == Precision::fp8)
-    return r.fail(P + "/precision", "qlora_fp8", "QLoRA computes in bf16 or fp16 on dequantised NF4 weights; fp8 does not apply");
+    return r.fail(P + "/precision", "qlora_fp8",
+                  "QLoRA computes in bf16 or fp16 on dequantised NF4 weights; fp8 does not apply");
   if (is_adapter_stage(t) && t.framework == Framework::torchtitan)
-    return r.fail(P + "/framework", "torchtitan_lora", "torchtitan has no LoRA recipe; use the megatron profile (NeMo/Megatron-Bridge LoRA)");
+    return r.fail(P + "/framework", "torchtitan_lora",
+                  "torchtitan has no LoRA recipe; use the megatron profile (NeMo/Megatron-Bridge LoRA)");
   if (t.optimizer_in_backward && t.framework != Framework::torchtune)
     return r.fail(P + "/optimizer_in_backward", "optimizer_in_backward_torchtune",
-                  "is torchtune's optimizer_in_bwd; set framework \"torchtune\", got \"{got}\"", {{"got", to_string(t.framework)}});
+                  "is torchtune's optimizer_in_bwd; set framework \"torchtune\", got \"{got}\"",
+                  {{"got", to_string(t.framework)}});
   if (t.activation_offload) {
     const std::string A = P + "/activation_offload";
     if (t.framework != Framework::torchtune && t.framework != Framework::hf)
@@ -510,20 +584,25 @@ void read_training(Reader& r, const json& root, Scenario& s) {
                     "\"torchtune\" or \"hf\", got \"{got}\"",
                     {{"got", to_string(t.framework)}});
     if (s.constraints.recompute && *s.constraints.recompute != Recompute::full)
-      return r.fail(A, "activation_offload_recompute", "offloads the checkpoints of recompute \"full\", got recompute \"{got}\"",
+      return r.fail(A, "activation_offload_recompute",
+                    "offloads the checkpoints of recompute \"full\", got recompute \"{got}\"",
                     {{"got", to_string(*s.constraints.recompute)}});
     s.constraints.recompute = Recompute::full;
   }
   if (t.offload.params && s.constraints.zero_stage && *s.constraints.zero_stage < 3)
-    return r.fail(P + "/offload/params", "offload_params_zero3", "offloading parameters needs zero_stage 3 (ZeRO-Infinity), got {got}",
+    return r.fail(P + "/offload/params", "offload_params_zero3",
+                  "offloading parameters needs zero_stage 3 (ZeRO-Infinity), got {got}",
                   {{"got", std::to_string(*s.constraints.zero_stage)}});
   if (t.offload.optimizer && s.constraints.zero_stage && *s.constraints.zero_stage < 1)
-    return r.fail(P + "/offload/optimizer", "offload_optimizer_zero1", "offloading the optimizer needs zero_stage ≥ 1 (ZeRO-Offload), got 0");
+    return r.fail(P + "/offload/optimizer", "offload_optimizer_zero1",
+                  "offloading the optimizer needs zero_stage ≥ 1 (ZeRO-Offload), got 0");
   if (t.precision == Precision::fp8 && !s.problem.gpu.fp8_tflops.value)
-    r.fail(P + "/precision", "no_fp8_peak", "fp8 needs an FP8 peak, which {gpu} does not have; set gpu.fp8_tflops or use bf16",
+    r.fail(P + "/precision", "no_fp8_peak",
+           "fp8 needs an FP8 peak, which {gpu} does not have; set gpu.fp8_tflops or use bf16",
            {{"gpu", s.problem.gpu.name}});
   if (t.precision == Precision::bf16 && !s.problem.gpu.bf16_tflops.value)
-    r.fail(P + "/precision", "no_bf16_peak", "bf16 needs a BF16 peak, which {gpu} does not have (e.g. V100); use fp16 or set gpu.bf16_tflops",
+    r.fail(P + "/precision", "no_bf16_peak",
+           "bf16 needs a BF16 peak, which {gpu} does not have (e.g. V100); use fp16 or set gpu.bf16_tflops",
            {{"gpu", s.problem.gpu.name}});
 }
 
@@ -533,7 +612,8 @@ void read_parallel(Reader& r, const json& root, Scenario& s) {
   if (!r.expect_object(&*it, "/parallel")) return;
   const json& o = *it;
   const std::string P = "/parallel";
-  r.only_keys(o, P, {"gpus", "tp", "pp", "dp", "cp", "ep", "etp", "vpp", "first_stage_layers", "last_stage_layers", "shard"});
+  r.only_keys(o, P,
+              {"gpus", "tp", "pp", "dp", "cp", "ep", "etp", "vpp", "first_stage_layers", "last_stage_layers", "shard"});
   Constraints& c = s.constraints;
   c.gpus = r.integer(o, P, "gpus", false, 1, kMaxGpus);
   c.tp = r.integer(o, P, "tp", false, 1, 1'000'000);
@@ -571,23 +651,29 @@ void read_parallel(Reader& r, const json& root, Scenario& s) {
     return r.fail(P + "/cp", "cp_divide_seq_len", "2 × cp ({twice_cp}) must divide seq_len ({seq_len})",
                   {{"twice_cp", str(2 * *c.cp)}, {"seq_len", str(t.seq_len)}});
   if (c.ep && *c.ep != 1 && !is_moe(m))
-    return r.fail(P + "/ep", "ep_dense", "the model has no experts (dense); ep must be 1, got {got}", {{"got", str(*c.ep)}});
+    return r.fail(P + "/ep", "ep_dense", "the model has no experts (dense); ep must be 1, got {got}",
+                  {{"got", str(*c.ep)}});
   if (c.ep && is_moe(m) && m.moe.experts % *c.ep != 0)
-    return bad("ep", "ep_divide_experts", "must divide the model's routed experts ({of}), got {got}", m.moe.experts, *c.ep);
-  if (c.etp && !is_moe(m)) return r.fail(P + "/etp", "etp_moe_only", "applies to MoE models only (expert tensor parallelism)");
-  if (c.etp && c.tp && *c.tp % *c.etp != 0) return bad("etp", "etp_divide_tp", "must divide tp ({of}), got {got}", *c.tp, *c.etp);
+    return bad("ep", "ep_divide_experts", "must divide the model's routed experts ({of}), got {got}", m.moe.experts,
+               *c.ep);
+  if (c.etp && !is_moe(m))
+    return r.fail(P + "/etp", "etp_moe_only", "applies to MoE models only (expert tensor parallelism)");
+  if (c.etp && c.tp && *c.tp % *c.etp != 0)
+    return bad("etp", "etp_divide_tp", "must divide tp ({of}), got {got}", *c.tp, *c.etp);
   if (c.etp && is_moe(m) && m.moe.expert_ffn_hidden % *c.etp != 0)
     return bad("etp", "etp_divide_expert_ffn", "must divide the experts' expert_ffn_hidden ({of}), got {got}",
                m.moe.expert_ffn_hidden, *c.etp);
   if (c.shard && c.dp && *c.dp % *c.shard != 0)
-    return bad("shard", "shard_divide_dp", "must divide dp ({of}): the sharding groups tile the data-parallel ranks, got {got}",
-               *c.dp, *c.shard);
+    return bad("shard", "shard_divide_dp",
+               "must divide dp ({of}): the sharding groups tile the data-parallel ranks, got {got}", *c.dp, *c.shard);
   if (c.dp && t.global_batch % *c.dp != 0)
-    return bad("dp", "dp_divide_batch", "must divide the global batch ({of} sequences), got {got}", t.global_batch, *c.dp);
+    return bad("dp", "dp_divide_batch", "must divide the global batch ({of} sequences), got {got}", t.global_batch,
+               *c.dp);
   // Each factor is at most kMaxGpus, so stopping once the product passes kMaxGpus keeps
   // it within int64 (tp 1e6 × pp 1e5 × cp 1e6 × dp 1e7 would not be).
   int64_t fixed = 1;
-  for (const auto& [v, key] : {std::pair{c.tp, "tp"}, std::pair{c.pp, "pp"}, std::pair{c.cp, "cp"}, std::pair{c.dp, "dp"}}) {
+  for (const auto& [v, key] :
+       {std::pair{c.tp, "tp"}, std::pair{c.pp, "pp"}, std::pair{c.cp, "cp"}, std::pair{c.dp, "dp"}}) {
     fixed *= v.value_or(1);
     if (fixed > kMaxGpus)
       return r.fail(P + "/" + key, "too_many_gpus", "makes tp × pp × dp × cp exceed {max} GPUs, the most gpucalc sizes",
@@ -599,7 +685,8 @@ void read_parallel(Reader& r, const json& root, Scenario& s) {
       return r.fail(P + "/gpus", "gpus_equal_product", "must equal tp × pp × dp × cp = {product}, got {got}",
                     {{"product", str(fixed)}, {"got", str(*c.gpus)}});
     if (*c.gpus % fixed != 0)
-      return r.fail(P + "/gpus", "gpus_multiple_of_product", "must be a multiple of the fixed tp × pp × dp × cp = {product}, got {got}",
+      return r.fail(P + "/gpus", "gpus_multiple_of_product",
+                    "must be a multiple of the fixed tp × pp × dp × cp = {product}, got {got}",
                     {{"product", str(fixed)}, {"got", str(*c.gpus)}});
   } else if (c.tp && c.pp && c.dp) {
     c.gpus = fixed;  // everything given but the count: the count follows
@@ -611,7 +698,8 @@ void read_target_assume(Reader& r, const json& root, Scenario& s) {
     if (!r.expect_object(&*it, "/target")) return;
     r.only_keys(*it, "/target", {"days", "max_memory_fraction", "max_cost", "objective"});
     s.target_days = r.number(*it, "/target", "days", false, 0, 1e6, true);
-    if (auto v = r.number(*it, "/target", "max_memory_fraction", false, 0, 1, true)) s.problem.memory_limit_fraction = *v;
+    if (auto v = r.number(*it, "/target", "max_memory_fraction", false, 0, 1, true))
+      s.problem.memory_limit_fraction = *v;
     s.max_cost = r.number(*it, "/target", "max_cost", false, 0, 1e15, true);
     if (auto v = r.choice(*it, "/target", "objective", {"gpus", "cost", "days"}, false))
       s.objective = *v == "cost" ? Objective::cost : *v == "days" ? Objective::days : Objective::gpus;
@@ -626,7 +714,8 @@ void read_target_assume(Reader& r, const json& root, Scenario& s) {
       r.fail(P + "/hfu", "mfu_or_hfu", "give assume.mfu or assume.hfu, not both");
     Overheads& ov = s.problem.overheads;
     if (auto v = r.number(*it, P, "cuda_context_gib", false, 0, 64, false)) ov.cuda_context_bytes = *v * 1073741824.0;
-    if (auto v = r.number(*it, P, "nccl_buffer_mib", false, 0, 65536, false)) ov.nccl_bytes_per_communicator = *v * 1048576.0;
+    if (auto v = r.number(*it, P, "nccl_buffer_mib", false, 0, 65536, false))
+      ov.nccl_bytes_per_communicator = *v * 1048576.0;
     if (auto v = r.number(*it, P, "fragmentation", false, 0, 1, false)) ov.fragmentation = *v;
     if (auto v = r.number(*it, P, "cluster_efficiency", false, 0, 1, true)) {
       s.cluster_efficiency = *v;
@@ -640,7 +729,8 @@ void energy_field(Reader& r, const json& o, const std::string& P, const char* ke
                   bool& is_default, std::string& given_at) {
   auto v = r.number(o, P, key, false, lo, hi, false);
   if (!v) return;
-  if (!given_at.empty()) return r.fail(P + "/" + key, "given_twice", "is also given at {other}; give it once", {{"other", given_at}});
+  if (!given_at.empty())
+    return r.fail(P + "/" + key, "given_twice", "is also given at {other}; give it once", {{"other", given_at}});
   field = *v;
   is_default = false;
   given_at = P + "/" + key;
@@ -669,8 +759,10 @@ void read_cost_energy_goodput(Reader& r, const json& root, Scenario& s) {
     const std::string P = "/cost";
     if (!r.expect_object(&*it, P)) return;
     const json& o = *it;
-    r.only_keys(o, P, {"price_per_gpu_hour", "prices_per_gpu_hour", "currency", "usd_cny", "owned", "grid_kg_co2_per_kwh"});
-    if (auto v = r.choice(o, P, "currency", {"USD", "CNY"}, false)) cm.currency = *v == "CNY" ? Currency::cny : Currency::usd;
+    r.only_keys(o, P,
+                {"price_per_gpu_hour", "prices_per_gpu_hour", "currency", "usd_cny", "owned", "grid_kg_co2_per_kwh"});
+    if (auto v = r.choice(o, P, "currency", {"USD", "CNY"}, false))
+      cm.currency = *v == "CNY" ? Currency::cny : Currency::usd;
     // CNY per USD; the yuan has traded between about 6 and 8.3 per dollar since 2005.
     if (auto v = r.number(o, P, "usd_cny", false, 0.1, 100, true)) cm.fx = FxRate{*v, "", "scenario", "user", true};
     price = r.number(o, P, "price_per_gpu_hour", false, 0, 1e6, true);
@@ -701,13 +793,18 @@ void read_cost_energy_goodput(Reader& r, const json& root, Scenario& s) {
     if (auto ow = o.find("owned"); ow != o.end() && !r.failed()) {
       const std::string Q = P + "/owned";
       if (price || o.contains("prices_per_gpu_hour"))
-        return r.fail(Q, "rented_or_owned", "give price_per_gpu_hour / prices_per_gpu_hour (rented GPUs) or owned (an owned cluster), not both");
+        return r.fail(
+            Q, "rented_or_owned",
+            "give price_per_gpu_hour / prices_per_gpu_hour (rented GPUs) or owned (an owned cluster), not both");
       if (!r.expect_object(&*ow, Q)) return;
-      r.only_keys(*ow, Q, {"purchase_price_per_gpu", "amortization_years", "host_overhead", "pue", "electricity_price_per_kwh"});
+      r.only_keys(
+          *ow, Q,
+          {"purchase_price_per_gpu", "amortization_years", "host_overhead", "pue", "electricity_price_per_kwh"});
       OwnedCluster oc;
       if (auto v = r.number(*ow, Q, "purchase_price_per_gpu", true, 0, 1e9, true)) oc.purchase_price_per_gpu = *v;
       if (auto v = r.number(*ow, Q, "amortization_years", true, 0, 100, true)) oc.amortization_years = *v;
-      if (auto v = r.number(*ow, Q, "electricity_price_per_kwh", true, 0, 1000, false)) oc.electricity_price_per_kwh = *v;
+      if (auto v = r.number(*ow, Q, "electricity_price_per_kwh", true, 0, 1000, false))
+        oc.electricity_price_per_kwh = *v;
       facility(*ow, Q, false);
       cm.mode = CostMode::owned;
       cm.owned = oc;
@@ -727,8 +824,10 @@ void read_cost_energy_goodput(Reader& r, const json& root, Scenario& s) {
       price_from_catalog(s);
     }
   } else if (!g.power_limit_w.value && !g.tdp_w.value) {
-    cm.unpriced = coded("owned_no_power", "gpu.tdp_w is unknown for {gpu}, so an owned cluster's electricity cannot be priced; set it in a gpu object",
-                        {{"gpu", g.name}});
+    cm.unpriced = coded(
+        "owned_no_power",
+        "gpu.tdp_w is unknown for {gpu}, so an owned cluster's electricity cannot be priced; set it in a gpu object",
+        {{"gpu", g.name}});
   }
 
   if (auto it = root.find("goodput"); it != root.end()) {
@@ -736,8 +835,9 @@ void read_cost_energy_goodput(Reader& r, const json& root, Scenario& s) {
     if (!r.expect_object(&*it, P)) return;
     const json& o = *it;
     GoodputInputs& gp = s.problem.goodput;
-    r.only_keys(o, P, {"enabled", "mtbf_hours", "interruptions_per_day", "checkpoint_interval_minutes",
-                       "checkpoint_write_seconds", "restart_minutes"});
+    r.only_keys(o, P,
+                {"enabled", "mtbf_hours", "interruptions_per_day", "checkpoint_interval_minutes",
+                 "checkpoint_write_seconds", "restart_minutes"});
     if (auto v = r.boolean(o, P, "enabled")) gp.enabled = *v;
     const auto mtbf = r.number(o, P, "mtbf_hours", false, 0, 1e9, true);
     gp.interruptions_per_day = r.number(o, P, "interruptions_per_day", false, 0, 1e5, true);
@@ -801,11 +901,14 @@ Expected<Scenario> parse_scenario(std::string_view text) {
   const json& root = *doc;
   Reader r;
   if (!root.is_object())
-    return coded_error("", "scenario_not_object", "the scenario must be a JSON object, got {got}", {{"got", input::show(root)}});
-  r.only_keys(root, "", {"version", "name", "description", "model", "gpu", "training", "parallel", "target", "assume",
-                         "cost", "energy", "goodput", "calibration"});
+    return coded_error("", "scenario_not_object", "the scenario must be a JSON object, got {got}",
+                       {{"got", input::show(root)}});
+  r.only_keys(root, "",
+              {"version", "name", "description", "model", "gpu", "training", "parallel", "target", "assume", "cost",
+               "energy", "goodput", "calibration"});
   if (auto v = r.integer(root, "", "version", false, 1, 1'000'000); v && *v != 1)
-    r.fail("/version", "unsupported_version", "this gpucalc reads scenario format version 1, got {got}", {{"got", std::to_string(*v)}});
+    r.fail("/version", "unsupported_version", "this gpucalc reads scenario format version 1, got {got}",
+           {{"got", std::to_string(*v)}});
   r.text(root, "", "name", 200);
   r.text(root, "", "description", 4000);
   Scenario s;
@@ -828,8 +931,9 @@ void price_from_catalog(Scenario& s) {
   cm.unpriced = Message{};
   cm.rental = default_rental_price(g, cm.currency, cm.fx);
   if (cm.rental) return;
-  cm.unpriced = coded("price_unknown", "no public rental price for {gpu} in data/gpus.json; set cost.price_per_gpu_hour",
-                      {{"gpu", g.name}, {"gpu_id", g.id}});
+  cm.unpriced =
+      coded("price_unknown", "no public rental price for {gpu} in data/gpus.json; set cost.price_per_gpu_hour",
+            {{"gpu", g.name}, {"gpu_id", g.id}});
 }
 
 bool cost_priced(const Scenario& s) {
@@ -840,7 +944,8 @@ bool cost_priced(const Scenario& s) {
 
 std::optional<Error> check_cost_target(const Scenario& s) {
   if (!s.max_cost || cost_priced(s)) return std::nullopt;
-  return wrapping_error("/target/max_cost", "max_cost_unpriced", "needs a priced run, but {reason}", s.problem.cost.unpriced);
+  return wrapping_error("/target/max_cost", "max_cost_unpriced", "needs a priced run, but {reason}",
+                        s.problem.cost.unpriced);
 }
 
 }  // namespace gpucalc

@@ -40,21 +40,29 @@ bool enumerate_layouts(const Problem& p, const Constraints& c, const std::functi
 }
 
 Error too_many_layouts() {
-  return coded_error("/parallel", "too_many_layouts",
-                     "leaves more than {layouts} valid layouts (or {candidates} candidates) open to search; fix some of "
-                     "parallel.tp, parallel.pp, parallel.dp, parallel.gpus or training.micro_batch",
-                     {{"layouts", std::to_string(kMaxLayoutsVisited)}, {"candidates", std::to_string(kMaxLayoutsConsidered)}});
+  return coded_error(
+      "/parallel", "too_many_layouts",
+      "leaves more than {layouts} valid layouts (or {candidates} candidates) open to search; fix some of "
+      "parallel.tp, parallel.pp, parallel.dp, parallel.gpus or training.micro_batch",
+      {{"layouts", std::to_string(kMaxLayoutsVisited)}, {"candidates", std::to_string(kMaxLayoutsConsidered)}});
 }
 
 Error explain_no_layout(const Problem& p, const Constraints& c) {
   if (c.tp && c.pp && c.dp) {
     Layout l;
-    l.tp = *c.tp; l.pp = *c.pp; l.dp = *c.dp; l.cp = c.cp.value_or(1); l.ep = c.ep.value_or(1);
+    l.tp = *c.tp;
+    l.pp = *c.pp;
+    l.dp = *c.dp;
+    l.cp = c.cp.value_or(1);
+    l.ep = c.ep.value_or(1);
     l.etp = c.etp.value_or(1);
     l.shard = c.shard.value_or(0);
-    l.first_stage_layers = c.first_stage_layers; l.last_stage_layers = c.last_stage_layers;
-    l.vpp = c.vpp.value_or(1); l.micro_batch = c.micro_batch.value_or(1);
-    l.zero_stage = c.zero_stage.value_or(0); l.recompute = c.recompute.value_or(Recompute::none);
+    l.first_stage_layers = c.first_stage_layers;
+    l.last_stage_layers = c.last_stage_layers;
+    l.vpp = c.vpp.value_or(1);
+    l.micro_batch = c.micro_batch.value_or(1);
+    l.zero_stage = c.zero_stage.value_or(0);
+    l.recompute = c.recompute.value_or(Recompute::none);
     if (c.recompute_modules) l.recompute_modules = *c.recompute_modules;
     if (auto e = check_layout(p.model, p.training, l)) return *e;
   }
@@ -68,12 +76,19 @@ Error explain_no_layout(const Problem& p, const Constraints& c) {
   };
   // Free one fixed field at a time, most specific first; the first whose release
   // admits a layout is the one to change.
-  struct Knob { std::optional<int64_t> Constraints::*field; const char* path; const char* code; const char* what; };
+  struct Knob {
+    std::optional<int64_t> Constraints::*field;
+    const char* path;
+    const char* code;
+    const char* what;
+  };
   const Knob knobs[] = {
-      {&Constraints::micro_batch, "/training/micro_batch", "micro_batch_no_layout", "must divide the per-DP-rank batch for some layout, got {got}"},
+      {&Constraints::micro_batch, "/training/micro_batch", "micro_batch_no_layout",
+       "must divide the per-DP-rank batch for some layout, got {got}"},
       {&Constraints::vpp, "/parallel/vpp", "vpp_no_layout",
        "admits no layout: pp × vpp cannot exceed the layers and the micro-batch count must be a multiple of pp, got {got}"},
-      {&Constraints::ep, "/parallel/ep", "ep_no_layout", "admits no layout: ep must divide the experts and dp × cp, got {got}"},
+      {&Constraints::ep, "/parallel/ep", "ep_no_layout",
+       "admits no layout: ep must divide the experts and dp × cp, got {got}"},
       {&Constraints::cp, "/parallel/cp", "fixed_no_layout", "admits no layout with the other fixed fields, got {got}"},
       {&Constraints::pp, "/parallel/pp", "fixed_no_layout", "admits no layout with the other fixed fields, got {got}"},
       {&Constraints::tp, "/parallel/tp", "fixed_no_layout", "admits no layout with the other fixed fields, got {got}"},
@@ -87,11 +102,14 @@ Error explain_no_layout(const Problem& p, const Constraints& c) {
   }
   const std::string B = std::to_string(p.training.global_batch);
   if (c.gpus)
-    return coded_error("/parallel/gpus", "gpus_no_layout",
-                       "{gpus} GPUs cannot be split as tp × pp × dp × cp with tp dividing the heads ({heads}) and KV heads "
-                       "({kv_heads}) within the scale-up domain and dp dividing the global batch ({batch} sequences)",
-                       {{"gpus", std::to_string(*c.gpus)}, {"heads", std::to_string(p.model.heads)},
-                        {"kv_heads", std::to_string(p.model.kv_heads)}, {"batch", B}});
+    return coded_error(
+        "/parallel/gpus", "gpus_no_layout",
+        "{gpus} GPUs cannot be split as tp × pp × dp × cp with tp dividing the heads ({heads}) and KV heads "
+        "({kv_heads}) within the scale-up domain and dp dividing the global batch ({batch} sequences)",
+        {{"gpus", std::to_string(*c.gpus)},
+         {"heads", std::to_string(p.model.heads)},
+         {"kv_heads", std::to_string(p.model.kv_heads)},
+         {"batch", B}});
   return coded_error("/parallel", "no_layout", "the fixed fields admit no valid layout");
 }
 
@@ -121,7 +139,8 @@ void keep_top(std::vector<Candidate>& kept, const Candidate& c) {
 }
 
 // The one-pass search on the compiled problem; with `fitting`, also keeps every layout under the memory limit.
-SearchResult search_pass(const CompiledProblem& cp, const Constraints& c, const Target& t, std::vector<Candidate>* fitting) {
+SearchResult search_pass(const CompiledProblem& cp, const Constraints& c, const Target& t,
+                         std::vector<Candidate>* fitting) {
   const Problem& p = *cp.problem;
   SearchResult r;
   // One pass: the best fitting layout at every GPU count (and the least over-capacity
@@ -152,7 +171,9 @@ SearchResult search_pass(const CompiledProblem& cp, const Constraints& c, const 
   struct Point {
     const Candidate* cand;
     Outcome out;
-    double days() const { return out.goodput.progress ? out.goodput.wall_days : std::numeric_limits<double>::infinity(); }
+    double days() const {
+      return out.goodput.progress ? out.goodput.wall_days : std::numeric_limits<double>::infinity();
+    }
     // Cost ∝ GPU-hours on one accelerator, so GPU-hours rank the counts when no price is known.
     double money() const {
       if (out.cost) return out.cost->total;
@@ -166,7 +187,9 @@ SearchResult search_pass(const CompiledProblem& cp, const Constraints& c, const 
     pts.push_back({&cand, outcome(p, cand)});
   }
   const auto meets_days = [&](const Point& q) { return !t.days || q.days() <= *t.days; };
-  const auto meets_cost = [&](const Point& q) { return !t.max_cost || (q.out.cost && q.out.cost->total <= *t.max_cost); };
+  const auto meets_cost = [&](const Point& q) {
+    return !t.max_cost || (q.out.cost && q.out.cost->total <= *t.max_cost);
+  };
   // Ascending GPU counts with a strict <: on a tie the point with fewer GPUs stays.
   const auto argmin = [&](auto key, auto keep) {
     const Point* best = nullptr;
@@ -252,7 +275,8 @@ FullSearch search_full(const Problem& p, const Constraints& c, const Target& t, 
     pt.outcome = outcome(p, cand);
     // Ascending GPU count: a point is on the front when it beats every smaller count in
     // wall-clock days (failures, checkpoints and restarts included).
-    const double days = pt.outcome.goodput.progress ? pt.outcome.goodput.wall_days : std::numeric_limits<double>::infinity();
+    const double days =
+        pt.outcome.goodput.progress ? pt.outcome.goodput.wall_days : std::numeric_limits<double>::infinity();
     pt.pareto = days < best_days;
     if (pt.pareto) best_days = days;
     fs.curve.push_back(pt);

@@ -70,8 +70,8 @@ std::vector<int64_t> module_sets(const ModelShape& m, const Constraints& c) {
   using RM = RecomputeModule;
   const auto bit = [](RM x) { return static_cast<unsigned>(x); };
   const unsigned light = bit(RM::core_attn);
-  const unsigned mid = light | bit(RM::layernorm) | (is_moe(m) ? bit(RM::moe_act) : 0u) |
-                       (is_mla(m) ? bit(RM::mla_up_proj) : 0u);
+  const unsigned mid =
+      light | bit(RM::layernorm) | (is_moe(m) ? bit(RM::moe_act) : 0u) | (is_mla(m) ? bit(RM::mla_up_proj) : 0u);
   const unsigned heavy = mid | (!is_moe(m) || m.moe.first_dense_layers > 0 ? bit(RM::mlp) : 0u) |
                          (is_moe(m) && m.moe.shared_experts > 0 ? bit(RM::shared_experts) : 0u);
   std::vector<int64_t> out = {light, mid};
@@ -86,8 +86,8 @@ std::vector<int64_t> module_sets(const ModelShape& m, const Constraints& c) {
 SearchDim dp_dim(const Problem& p, const Constraints& c, int64_t min_gpus) {
   const int64_t B = p.training.global_batch;
   return {"dp",
-          [&c, B, min_gpus, open = c.dp || c.gpus ? std::vector<int64_t>{} : divisors(B, B)](const Layout& l,
-                                                                                           std::vector<int64_t>& out) {
+          [&c, B, min_gpus, open = c.dp || c.gpus ? std::vector<int64_t>{} : divisors(B, B)](
+              const Layout& l, std::vector<int64_t>& out) {
             const int64_t model_par = l.tp * l.pp * l.cp;
             out.clear();
             if (c.dp) out = {*c.dp};
@@ -105,8 +105,8 @@ SearchDim dp_dim(const Problem& p, const Constraints& c, int64_t min_gpus) {
 // group is carved out of the data-parallel ranks), up to 256 ranks (DeepSeek-V3 ran 64).
 SearchDim ep_dim(const ModelShape& m, const Constraints& c) {
   return {"ep",
-          [&m, &c, experts = is_moe(m) ? divisors(m.moe.experts, 256) : std::vector<int64_t>{}](const Layout& l,
-                                                                                               std::vector<int64_t>& out) {
+          [&m, &c, experts = is_moe(m) ? divisors(m.moe.experts, 256) : std::vector<int64_t>{}](
+              const Layout& l, std::vector<int64_t>& out) {
             out.clear();
             if (c.ep) out = {*c.ep};
             else if (!is_moe(m)) out = {1};
@@ -131,7 +131,8 @@ SearchDim shard_dim(const Constraints& c, int64_t domain) {
             }
             const int64_t in_domain = domain / (l.tp * l.cp);
             out = {0};
-            if (l.zero_stage >= 3 && in_domain >= 2 && in_domain < l.dp && l.dp % in_domain == 0) out.push_back(in_domain);
+            if (l.zero_stage >= 3 && in_domain >= 2 && in_domain < l.dp && l.dp % in_domain == 0)
+              out.push_back(in_domain);
           },
           [](Layout& l, int64_t v) { l.shard = v; }};
 }
@@ -145,7 +146,8 @@ SearchSpace search_space(const Problem& p, const Constraints& c) {
   // Fewer GPUs than this cannot hold the model's states even fully sharded (memory.hpp
   // min_gpus_to_hold_states); only when the GPU count is open (a fixed count that cannot
   // fit still gets its least-over-capacity layout as the answer).
-  const int64_t min_gpus = !c.gpus && !c.dp ? min_gpus_to_hold_states(m, t, p.memory_limit_fraction * capacity_bytes(p.gpu)) : 1;
+  const int64_t min_gpus =
+      !c.gpus && !c.dp ? min_gpus_to_hold_states(m, t, p.memory_limit_fraction * capacity_bytes(p.gpu)) : 1;
   SearchSpace s;
   s.base.etp = c.etp.value_or(1);
   s.base.first_stage_layers = c.first_stage_layers;
@@ -158,14 +160,15 @@ SearchSpace search_space(const Problem& p, const Constraints& c) {
   // Interleaving: 1-8 virtual stages when pipelining (Narayanan et al. 2021 §2.2.2);
   // broken_rule drops what the layers or micro-batches cannot carry. MoE models multiply
   // the space by EP and expert-TP: their open vpp keeps to 1, 2, 4.
-  s.dims.push_back({"vpp",
-                    [vals = one_or(c.vpp, is_moe(m) ? std::vector<int64_t>{1, 2, 4} : std::vector<int64_t>{1, 2, 3, 4, 6, 8})](
-                        const Layout& l, std::vector<int64_t>& out) {
-                      out.clear();
-                      for (int64_t v : vals)
-                        if (v == 1 || l.pp > 1) out.push_back(v);
-                    },
-                    [](Layout& l, int64_t v) { l.vpp = v; }});
+  s.dims.push_back(
+      {"vpp",
+       [vals = one_or(c.vpp, is_moe(m) ? std::vector<int64_t>{1, 2, 4} : std::vector<int64_t>{1, 2, 3, 4, 6, 8})](
+           const Layout& l, std::vector<int64_t>& out) {
+         out.clear();
+         for (int64_t v : vals)
+           if (v == 1 || l.pp > 1) out.push_back(v);
+       },
+       [](Layout& l, int64_t v) { l.vpp = v; }});
   // Offloading the optimizer needs a sharded optimizer (ZeRO-Offload, stage ≥ 1); the
   // parameters, ZeRO-3 (ZeRO-Infinity).
   const std::vector<int> zero_open = t.offload.params      ? std::vector<int>{3}
@@ -173,9 +176,9 @@ SearchSpace search_space(const Problem& p, const Constraints& c) {
                                                            : std::vector<int>{0, 1, 2, 3};
   s.dims.push_back(fixed_dim("zero_stage", one_or(c.zero_stage, zero_open),
                              [](Layout& l, int64_t v) { l.zero_stage = static_cast<int>(v); }));
-  s.dims.push_back(fixed_dim("recompute",
-                             one_or(c.recompute, std::vector<Recompute>{Recompute::none, Recompute::selective, Recompute::full}),
-                             [](Layout& l, int64_t v) { l.recompute = static_cast<Recompute>(v); }));
+  s.dims.push_back(fixed_dim(
+      "recompute", one_or(c.recompute, std::vector<Recompute>{Recompute::none, Recompute::selective, Recompute::full}),
+      [](Layout& l, int64_t v) { l.recompute = static_cast<Recompute>(v); }));
   s.dims.push_back({"recompute_modules",
                     [sets = module_sets(m, c)](const Layout& l, std::vector<int64_t>& out) {
                       if (l.recompute == Recompute::selective) out = sets;
@@ -226,7 +229,8 @@ struct Walker {
 
 }  // namespace
 
-bool walk(const SearchSpace& s, const ModelShape& m, const Training& t, const std::function<bool(const Layout&)>& visit) {
+bool walk(const SearchSpace& s, const ModelShape& m, const Training& t,
+          const std::function<bool(const Layout&)>& visit) {
   if (s.dims.empty()) return true;
   Walker w{s, m, t, visit, std::vector<std::vector<int64_t>>(s.dims.size()), s.base};
   return w.at(0);

@@ -39,6 +39,7 @@ SearchSpace search_space(const Problem& p, const Constraints& c);
 // visited, and visit returning false skips the larger micro-batches. Returns false when
 // it stopped at the work bounds (kMaxLayoutsConsidered combinations, kMaxLayoutsVisited
 // valid layouts).
-bool walk(const SearchSpace& s, const ModelShape& m, const Training& t, const std::function<bool(const Layout&)>& visit);
+bool walk(const SearchSpace& s, const ModelShape& m, const Training& t,
+          const std::function<bool(const Layout&)>& visit);
 
 }  // namespace gpucalc

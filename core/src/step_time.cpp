@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "compiled_problem.hpp"
 #include "gpucalc/compute.hpp"
 #include "gpucalc/memory.hpp"
-#include "compiled_problem.hpp"
 #include "layer_time.hpp"
 
 namespace gpucalc {
@@ -74,8 +74,9 @@ StageParams stage_params(const ModelShape& m, const Training& t, const Layout& l
             static_cast<double>(pc.embedding) / tp;
   p.expert = nm * static_cast<double>(pc.routed_experts) / static_cast<double>(l.etp * l.ep);
   const bool frozen = is_adapter_stage(t);
-  p.train_dense = frozen ? (nd * lora_params_per_layer(m, t.lora, false) + nm * lora_params_per_layer(m, t.lora, true)) / tp
-                         : p.dense;
+  p.train_dense =
+      frozen ? (nd * lora_params_per_layer(m, t.lora, false) + nm * lora_params_per_layer(m, t.lora, true)) / tp
+             : p.dense;
   p.train_expert = frozen ? 0.0 : p.expert;
   return p;
 }
@@ -100,7 +101,8 @@ void dp_sync(const Fabric& f, const Layout& l, const Training& t, const StagePar
   const StateBytes sb = state_bytes(t);
   double rs = 0, ag = 0;
   if (l.zero_stage == 0) {
-    rs = all_reduce_s(f, g.shard, sb.gradients * p.train_dense) + all_reduce_s(f, g.expert, sb.gradients * p.train_expert);
+    rs = all_reduce_s(f, g.shard, sb.gradients * p.train_dense) +
+         all_reduce_s(f, g.expert, sb.gradients * p.train_expert);
   } else {
     rs = reduce_scatter_s(f, g.shard, sb.gradients * p.train_dense) +
          reduce_scatter_s(f, g.expert, sb.gradients * p.train_expert);
@@ -212,9 +214,10 @@ StepTime compose_step(const ModelShape& m, const Training& t, const Layout& l, c
       // forward and backward, prefetched under the compute.
       const DpGroups dg = dp_groups(l);
       const double wbytes = t.stage == Stage::qlora ? nf4_bytes_per_param(t.lora.double_quant) : 2.0;
-      const double fetch = 2.0 * wbytes *
-                           (p.dense / static_cast<double>(dg.shard.size) + p.expert / static_cast<double>(dg.expert.size)) /
-                           host_link_bytes_per_s(g, t);
+      const double fetch =
+          2.0 * wbytes *
+          (p.dense / static_cast<double>(dg.shard.size) + p.expert / static_cast<double>(dg.expert.size)) /
+          host_link_bytes_per_s(g, t);
       t_offload = std::max(0.0, fetch - (crit.fwd + crit.bwd));
     }
   }
@@ -229,8 +232,8 @@ StepTime compose_step(const ModelShape& m, const Training& t, const Layout& l, c
   // lasts one model chunk; when a stage's layers do not split evenly over its v chunks
   // (an uneven split), the largest chunk, ceil(n/v) of its n layers, sets the slot.
   const double n_crit = static_cast<double>(crit.layers.total);
-  const double chunk_share = n_crit > 0 ? std::ceil(n_crit / static_cast<double>(l.vpp)) / n_crit
-                                        : 1.0 / static_cast<double>(l.vpp);
+  const double chunk_share =
+      n_crit > 0 ? std::ceil(n_crit / static_cast<double>(l.vpp)) / n_crit : 1.0 / static_cast<double>(l.vpp);
   st.bubble_s = static_cast<double>(l.pp - 1) * chunk_share * t_mb;
   st.optimizer_s = optimizer_time(c, p);
   st.step_time_s = st.compute_s + st.tp_comm_s + st.cp_comm_s + st.ep_comm_s + st.pp_comm_s + st.offload_s +
@@ -264,9 +267,14 @@ StepTime step_time(const CompiledProblem& cp, const Layout& l) {
   }
   return compose_step(p.model, t, l, p.gpu, p.efficiency, StepFacts{cp.params, cp.kernels, cp.fabric}, fit->second,
                       [&](const LayerCtx& c) -> const LayerTimes& {
-                        const LayerKey k{l.tp, l.cp, l.ep, l.etp, l.micro_batch,
+                        const LayerKey k{l.tp,
+                                         l.cp,
+                                         l.ep,
+                                         l.etp,
+                                         l.micro_batch,
                                          c.fp8_cast_bytes > 0 ? micro_batches(t, l) : 0,
-                                         static_cast<int>(l.recompute), l.recompute_modules};
+                                         static_cast<int>(l.recompute),
+                                         l.recompute_modules};
                         auto it = cp.layer_times.find(k);
                         if (it != cp.layer_times.end()) return it->second;
                         if (cp.layer_times.size() >= CompiledProblem::kMaxKept) cp.layer_times.clear();

@@ -99,7 +99,8 @@ const ValidationSpread& validation_spread() {
       b.p50 = number_at(*it, "p50");
       b.p90 = number_at(*it, "p90");
       b.max_gpus = number_at(*it, "max_gpus", 0);
-      if (b.n > 0 && b.p10 > 0 && b.p10 <= b.p50 && b.p50 <= b.p90 && std::isfinite(b.p90)) v.regimes.emplace_back(it.key(), b);
+      if (b.n > 0 && b.p10 > 0 && b.p10 <= b.p50 && b.p50 <= b.p90 && std::isfinite(b.p90))
+        v.regimes.emplace_back(it.key(), b);
     }
     const bool finite = std::isfinite(v.time_p10) && std::isfinite(v.time_p50) && std::isfinite(v.time_p90) &&
                         std::isfinite(v.memory_low) && std::isfinite(v.memory_high);
@@ -194,26 +195,30 @@ Expected<Calibrated> calibrate(const Scenario& s, const Candidate& chosen, Searc
     const double r = measured / predicted;
     const EntryText& t = r >= 1 ? above : below;
     return coded_error(std::string("/calibration/") + field, t.code, t.en,
-                       {{"measured", fmt("%.4g", measured)}, {"ratio", fmt("%.3g", r >= 1 ? r : 1 / r)},
-                        {"predicted", fmt("%.4g", predicted)}, {"max", fmt("%.0f", kMaxCalibrationRatio)}});
+                       {{"measured", fmt("%.4g", measured)},
+                        {"ratio", fmt("%.3g", r >= 1 ? r : 1 / r)},
+                        {"predicted", fmt("%.4g", predicted)},
+                        {"max", fmt("%.0f", kMaxCalibrationRatio)}});
   };
   if (time_cal) {
     const double measured = *s.calibration->step_time_s;
     const double predicted = c.predicted_step_time_s;
     if (!(predicted > 0))
-      return coded_error("/calibration/measured_step_time_s", "calibration_no_step_time", "cannot be compared: the answer has no step time");
+      return coded_error("/calibration/measured_step_time_s", "calibration_no_step_time",
+                         "cannot be compared: the answer has no step time");
     const double f = measured / predicted;
     if (absurd(f))
-      return refuse("measured_step_time_s",
-                    {"calibration_time_above",
-                     "{measured} s is {ratio}× the predicted {predicted} s for this layout; more than {max}× either way is not "
-                     "a model error but a measurement of something else: check that it is seconds per optimizer step of "
-                     "training.global_batch sequences, on this layout"},
-                    {"calibration_time_below",
-                     "{measured} s is 1/{ratio} of the predicted {predicted} s for this layout; more than {max}× either way is "
-                     "not a model error but a measurement of something else: check that it is seconds per optimizer step of "
-                     "training.global_batch sequences, on this layout"},
-                    measured, predicted);
+      return refuse(
+          "measured_step_time_s",
+          {"calibration_time_above",
+           "{measured} s is {ratio}× the predicted {predicted} s for this layout; more than {max}× either way is not "
+           "a model error but a measurement of something else: check that it is seconds per optimizer step of "
+           "training.global_batch sequences, on this layout"},
+          {"calibration_time_below",
+           "{measured} s is 1/{ratio} of the predicted {predicted} s for this layout; more than {max}× either way is "
+           "not a model error but a measurement of something else: check that it is seconds per optimizer step of "
+           "training.global_batch sequences, on this layout"},
+          measured, predicted);
     c.time_factor = f;
     StepTime& t = c.best.time;
     // Every term of the breakdown (they add up to the step), the step, and the rates.
@@ -232,21 +237,22 @@ Expected<Calibrated> calibrate(const Scenario& s, const Candidate& chosen, Searc
                          "cannot be compared: the answer has no peak memory");
     const double f = measured / predicted;
     if (absurd(f))
-      return refuse("measured_peak_memory_gib",
-                    {"calibration_memory_above",
-                     "{measured} GiB is {ratio}× the predicted {predicted} GiB for this layout; more than {max}× either way "
-                     "is not a model error but a measurement of something else: check that it is the peak of the most loaded "
-                     "GPU (pipeline stage 0) in GiB (2^30 bytes), on this layout and micro-batch"},
-                    {"calibration_memory_below",
-                     "{measured} GiB is 1/{ratio} of the predicted {predicted} GiB for this layout; more than {max}× either way "
-                     "is not a model error but a measurement of something else: check that it is the peak of the most loaded "
-                     "GPU (pipeline stage 0) in GiB (2^30 bytes), on this layout and micro-batch"},
-                    measured / kGiB, predicted / kGiB);
+      return refuse(
+          "measured_peak_memory_gib",
+          {"calibration_memory_above",
+           "{measured} GiB is {ratio}× the predicted {predicted} GiB for this layout; more than {max}× either way "
+           "is not a model error but a measurement of something else: check that it is the peak of the most loaded "
+           "GPU (pipeline stage 0) in GiB (2^30 bytes), on this layout and micro-batch"},
+          {"calibration_memory_below",
+           "{measured} GiB is 1/{ratio} of the predicted {predicted} GiB for this layout; more than {max}× either way "
+           "is not a model error but a measurement of something else: check that it is the peak of the most loaded "
+           "GPU (pipeline stage 0) in GiB (2^30 bytes), on this layout and micro-batch"},
+          measured / kGiB, predicted / kGiB);
     c.memory_factor = f;
     StageMemory& m = c.best.memory;
-    for (double* x : {&m.weights, &m.weights_gathered, &m.fp8_weight_cache, &m.gradients, &m.optimizer,
-                      &m.layer_activations, &m.recompute_working, &m.logits, &m.cuda_context, &m.comm_buffers,
-                      &m.fragmentation})
+    for (double* x :
+         {&m.weights, &m.weights_gathered, &m.fp8_weight_cache, &m.gradients, &m.optimizer, &m.layer_activations,
+          &m.recompute_working, &m.logits, &m.cuda_context, &m.comm_buffers, &m.fragmentation})
       *x *= f;
     m.fragmentation += measured - m.total();  // rounding, and any term not listed above: the total is the measurement
     c.best.fits = m.total() <= p.memory_limit_fraction * capacity_bytes(p.gpu);
@@ -278,9 +284,10 @@ void uncertainty_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
     const Layout& l = b.layout;
     const auto n = [](int64_t x) { return std::to_string(x); };
     w.begin_object();
-    w.field("layout", "TP " + n(l.tp) + " × PP " + n(l.pp) + " × DP " + n(l.dp) + " × CP " + n(l.cp) + " (" + n(l.gpus()) +
-                          " GPUs), VPP " + n(l.vpp) + ", micro-batch " + n(l.micro_batch) + ", global batch " +
-                          n(p.training.global_batch) + ", ZeRO-" + n(l.zero_stage) + ", recompute " + to_string(l.recompute));
+    w.field("layout", "TP " + n(l.tp) + " × PP " + n(l.pp) + " × DP " + n(l.dp) + " × CP " + n(l.cp) + " (" +
+                          n(l.gpus()) + " GPUs), VPP " + n(l.vpp) + ", micro-batch " + n(l.micro_batch) +
+                          ", global batch " + n(p.training.global_batch) + ", ZeRO-" + n(l.zero_stage) +
+                          ", recompute " + to_string(l.recompute));
     w.key("step_time");
     if (c.time_factor) {
       w.begin_object();
@@ -301,11 +308,12 @@ void uncertainty_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
     } else {
       w.value(nullptr);
     }
-    w.field("scaled",
-            "with a measured step time: the step time and every term of its breakdown × step_time.factor, tokens/s, MFU, "
-            "HFU, TFLOP/s and efficiency ÷ it, and the run, goodput, cost and energy follow; with a measured peak: every "
-            "memory term × peak_memory.factor, so memory.total_bytes is the measurement (the item formulas stay the "
-            "model's); the targets are judged again on the calibrated run");
+    w.field(
+        "scaled",
+        "with a measured step time: the step time and every term of its breakdown × step_time.factor, tokens/s, MFU, "
+        "HFU, TFLOP/s and efficiency ÷ it, and the run, goodput, cost and energy follow; with a measured peak: every "
+        "memory term × peak_memory.factor, so memory.total_bytes is the measurement (the item formulas stay the "
+        "model's); the targets are judged again on the calibrated run");
     w.field("source", "scenario calibration (docs/scenario-format.md)");
     w.end_object();
   }
@@ -314,11 +322,11 @@ void uncertainty_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
   w.key("uncertainty").begin_object();
   w.field("source", kSource);
   w.key("time").begin_object();
-  const std::string basis = !v.ok               ? "unavailable"
-                            : c.time_factor     ? "calibration"
-                            : p.efficiency.mfu  ? "assume.mfu"
-                            : p.efficiency.hfu  ? "assume.hfu"
-                                                : "validation";
+  const std::string basis = !v.ok              ? "unavailable"
+                            : c.time_factor    ? "calibration"
+                            : p.efficiency.mfu ? "assume.mfu"
+                            : p.efficiency.hfu ? "assume.hfu"
+                                               : "validation";
   w.field("basis", basis);
   // The band of the answer's regime; beyond the largest GPU count its runs reach, the
   // wider of it and the band of every run (docs/validation.md, Uncertainty ranges).
@@ -363,25 +371,28 @@ void uncertainty_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
   range("goodput_gpu_hours", o.goodput.progress ? o.goodput.gpu_hours : std::nan(""));
   range("cost", o.cost ? o.cost->total : std::nan(""));
   range("energy_mwh", o.energy.known ? o.energy.mwh : std::nan(""));
-  w.field("method",
-          basis == "calibration"
-              ? std::string("the step time is the scenario's measurement on this layout, so the validation spread no longer applies")
-          : basis == "validation"
-              ? std::string(own ? "an 80% prediction interval of actual / predicted time from the " +
-                                      fmt("%.0f published runs of the regime ", band.n) + regime +
-                                      " (log-normal, Student t with n-1 degrees of freedom, so few runs widen it)"
-                                : "P10-P90 of actual / predicted time over every published run (no band for the regime)") +
-                    (beyond ? "; the plan's GPU count is beyond the regime's largest validated run, so the band is "
-                              "widened to cover every run's"
-                            : "") +
-                    (std::string(regime) == "unmeasured_accelerator"
-                         ? std::string("; the unmeasured-accelerator band is the default profile's error on measured GPUs, "
-                                       "joined with the band of the job's own regime (") + kind + ")"
-                         : "") +
-                    ", times each predicted time figure; goodput and prices are taken as given"
-          : basis == "unavailable"
-              ? std::string("the embedded validation data is missing")
-              : basis + " sets the step time; the validation measures the predicted time model, so no range is given");
+  w.field(
+      "method",
+      basis == "calibration"
+          ? std::string(
+                "the step time is the scenario's measurement on this layout, so the validation spread no longer applies")
+      : basis == "validation"
+          ? std::string(own ? "an 80% prediction interval of actual / predicted time from the " +
+                                  fmt("%.0f published runs of the regime ", band.n) + regime +
+                                  " (log-normal, Student t with n-1 degrees of freedom, so few runs widen it)"
+                            : "P10-P90 of actual / predicted time over every published run (no band for the regime)") +
+                (beyond ? "; the plan's GPU count is beyond the regime's largest validated run, so the band is "
+                          "widened to cover every run's"
+                        : "") +
+                (std::string(regime) == "unmeasured_accelerator"
+                     ? std::string("; the unmeasured-accelerator band is the default profile's error on measured GPUs, "
+                                   "joined with the band of the job's own regime (") +
+                           kind + ")"
+                     : "") +
+                ", times each predicted time figure; goodput and prices are taken as given"
+      : basis == "unavailable"
+          ? std::string("the embedded validation data is missing")
+          : basis + " sets the step time; the validation measures the predicted time model, so no range is given");
   w.end_object();
 
   const double mem = b.memory.total();
@@ -397,19 +408,22 @@ void uncertainty_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
   if (mem_ranged) w.begin_object().field("low", mband.low).field("high", mband.high).end_object();
   else w.value(nullptr);
   w.key("total_bytes");
-  if (mem_ranged) w.begin_object().field("low", std::round(mem * mband.low)).field("high", std::round(mem_high)).end_object();
+  if (mem_ranged)
+    w.begin_object().field("low", std::round(mem * mband.low)).field("high", std::round(mem_high)).end_object();
   else w.value(nullptr);
   w.key("used_fraction");
   if (mem_ranged && cap > 0)
     w.begin_object().field("low", mem * mband.low / cap).field("high", mem_high / cap).end_object();
   else w.value(nullptr);
-  w.field("method", c.memory_factor
-                        ? std::string("the peak is the scenario's measurement on this layout, so the validation spread no longer applies")
-                        : fmt("P10-P90 (Hyndman & Fan definition 6, widened to hold the point estimate) of measured / "
-                              "predicted peak over %.0f published runs ",
-                              mband.n) +
-                              (mband.framework == "pooled" ? std::string("of every framework (none of this framework's)")
-                                                          : "of the " + mband.framework + " framework"));
+  w.field("method",
+          c.memory_factor
+              ? std::string(
+                    "the peak is the scenario's measurement on this layout, so the validation spread no longer applies")
+              : fmt("P10-P90 (Hyndman & Fan definition 6, widened to hold the point estimate) of measured / "
+                    "predicted peak over %.0f published runs ",
+                    mband.n) +
+                    (mband.framework == "pooled" ? std::string("of every framework (none of this framework's)")
+                                                 : "of the " + mband.framework + " framework"));
   w.end_object();
   w.end_object();
 
@@ -421,10 +435,11 @@ void uncertainty_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
   w.field("used_fraction", used);
   w.field("used_fraction_high", used_high);
   w.field("threshold", kFujiiFraction);
-  w.field("rule", c.memory_factor
-                      ? "the measured peak against the device's memory: high above it, medium above 80% of it, low otherwise"
-                      : "the upper end of the memory range (memory.total_bytes × uncertainty.memory.ratio.high) against the "
-                        "device's memory: high above it, medium above 80% of it, low otherwise");
+  w.field("rule",
+          c.memory_factor
+              ? "the measured peak against the device's memory: high above it, medium above 80% of it, low otherwise"
+              : "the upper end of the memory range (memory.total_bytes × uncertainty.memory.ratio.high) against the "
+                "device's memory: high above it, medium above 80% of it, low otherwise");
   w.field("source", kFujii);
   w.end_object();
 }

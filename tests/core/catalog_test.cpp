@@ -8,12 +8,12 @@
 #include <sstream>
 #include <string>
 
-#include "source_file.hpp"
 #include "gpucalc/api.hpp"
 #include "gpucalc/hardware.hpp"
-#include "gpucalc/perf.hpp"
 #include "gpucalc/model.hpp"
+#include "gpucalc/perf.hpp"
 #include "gpucalc/scenario.hpp"
+#include "source_file.hpp"
 
 using namespace gpucalc;
 using json = nlohmann::ordered_json;
@@ -31,8 +31,8 @@ const Gpu& gpu(const std::string& id) {
 
 bool known_confidence(const std::string& c) { return c == "high" || c == "medium" || c == "low"; }
 
-const char* const kSpecKeys[] = {"memory_gib",    "bf16_tflops", "fp16_tflops",    "fp8_tflops", "memory_bw_tbs",
-                                 "scaleup_gbs",   "scaleup_domain", "scaleout_gbps", "tdp_w"};
+const char* const kSpecKeys[] = {"memory_gib",  "bf16_tflops",    "fp16_tflops",   "fp8_tflops", "memory_bw_tbs",
+                                 "scaleup_gbs", "scaleup_domain", "scaleout_gbps", "tdp_w"};
 
 }  // namespace
 
@@ -48,13 +48,13 @@ TEST_CASE("the GPU catalog holds all 33 reference accelerators under unique ids"
     CHECK_FALSE(g.arch.empty());
   }
   // The ids the issues name, and one per reference entry added by the catalogs issue.
-  for (const char* id :
-       {"a100-sxm-40gb", "a100-sxm-80gb", "h100-sxm-80gb", "h800-sxm-80gb", "h20-96gb", "h200-sxm-141gb",
-        "ascend-910b", "mi300x-192gb", "v100-sxm2-32gb", "a800-sxm-80gb", "h100-pcie-80gb", "b200-180gb",
-        "b300-288gb", "gb200-186gb", "l40s-48gb", "rtx-4090-24gb", "rtx-5090-32gb", "mi250x-128gb",
-        "mi325x-256gb", "mi355x-288gb", "gaudi2-96gb", "gaudi3-128gb", "ascend-910c", "hygon-k100-ai",
-        "cambricon-mlu370-x8", "cambricon-mlu590", "kunlunxin-p800", "tpu-v4", "tpu-v5e", "tpu-v5p", "tpu-v6e",
-        "trainium1", "trainium2"}) {
+  for (const char* id : {"a100-sxm-40gb",    "a100-sxm-80gb",  "h100-sxm-80gb", "h800-sxm-80gb",  "h20-96gb",
+                         "h200-sxm-141gb",   "ascend-910b",    "mi300x-192gb",  "v100-sxm2-32gb", "a800-sxm-80gb",
+                         "h100-pcie-80gb",   "b200-180gb",     "b300-288gb",    "gb200-186gb",    "l40s-48gb",
+                         "rtx-4090-24gb",    "rtx-5090-32gb",  "mi250x-128gb",  "mi325x-256gb",   "mi355x-288gb",
+                         "gaudi2-96gb",      "gaudi3-128gb",   "ascend-910c",   "hygon-k100-ai",  "cambricon-mlu370-x8",
+                         "cambricon-mlu590", "kunlunxin-p800", "tpu-v4",        "tpu-v5e",        "tpu-v5p",
+                         "tpu-v6e",          "trainium1",      "trainium2"}) {
     INFO(id);
     CHECK(find_gpu(id) != nullptr);
   }
@@ -188,8 +188,9 @@ TEST_CASE("accelerators without published figures stay unknown and are refused b
     CHECK_FALSE(g.memory_gib.value.has_value());
     CHECK_FALSE(g.bf16_tflops.value.has_value());
     CHECK_FALSE(g.least_sure.empty());
-    const json env = json::parse(evaluate_json(std::string(R"({"model":"llama-3.1-8b","gpu":")") + id +
-                                               R"(","training":{"tokens":1e12,"seq_len":4096},"parallel":{"gpus":64}})"));
+    const json env =
+        json::parse(evaluate_json(std::string(R"({"model":"llama-3.1-8b","gpu":")") + id +
+                                  R"(","training":{"tokens":1e12,"seq_len":4096},"parallel":{"gpus":64}})"));
     CHECK(env["ok"] == false);
     CHECK(env["error"]["path"] == "/gpu/memory_gib");
   }
@@ -216,7 +217,8 @@ TEST_CASE("catalog completeness: the seven key specs, and what an incomplete ent
     CHECK(complete.count(id) == 1);
   }
   CHECK(complete.size() == 15);
-  CHECK(missing_specs(gpu("hygon-k100-ai")) == std::vector<std::string>{"scaleup_gbs", "scaleup_domain", "scaleout_gbps", "tdp_w"});
+  CHECK(missing_specs(gpu("hygon-k100-ai")) ==
+        std::vector<std::string>{"scaleup_gbs", "scaleup_domain", "scaleout_gbps", "tdp_w"});
   CHECK(missing_specs(gpu("rtx-4090-24gb")) == std::vector<std::string>{"scaleout_gbps"});
   // An entry without HBM bandwidth is refused by name (no silent 2 TB/s) ...
   const json env = json::parse(evaluate_json(
@@ -242,8 +244,8 @@ TEST_CASE("China-market and domestic accelerators keep their caveats and variant
     INFO(id);
     CHECK_FALSE(gpu(id).export_control.empty());
   }
-  for (const char* id : {"h800-sxm-80gb", "h20-96gb", "ascend-910b", "ascend-910c", "hygon-k100-ai",
-                         "kunlunxin-p800", "cambricon-mlu590"}) {
+  for (const char* id : {"h800-sxm-80gb", "h20-96gb", "ascend-910b", "ascend-910c", "hygon-k100-ai", "kunlunxin-p800",
+                         "cambricon-mlu590"}) {
     INFO(id);
     CHECK_FALSE(gpu(id).least_sure.empty());
   }
@@ -267,9 +269,9 @@ TEST_CASE("China-market and domestic accelerators keep their caveats and variant
 }
 
 TEST_CASE("accelerators without a measured performance profile fall back to the default one", "[catalog][perf]") {
-  for (const char* id : {"l40s-48gb", "rtx-4090-24gb", "rtx-5090-32gb", "mi250x-128gb",
-                         "mi355x-288gb", "gaudi2-96gb", "ascend-910c", "hygon-k100-ai",
-                         "cambricon-mlu370-x8", "tpu-v5e", "tpu-v5p", "tpu-v6e", "trainium1", "trainium2"}) {
+  for (const char* id :
+       {"l40s-48gb", "rtx-4090-24gb", "rtx-5090-32gb", "mi250x-128gb", "mi355x-288gb", "gaudi2-96gb", "ascend-910c",
+        "hygon-k100-ai", "cambricon-mlu370-x8", "tpu-v5e", "tpu-v5p", "tpu-v6e", "trainium1", "trainium2"}) {
     INFO(id);
     const PerfProfile p = perf_profile_for(id);
     CHECK(p.profile_id == "default");
@@ -306,11 +308,12 @@ TEST_CASE("the model presets: at least 25 dense models, each with its source", "
     CHECK(m.heads % m.kv_heads == 0);
     CHECK(m.norms_per_layer >= 2);
   }
-  for (const char* id : {"llama-3.2-1b", "llama-3.2-3b", "llama-3.3-70b", "llama-2-7b", "llama-2-13b", "llama-2-70b",
-                         "qwen2.5-7b", "qwen2.5-14b", "qwen2.5-32b", "qwen3-8b", "qwen3-14b", "qwen3-32b",
-                         "deepseek-llm-67b", "glm-4-9b", "yi-1.5-34b", "baichuan2-7b", "baichuan2-13b",
-                         "internlm2.5-7b", "internlm2.5-20b", "mistral-7b-v0.3", "mistral-nemo-12b", "gemma-2-9b",
-                         "gemma-2-27b", "gemma-3-12b", "gemma-3-27b", "phi-3-mini", "phi-3-medium", "phi-4"}) {
+  for (const char* id :
+       {"llama-3.2-1b",     "llama-3.2-3b",    "llama-3.3-70b",    "llama-2-7b",   "llama-2-13b",   "llama-2-70b",
+        "qwen2.5-7b",       "qwen2.5-14b",     "qwen2.5-32b",      "qwen3-8b",     "qwen3-14b",     "qwen3-32b",
+        "deepseek-llm-67b", "glm-4-9b",        "yi-1.5-34b",       "baichuan2-7b", "baichuan2-13b", "internlm2.5-7b",
+        "internlm2.5-20b",  "mistral-7b-v0.3", "mistral-nemo-12b", "gemma-2-9b",   "gemma-2-27b",   "gemma-3-12b",
+        "gemma-3-27b",      "phi-3-mini",      "phi-3-medium",     "phi-4"}) {
     INFO(id);
     CHECK(find_model(id) != nullptr);
   }

@@ -2,17 +2,26 @@
 #include <catch2/catch.hpp>
 
 #include "gpucalc/compute.hpp"
-#include "gpucalc/search.hpp"
 #include "gpucalc/memory.hpp"
+#include "gpucalc/search.hpp"
 
 using namespace gpucalc;
 
 namespace {
 ModelShape megatron_gpt(int64_t L, int64_t h, int64_t a) {
   ModelShape m;
-  m.layers = L; m.hidden = h; m.heads = a; m.kv_heads = a; m.ffn_hidden = 4 * h; m.vocab = 51200;
-  m.ffn_act = FfnAct::gelu; m.norm = Norm::layernorm; m.linear_bias = true; m.dropout = true;
-  m.position = PositionEmbedding::learned; m.max_position_embeddings = 2048;
+  m.layers = L;
+  m.hidden = h;
+  m.heads = a;
+  m.kv_heads = a;
+  m.ffn_hidden = 4 * h;
+  m.vocab = 51200;
+  m.ffn_act = FfnAct::gelu;
+  m.norm = Norm::layernorm;
+  m.linear_bias = true;
+  m.dropout = true;
+  m.position = PositionEmbedding::learned;
+  m.max_position_embeddings = 2048;
   return m;
 }
 }  // namespace
@@ -30,7 +39,8 @@ TEST_CASE("FLOPs per token equal Narayanan eq. (3) with and without recomputatio
   CHECK(flops_per_token(m, 2048, Recompute::full).model == flops_per_token(m, 2048, Recompute::none).model);
 }
 
-TEST_CASE("Narayanan §5.1: 1T parameters, 450B tokens, 3072 A100 at 163 TFLOP/s take about 84 days", "[compute][time]") {
+TEST_CASE("Narayanan §5.1: 1T parameters, 450B tokens, 3072 A100 at 163 TFLOP/s take about 84 days",
+          "[compute][time]") {
   const double days = narayanan_training_seconds(450e9, 1e12, 3072, 163e12, true) / 86400;
   CHECK(days == Approx(84).epsilon(0.015));  // the paper rounds 83.2 to "≈84"
 
@@ -39,10 +49,16 @@ TEST_CASE("Narayanan §5.1: 1T parameters, 450B tokens, 3072 A100 at 163 TFLOP/s
   // FLOPs (eq. 3, incl. attention and logits) are 1.4% above 8·Ψ, so 84.9 days.
   Problem p;
   p.model = megatron_gpt(128, 25600, 160);
-  p.training.seq_len = 2048; p.training.global_batch = 3072; p.training.tokens = 450e9;
+  p.training.seq_len = 2048;
+  p.training.global_batch = 3072;
+  p.training.tokens = 450e9;
   p.gpu = *find_gpu("a100-sxm-80gb");
   Layout l;
-  l.tp = 8; l.pp = 64; l.dp = 6; l.micro_batch = 1; l.recompute = Recompute::full;
+  l.tp = 8;
+  l.pp = 64;
+  l.dp = 6;
+  l.micro_batch = 1;
+  l.recompute = Recompute::full;
   REQUIRE_FALSE(check_layout(p.model, p.training, l));
   const auto f = flops_per_token(p.model, 2048, Recompute::full);
   p.efficiency.mfu = 163e12 / 312e12 * f.model / f.hardware;  // end-to-end, bubbles included
@@ -55,10 +71,15 @@ TEST_CASE("Narayanan §5.1: 1T parameters, 450B tokens, 3072 A100 at 163 TFLOP/s
 TEST_CASE("the pipeline bubble is (p-1)/(v·m) of the compute time", "[compute][pipeline]") {
   Problem p;
   p.model = *find_model("llama-3.1-70b");
-  p.training.seq_len = 8192; p.training.global_batch = 512; p.training.tokens = 1e12;
+  p.training.seq_len = 8192;
+  p.training.global_batch = 512;
+  p.training.tokens = 1e12;
   p.gpu = *find_gpu("h100-sxm-80gb");
   Layout l;
-  l.tp = 8; l.pp = 4; l.dp = 8; l.micro_batch = 1;  // m = 64
+  l.tp = 8;
+  l.pp = 4;
+  l.dp = 8;
+  l.micro_batch = 1;  // m = 64
   // The bubble is (p-1)/v slots of one micro-batch's time on the stage, which
   // includes its TP, CP and PP communication (Narayanan et al. 2021 §2.2).
   auto st = step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency);
@@ -68,17 +89,21 @@ TEST_CASE("the pipeline bubble is (p-1)/(v·m) of the compute time", "[compute][
   st = step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency);
   CHECK(st.bubble_s / slot_work(st) == Approx(3.0 / (5 * 64)).epsilon(1e-12));
   // The parts add up to the step.
-  CHECK(st.step_time_s == Approx(slot_work(st) + st.bubble_s + st.dp_comm_exposed_s + st.zero3_comm_exposed_s +
-                                 st.optimizer_s).epsilon(1e-12));
+  CHECK(st.step_time_s ==
+        Approx(slot_work(st) + st.bubble_s + st.dp_comm_exposed_s + st.zero3_comm_exposed_s + st.optimizer_s)
+            .epsilon(1e-12));
 }
 
 TEST_CASE("days scale with 1/throughput and GPU-hours stay put when only efficiency changes", "[compute][property]") {
   Problem p;
   p.model = *find_model("llama-3.1-8b");
-  p.training.seq_len = 8192; p.training.global_batch = 512; p.training.tokens = 1e12;
+  p.training.seq_len = 8192;
+  p.training.global_batch = 512;
+  p.training.tokens = 1e12;
   p.gpu = *find_gpu("h100-sxm-80gb");
   Layout l;
-  l.dp = 64; l.zero_stage = 3;
+  l.dp = 64;
+  l.zero_stage = 3;
   p.efficiency.mfu = 0.4;
   const auto a = evaluate_layout(p, l);
   p.efficiency.mfu = 0.2;
@@ -90,17 +115,25 @@ TEST_CASE("days scale with 1/throughput and GPU-hours stay put when only efficie
   CHECK(a.run.days == Approx(1e12 * f.model / (64 * 989e12 * 0.4) / 86400).epsilon(1e-12));
 }
 
-TEST_CASE("an uneven pipeline split: Llama 3 405B as 7 + 14 x 8 + 7 layers (Megatron-Core first/last stage layers)", "[compute][pipeline]") {
+TEST_CASE("an uneven pipeline split: Llama 3 405B as 7 + 14 x 8 + 7 layers (Megatron-Core first/last stage layers)",
+          "[compute][pipeline]") {
   // Llama 3 (Dubey et al. 2024, §3.3.2) balances its 16 stages by taking one layer off
   // the first and the last stage, which also run the embedding and the output layer.
   Problem p;
   p.model = *find_model("llama-3.1-405b");
-  p.training.seq_len = 8192; p.training.global_batch = 2048; p.training.tokens = 1e12;
+  p.training.seq_len = 8192;
+  p.training.global_batch = 2048;
+  p.training.tokens = 1e12;
   p.gpu = *find_gpu("h100-sxm-80gb");
   Layout even;
-  even.tp = 8; even.pp = 16; even.dp = 64; even.micro_batch = 1; even.recompute = Recompute::selective;
+  even.tp = 8;
+  even.pp = 16;
+  even.dp = 64;
+  even.micro_batch = 1;
+  even.recompute = Recompute::selective;
   Layout split = even;
-  split.first_stage_layers = 7; split.last_stage_layers = 7;
+  split.first_stage_layers = 7;
+  split.last_stage_layers = 7;
   REQUIRE_FALSE(check_layout(p.model, p.training, split));
   CHECK(stage_layer_count(p.model, split, 0) == 7);
   for (int64_t s = 1; s < 15; ++s) CHECK(stage_layer_count(p.model, split, s) == 8);
@@ -121,9 +154,11 @@ TEST_CASE("an uneven pipeline split: Llama 3 405B as 7 + 14 x 8 + 7 layers (Mega
   const auto st_split = step_time(p.model, p.training, split, p.gpu, p.perf, p.efficiency);
   CHECK(st_split.compute_s < st_even.compute_s);
   Layout same = even;
-  same.first_stage_layers = 6; same.last_stage_layers = 8;
+  same.first_stage_layers = 6;
+  same.last_stage_layers = 8;
   REQUIRE_FALSE(check_layout(p.model, p.training, same));
-  CHECK(step_time(p.model, p.training, same, p.gpu, p.perf, p.efficiency).compute_s == Approx(st_even.compute_s).epsilon(1e-12));
+  CHECK(step_time(p.model, p.training, same, p.gpu, p.perf, p.efficiency).compute_s ==
+        Approx(st_even.compute_s).epsilon(1e-12));
 
   // Interleaved, a slot lasts the largest chunk: 8 layers over v = 3 chunks → 3 of 8,
   // so the bubble is (p-1)·3/8 of one micro-batch's stage time (m = 32), not (p-1)/3.
@@ -136,7 +171,9 @@ TEST_CASE("an uneven pipeline split: Llama 3 405B as 7 + 14 x 8 + 7 layers (Mega
   // MoE: DeepSeek-V3's 3 dense layers fall on the first stage (pp 8: 7 + 6 × 7 + 12).
   const ModelShape ds = *find_model("deepseek-v3");
   Layout moe;
-  moe.pp = 8; moe.first_stage_layers = 7; moe.last_stage_layers = 12;
+  moe.pp = 8;
+  moe.first_stage_layers = 7;
+  moe.last_stage_layers = 12;
   CHECK(stage_layers(ds, moe, 0).total == 7);
   CHECK(stage_layers(ds, moe, 0).dense == 3);
   CHECK(stage_layers(ds, moe, 1).dense == 0);

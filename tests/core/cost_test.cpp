@@ -7,12 +7,12 @@
 #include <sstream>
 #include <string>
 
-#include "source_file.hpp"
 #include "gpucalc/api.hpp"
 #include "gpucalc/cost.hpp"
 #include "gpucalc/goodput.hpp"
 #include "gpucalc/quick_estimate.hpp"
 #include "gpucalc/scenario.hpp"
+#include "source_file.hpp"
 
 using namespace gpucalc;
 using json = nlohmann::ordered_json;
@@ -43,7 +43,8 @@ const Gpu& gpu(const char* id) {
 
 }  // namespace
 
-TEST_CASE("Llama 3: 466 interruptions in 54 days on 16,384 GPUs keep more than 90% effective time", "[goodput][llama3]") {
+TEST_CASE("Llama 3: 466 interruptions in 54 days on 16,384 GPUs keep more than 90% effective time",
+          "[goodput][llama3]") {
   // The default MTBF is Llama 3's: 16,384 × 54 × 24 h / 466 per GPU.
   CHECK(kDefaultMtbfHoursPerGpu == Approx(45565.80257510729).epsilon(1e-12));
   const GoodputInputs defaults;
@@ -71,8 +72,10 @@ TEST_CASE("Llama 3.1 405B on 16,384 H100 through the whole model keeps more than
   CHECK(g["fraction"].get<double>() > 0.90);
   // Applied to days and GPU-hours: wall clock = failure-free / fraction.
   CHECK(g["days"].get<double>() == Approx(v["training"]["days"].get<double>() / 0.9269734389632196).epsilon(1e-12));
-  CHECK(g["gpu_hours"].get<double>() == Approx(v["training"]["gpu_hours"].get<double>() / 0.9269734389632196).epsilon(1e-12));
-  CHECK(g["failures_expected"].get<double>() == Approx(g["days"].get<double>() * 24 / (45565.80257510729 / 16384)).epsilon(1e-12));
+  CHECK(g["gpu_hours"].get<double>() ==
+        Approx(v["training"]["gpu_hours"].get<double>() / 0.9269734389632196).epsilon(1e-12));
+  CHECK(g["failures_expected"].get<double>() ==
+        Approx(g["days"].get<double>() * 24 / (45565.80257510729 / 16384)).epsilon(1e-12));
 }
 
 TEST_CASE("goodput: a given checkpoint interval, write time and restart", "[goodput]") {
@@ -83,8 +86,8 @@ TEST_CASE("goodput: a given checkpoint interval, write time and restart", "[good
   in.restart_minutes = 10;
   const Goodput g = goodput(in, 100, 100);
   CHECK_FALSE(g.interval_is_young_optimum);
-  CHECK(g.lost_per_failure_minutes == Approx(40));     // 60/2 + 10
-  CHECK(g.checkpoint_overhead == Approx(1.0 / 60));    // 1 min per 60
+  CHECK(g.lost_per_failure_minutes == Approx(40));   // 60/2 + 10
+  CHECK(g.checkpoint_overhead == Approx(1.0 / 60));  // 1 min per 60
   CHECK(g.failure_loss == Approx(40.0 / 600));
   CHECK(g.fraction == Approx((1 - 40.0 / 600) / (1 + 1.0 / 60)).epsilon(1e-12));  // 0.918033
   CHECK(g.fraction == Approx(0.9180327868852459).epsilon(1e-12));
@@ -251,21 +254,27 @@ TEST_CASE("no public price: cost is null with a warning, never a made-up number"
   CHECK(v["cost"].is_null());
   CHECK(v["energy"]["mwh"].get<double>() > 0);
   bool warned = false;
-  for (const auto& w : v["warnings"]) warned = warned || w["message"].get<std::string>().rfind("cost is null: no public rental price", 0) == 0;
+  for (const auto& w : v["warnings"])
+    warned = warned || w["message"].get<std::string>().rfind("cost is null: no public rental price", 0) == 0;
   CHECK(warned);
   // Not in either currency: no conversion makes one up.
   const json cny = value_of(evaluate_json(example_with({{"gpu", "h800-sxm-80gb"}, {"cost", {{"currency", "CNY"}}}})));
   CHECK(cny["cost"].is_null());
   // The scenario's own price fills the gap, in its currency.
-  const json own = value_of(evaluate_json(example_with({{"gpu", "h20-96gb"}, {"cost", {{"price_per_gpu_hour", 9.5}, {"currency", "CNY"}}}})));
+  const json own = value_of(
+      evaluate_json(example_with({{"gpu", "h20-96gb"}, {"cost", {{"price_per_gpu_hour", 9.5}, {"currency", "CNY"}}}})));
   CHECK(own["cost"]["currency"] == "CNY");
   CHECK(own["cost"]["total"].get<double>() == Approx(9.5 * own["goodput"]["gpu_hours"].get<double>()).epsilon(1e-12));
 }
 
 TEST_CASE("an owned cluster through a scenario: TCO parts add up", "[cost][owned]") {
-  const json v = value_of(evaluate_json(example_with(
-      {{"cost", {{"owned", {{"purchase_price_per_gpu", 25000}, {"amortization_years", 5}, {"electricity_price_per_kwh", 0.08},
-                            {"pue", 1.2}, {"host_overhead", 0.3}}}}}})));
+  const json v = value_of(evaluate_json(example_with({{"cost",
+                                                       {{"owned",
+                                                         {{"purchase_price_per_gpu", 25000},
+                                                          {"amortization_years", 5},
+                                                          {"electricity_price_per_kwh", 0.08},
+                                                          {"pue", 1.2},
+                                                          {"host_overhead", 0.3}}}}}})));
   const json& c = v["cost"];
   const double gpu_hours = v["goodput"]["gpu_hours"];
   const double hours = v["goodput"]["days"].get<double>() * 24;
@@ -329,7 +338,8 @@ TEST_CASE("the cheapest plan that finishes in 60 days", "[cost][search]") {
   const json fast = value_of(evaluate_json(example_with({{"target", {{"days", 60}, {"objective", "days"}}}})));
   CHECK(fast["goodput"]["days"].get<double>() <= e["goodput"]["days"].get<double>());
   const double budget = chosen * 1.5;
-  const json capped = value_of(evaluate_json(example_with({{"target", {{"days", 60}, {"objective", "days"}, {"max_cost", budget}}}})));
+  const json capped =
+      value_of(evaluate_json(example_with({{"target", {{"days", 60}, {"objective", "days"}, {"max_cost", budget}}}})));
   CHECK(capped["search"]["max_cost_met"] == true);
   CHECK(capped["cost"]["total"].get<double>() <= budget);
   // A budget nothing meets: the cheapest plan that meets the deadline, with a warning.
@@ -337,7 +347,8 @@ TEST_CASE("the cheapest plan that finishes in 60 days", "[cost][search]") {
   CHECK(broke["search"]["max_cost_met"] == false);
   CHECK(broke["plan"] == e["plan"]);
   bool warned = false;
-  for (const auto& w : broke["warnings"]) warned = warned || w["message"].get<std::string>().rfind("target.max_cost", 0) == 0;
+  for (const auto& w : broke["warnings"])
+    warned = warned || w["message"].get<std::string>().rfind("target.max_cost", 0) == 0;
   CHECK(warned);
 }
 
@@ -366,9 +377,11 @@ TEST_CASE("compare: one row per accelerator, prices per accelerator", "[compare]
   }
   CHECK(v["summary"]["cheapest"].is_string());
   // The scenario's own price is its accelerator's, not every row's.
-  const json p = value_of(compare_json(example_with({{"cost", {{"price_per_gpu_hour", 2.0}}}}), "h100-sxm-80gb,h20-96gb,mi300x-192gb"));
+  const json p = value_of(
+      compare_json(example_with({{"cost", {{"price_per_gpu_hour", 2.0}}}}), "h100-sxm-80gb,h20-96gb,mi300x-192gb"));
   CHECK(p["rows"][0]["cost"]["per_gpu_hour"] == 2.0);
-  CHECK(p["rows"][1]["cost"]["per_gpu_hour"].get<double>() == Approx(7.5 / 7.1057).epsilon(1e-12));  // its catalog default
+  CHECK(p["rows"][1]["cost"]["per_gpu_hour"].get<double>() ==
+        Approx(7.5 / 7.1057).epsilon(1e-12));  // its catalog default
   CHECK(p["rows"][2]["cost"]["per_gpu_hour"] == 1.5);
   // Bad lists name /gpu.
   for (const char* ids : {"h100-sxm-80gb,h999", "h100-sxm-80gb,,h20-96gb", "h20-96gb,h20-96gb", ""}) {

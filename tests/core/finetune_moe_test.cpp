@@ -49,10 +49,10 @@ TEST_CASE("NF4 with double quantisation stores 4.127 bits per weight", "[qlora]"
 }
 
 TEST_CASE("optimizer state bytes per parameter", "[optimizer]") {
-  CHECK(optimizer_state_bytes(Optimizer::adamw) == 8);                      // fp32 m, v
+  CHECK(optimizer_state_bytes(Optimizer::adamw) == 8);                               // fp32 m, v
   CHECK(optimizer_state_bytes(Optimizer::adam8bit) == Approx(2.0039).margin(1e-4));  // Dettmers et al. 2022, block 2048
   CHECK(optimizer_state_bytes(Optimizer::sgd) == 4);
-  CHECK(optimizer_state_bytes(Optimizer::lion) == 4);                       // Chen et al. 2023: one moment
+  CHECK(optimizer_state_bytes(Optimizer::lion) == 4);  // Chen et al. 2023: one moment
   // Adafactor (Shazeer & Stern 2018): a 4096 × 14336 matrix keeps 4096 + 14336 fp32 values.
   CHECK(optimizer_state_bytes(Optimizer::adafactor, 4096, 14336) == Approx(4.0 * (4096 + 14336) / (4096.0 * 14336)));
   // Mixed precision adds the fp32 master copy (Megatron profile: 2 + 4 + (4 + state)).

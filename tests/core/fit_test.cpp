@@ -78,7 +78,8 @@ TEST_CASE("ZeRO paper Table 1: per-device model states of the deepspeed profile"
   const double dps[] = {4, 16, 64, 256, 1024};
   const double os75[] = {52.5, 35.6, 31.4, 30.4, 30.1}, osg75[] = {41.3, 21.6, 16.6, 15.4, 15.1},
                osgp75[] = {30, 7.5, 1.88, 0.47, 0.12};
-  const double os128[] = {896, 608, 536, 518, 513}, osg128[] = {704, 368, 284, 263, 257}, osgp128[] = {512, 128, 32, 8, 2};
+  const double os128[] = {896, 608, 536, 518, 513}, osg128[] = {704, 368, 284, 263, 257},
+               osgp128[] = {512, 128, 32, 8, 2};
   for (int i = 0; i < 5; ++i) {
     INFO("DP " << dps[i]);
     // The table prints three significant figures: within 0.5% or 0.01 GB.
@@ -113,14 +114,19 @@ TEST_CASE("The fit answer is the boundary of the memory model: one more does not
   CHECK(peak(2048, mb + 1) > limit);
 }
 
-TEST_CASE("ZeRO-3 working sets per framework: frozen bases, torchtitan PP, DeepSpeed buckets", "[memory][zero][framework]") {
+TEST_CASE("ZeRO-3 working sets per framework: frozen bases, torchtitan PP, DeepSpeed buckets",
+          "[memory][zero][framework]") {
   const ModelShape m = *find_model("llama-3.1-70b");
   const ParamCounts pc = count_params(m);
   const double layer = static_cast<double>(pc.per_layer);  // one dense layer, tp 1
   Training t;
-  t.seq_len = 4096; t.global_batch = 64; t.tokens = 1e9;
+  t.seq_len = 4096;
+  t.global_batch = 64;
+  t.tokens = 1e9;
   Layout l;
-  l.dp = 8; l.zero_stage = 3; l.recompute = Recompute::full;
+  l.dp = 8;
+  l.zero_stage = 3;
+  l.recompute = Recompute::full;
   const Overheads o;
 
   SECTION("a frozen LoRA base gathers the layer in use and the next, with no gradient: 2 × 2 B × layer") {
@@ -143,7 +149,10 @@ TEST_CASE("ZeRO-3 working sets per framework: frozen bases, torchtitan PP, DeepS
   SECTION("DeepSpeed caps the prefetch and the unsharded gradient at 5e8 elements each") {
     t.framework = Framework::deepspeed;
     ModelShape big = m;
-    big.hidden = 16384; big.heads = 128; big.kv_heads = 8; big.ffn_hidden = 65536;  // a layer far above 5e8 params
+    big.hidden = 16384;
+    big.heads = 128;
+    big.kv_heads = 8;
+    big.ffn_hidden = 65536;  // a layer far above 5e8 params
     const double big_layer = static_cast<double>(count_params(big).per_layer);
     REQUIRE(big_layer > 5e8);
     CHECK(stage_memory(big, t, l, o, 0).weights_gathered == Approx(2.0 * (big_layer + 5e8 + 5e8)).epsilon(1e-12));
@@ -155,15 +164,20 @@ TEST_CASE("ZeRO-3 working sets per framework: frozen bases, torchtitan PP, DeepS
 TEST_CASE("offloaded gradients: DeepSpeed keeps one bucket, FSDP2 none, Megatron all", "[memory][offload][framework]") {
   const ModelShape m = *find_model("llama-3.1-8b");
   Training t;
-  t.seq_len = 2048; t.global_batch = 8; t.tokens = 1e9;
+  t.seq_len = 2048;
+  t.global_batch = 8;
+  t.tokens = 1e9;
   t.offload.optimizer = true;
   Layout l;
-  l.dp = 8; l.zero_stage = 2; l.recompute = Recompute::full;
+  l.dp = 8;
+  l.zero_stage = 2;
+  l.recompute = Recompute::full;
   const Overheads o;
   t.framework = Framework::deepspeed;
   CHECK(stage_memory(m, t, l, o, 0).gradients == Approx(2.0 * 5e8));
   t.framework = Framework::torchtune;
   CHECK(stage_memory(m, t, l, o, 0).gradients == 0.0);
   t.framework = Framework::megatron;  // fp32 main gradients, sharded over 8 by ZeRO-2
-  CHECK(stage_memory(m, t, l, o, 0).gradients == Approx(4.0 * static_cast<double>(count_params(m).total) / 8).epsilon(1e-12));
+  CHECK(stage_memory(m, t, l, o, 0).gradients ==
+        Approx(4.0 * static_cast<double>(count_params(m).total) / 8).epsilon(1e-12));
 }

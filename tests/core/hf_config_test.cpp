@@ -271,10 +271,11 @@ TEST_CASE("hf_config: keys not understood are named in one warning, and fields b
   CHECK(s->warnings[0].code == "hf_config_keys_ignored");
   CHECK(s->warnings[0].params[1] == std::pair<std::string, std::string>{"keys", "logit_scale, my_adapter_rank"});
   // The CLI/wasm answer carries it among its warnings.
-  const json env = json::parse(evaluate_json(
-      R"({"model":{"hf_config":)" + cfg + R"(},"gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096}})"));
+  const json env = json::parse(evaluate_json(R"({"model":{"hf_config":)" + cfg +
+                                             R"(},"gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096}})"));
   REQUIRE(env["ok"] == true);
-  CHECK(env["value"]["warnings"][0]["message"].get<std::string>().find("logit_scale, my_adapter_rank") != std::string::npos);
+  CHECK(env["value"]["warnings"][0]["message"].get<std::string>().find("logit_scale, my_adapter_rank") !=
+        std::string::npos);
 }
 
 TEST_CASE("hf_config: bad values are errors at their pointer, with a code", "[hf_config][errors]") {
@@ -331,7 +332,8 @@ TEST_CASE("a base's derived head_dim follows a new hidden or heads (issue 16: 1B
   CHECK(head_dim(s->problem.model) == 64);
   CHECK(count_params(s->problem.model).total == 1235814400);
   // Gemma 2's 256 is not 3584 / 16: an architectural choice, kept.
-  auto g = parse_scenario(R"({"model":{"base":"gemma-2-9b","heads":8},"gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096}})");
+  auto g = parse_scenario(
+      R"({"model":{"base":"gemma-2-9b","heads":8},"gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096}})");
   REQUIRE(g.ok());
   CHECK(head_dim(g->problem.model) == 256);
 }

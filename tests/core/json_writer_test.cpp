@@ -21,11 +21,31 @@ std::string dumped(const ordered_json& j) { return j.dump(-1, ' ', false, ordere
 }  // namespace
 
 TEST_CASE("the writer prints strings and numbers exactly as nlohmann dumps them", "[json]") {
-  const std::string strings[] = {"",         "plain",      "quote \" backslash \\", "\b\f\n\r\t", std::string("\x01\x1f", 2),
-                                 "中文 ünïcode", "emoji 🚀", "bad \xff\xfe utf-8", "truncated \xe4\xb8", "/slash"};
-  const double doubles[] = {0.0,   -0.0,    1.0,    0.1,   1e-300, 1e300, 123456789.125, 4.248910558352351,
-                            2.95,  1.6,     -7.5e-9, 1e16, 9007199254740993.0};
-  const int64_t ints[] = {0, 1, -1, 70553706496, std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()};
+  const std::string strings[] = {"",
+                                 "plain",
+                                 "quote \" backslash \\",
+                                 "\b\f\n\r\t",
+                                 std::string("\x01\x1f", 2),
+                                 "中文 ünïcode",
+                                 "emoji 🚀",
+                                 "bad \xff\xfe utf-8",
+                                 "truncated \xe4\xb8",
+                                 "/slash"};
+  const double doubles[] = {0.0,
+                            -0.0,
+                            1.0,
+                            0.1,
+                            1e-300,
+                            1e300,
+                            123456789.125,
+                            4.248910558352351,
+                            2.95,
+                            1.6,
+                            -7.5e-9,
+                            1e16,
+                            9007199254740993.0};
+  const int64_t ints[] = {
+      0, 1, -1, 70553706496, std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()};
 
   JsonWriter w;
   ordered_json want = ordered_json::object();

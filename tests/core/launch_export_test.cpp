@@ -3,15 +3,15 @@
 // commit by scripts/framework-options.py), and the values are the plan's, the same plan
 // `gpucalc evaluate` reports for the scenario.
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "source_file.hpp"
 #include "gpucalc/api.hpp"
+#include "source_file.hpp"
 
 using json = nlohmann::ordered_json;
 
@@ -45,7 +45,8 @@ std::string trim(std::string s) {
 
 std::string unquote(std::string v) {
   v = trim(v);
-  if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front()) return v.substr(1, v.size() - 2);
+  if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front())
+    return v.substr(1, v.size() - 2);
   return v;
 }
 
@@ -168,7 +169,8 @@ TEST_CASE("Megatron export: dense 70B, names from arguments.py, values from the 
   CHECK(v["plan"]["gpus"] == plan["gpus"]);
   // ZeRO-1 maps to the distributed optimizer, which also shards gradients: said, not hidden.
   bool approx = false;
-  for (const auto& w : v["warnings"]) approx |= w["code"] == "export_approximate" && w["params"]["element"] == "zero_stage";
+  for (const auto& w : v["warnings"])
+    approx |= w["code"] == "export_approximate" && w["params"]["element"] == "zero_stage";
   CHECK(approx);
 }
 
@@ -256,7 +258,8 @@ TEST_CASE("LLaMA-Factory export: LoRA and QLoRA fine-tunes", "[export]") {
     CHECK(tp_warned);
   }
 
-  const Options q = parse_yaml(exported(read_source_file("examples/qlora-llama-3.1-8b-rtx4090.json"), "llamafactory")["text"]);
+  const Options q =
+      parse_yaml(exported(read_source_file("examples/qlora-llama-3.1-8b-rtx4090.json"), "llamafactory")["text"]);
   check_names(q, framework_options("llamafactory"));
   CHECK(one(q, "quantization_bit") == "4");
   CHECK(one(q, "quantization_type") == "nf4");
@@ -264,7 +267,8 @@ TEST_CASE("LLaMA-Factory export: LoRA and QLoRA fine-tunes", "[export]") {
 }
 
 TEST_CASE("LLaMA-Factory export refuses pre-training, naming /training/stage", "[export]") {
-  const json env = json::parse(gpucalc::export_json(read_source_file("examples/llama-3.1-70b-h100.json"), "llamafactory"));
+  const json env =
+      json::parse(gpucalc::export_json(read_source_file("examples/llama-3.1-70b-h100.json"), "llamafactory"));
   CHECK(env["ok"] == false);
   CHECK(env["error"]["path"] == "/training/stage");
   CHECK(env["error"]["code"] == "export_needs_finetune");
@@ -276,7 +280,9 @@ TEST_CASE("LLaMA-Factory export refuses pre-training, naming /training/stage", "
 TEST_CASE("every export warning code has en and zh templates naming its params", "[export]") {
   const json messages = json::parse(read_source_file("data/messages.json"));
   const std::vector<std::pair<std::string, std::string>> runs = {
-      {kDense, "torchtitan"}, {kDense, "deepspeed"}, {read_source_file("examples/lora-qwen2.5-72b-8xh100.json"), "llamafactory"}};
+      {kDense, "torchtitan"},
+      {kDense, "deepspeed"},
+      {read_source_file("examples/lora-qwen2.5-72b-8xh100.json"), "llamafactory"}};
   for (const auto& [scenario, format] : runs) {
     for (const auto& w : exported(scenario, format)["warnings"]) {
       const std::string code = w["code"];

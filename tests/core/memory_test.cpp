@@ -20,15 +20,26 @@ namespace {
 // A GPT layer as Korthikanti et al. 2022 analyse it: f = 4h, MHA, dropout, 16-bit.
 ModelShape korthikanti_gpt(int64_t h, int64_t a) {
   ModelShape m;
-  m.layers = 96; m.hidden = h; m.heads = a; m.kv_heads = a; m.ffn_hidden = 4 * h; m.vocab = 51200;
-  m.ffn_act = FfnAct::gelu; m.norm = Norm::layernorm; m.linear_bias = true; m.dropout = true;
-  m.position = PositionEmbedding::learned; m.max_position_embeddings = 2048;
+  m.layers = 96;
+  m.hidden = h;
+  m.heads = a;
+  m.kv_heads = a;
+  m.ffn_hidden = 4 * h;
+  m.vocab = 51200;
+  m.ffn_act = FfnAct::gelu;
+  m.norm = Norm::layernorm;
+  m.linear_bias = true;
+  m.dropout = true;
+  m.position = PositionEmbedding::learned;
+  m.max_position_embeddings = 2048;
   return m;
 }
 
 Training korthikanti_training(bool sp) {
   Training t;
-  t.seq_len = 2048; t.global_batch = 64; t.tokens = 1e12;
+  t.seq_len = 2048;
+  t.global_batch = 64;
+  t.tokens = 1e12;
   t.flash_attention = false;  // the paper materialises attention scores
   t.sequence_parallel = sp;
   return t;
@@ -44,7 +55,8 @@ TEST_CASE("Korthikanti Table 2: per-layer activations for every parallel setting
   l.micro_batch = b;
 
   SECTION("no parallelism: sbh(34 + 5as/h)") {
-    CHECK(activation_bytes_per_layer(m, korthikanti_training(false), l) == Approx(sbh * (34 + 5 * as_h)).epsilon(1e-12));
+    CHECK(activation_bytes_per_layer(m, korthikanti_training(false), l) ==
+          Approx(sbh * (34 + 5 * as_h)).epsilon(1e-12));
   }
   for (int64_t t : {2, 4, 8}) {
     l.tp = t;
@@ -67,7 +79,11 @@ TEST_CASE("full recomputation keeps 2sbh/t per layer plus one rebuilt layer", "[
   const ModelShape m = korthikanti_gpt(12288, 96);
   const Training tr = korthikanti_training(true);
   Layout l;
-  l.tp = 8; l.pp = 1; l.dp = 64; l.micro_batch = 1; l.recompute = Recompute::full;
+  l.tp = 8;
+  l.pp = 1;
+  l.dp = 64;
+  l.micro_batch = 1;
+  l.recompute = Recompute::full;
   Overheads o;
   const auto st = stage_memory(m, tr, l, o, 0);
   const double sbh = 2048.0 * 12288;
@@ -84,7 +100,11 @@ TEST_CASE("1F1B: the first stage holds L layers' worth, interleaving adds (p-1)/
   tr.global_batch = 1536;  // m = 1536 / (dp 8 · b 1) = 192 micro-batches ≥ p
   Overheads o;
   Layout l;
-  l.tp = 8; l.pp = 8; l.dp = 8; l.micro_batch = 1; l.recompute = Recompute::selective;
+  l.tp = 8;
+  l.pp = 8;
+  l.dp = 8;
+  l.micro_batch = 1;
+  l.recompute = Recompute::selective;
   const double per_layer = activation_bytes_per_layer(m, tr, l);
   const auto first = stage_memory(m, tr, l, o, 0);
   CHECK(first.in_flight == 8);
@@ -112,12 +132,15 @@ TEST_CASE("FlashAttention removes the s² score term, leaving O(s) statistics", 
   CHECK(no_flash - flash == Approx(2 * a * s * s * b / 8 - 4 * a * s * b / 8).epsilon(1e-12));
 }
 
-TEST_CASE("modern layer (SwiGLU, GQA, no dropout, flash): Llama 3 70B saves 33.5·s·b·h per layer", "[memory][activations]") {
+TEST_CASE("modern layer (SwiGLU, GQA, no dropout, flash): Llama 3 70B saves 33.5·s·b·h per layer",
+          "[memory][activations]") {
   // docs/memory-model.md: 8h (norm region) + 4h + 4gd (Q,K,V,O) + 6f (SwiGLU) per s·b,
   // 2 bytes each, plus the fp32 LSE; for h = 8192, g·d = 1024, f = 28672 that is 33.5 h.
   const ModelShape m = *find_model("llama-3.1-70b");
   Training tr;
-  tr.seq_len = 8192; tr.global_batch = 2048; tr.tokens = 15e12;
+  tr.seq_len = 8192;
+  tr.global_batch = 2048;
+  tr.tokens = 15e12;
   Layout l;
   l.tp = 8;
   const double sbh = 8192.0 * 8192;
@@ -128,9 +151,15 @@ TEST_CASE("modern layer (SwiGLU, GQA, no dropout, flash): Llama 3 70B saves 33.5
 TEST_CASE("embeddings sit on the first stage, the head and logits on the last", "[memory][pipeline]") {
   const ModelShape m = *find_model("llama-3.1-70b");
   Training tr;
-  tr.seq_len = 8192; tr.global_batch = 64; tr.tokens = 1e12;
+  tr.seq_len = 8192;
+  tr.global_batch = 64;
+  tr.tokens = 1e12;
   Layout l;
-  l.tp = 8; l.pp = 4; l.dp = 2; l.micro_batch = 1; l.zero_stage = 0;
+  l.tp = 8;
+  l.pp = 4;
+  l.dp = 2;
+  l.micro_batch = 1;
+  l.zero_stage = 0;
   Overheads o;
   const auto first = stage_memory(m, tr, l, o, 0);
   const auto last = stage_memory(m, tr, l, o, 3);
@@ -147,13 +176,17 @@ TEST_CASE("embeddings sit on the first stage, the head and logits on the last", 
 TEST_CASE("more data parallelism never raises per-GPU memory for the same layout", "[memory][property]") {
   const ModelShape m = *find_model("llama-3.1-8b");
   Training tr;
-  tr.seq_len = 8192; tr.global_batch = 1024; tr.tokens = 1e12;
+  tr.seq_len = 8192;
+  tr.global_batch = 1024;
+  tr.tokens = 1e12;
   Overheads o;
   for (int zero = 0; zero <= 3; ++zero) {
     double prev = 1e300;
     for (int64_t dp : {2, 4, 8, 16, 32, 64}) {
       Layout l;
-      l.tp = 2; l.dp = dp; l.zero_stage = zero;
+      l.tp = 2;
+      l.dp = dp;
+      l.zero_stage = zero;
       const double total = worst_stage_memory(m, tr, l, o).total();
       INFO("zero " << zero << " dp " << dp);
       CHECK(total <= prev);
@@ -162,14 +195,20 @@ TEST_CASE("more data parallelism never raises per-GPU memory for the same layout
   }
 }
 
-TEST_CASE("torchtitan op-level selective AC saves the block input, odd matmuls and the attention output", "[memory][framework]") {
+TEST_CASE("torchtitan op-level selective AC saves the block input, odd matmuls and the attention output",
+          "[memory][framework]") {
   // torchtitan parallelize_llama.py: save mm outputs except every second one, and SDPA.
   // Llama block matmuls wq, wk, wv, wo, w1, w3, w2 → saved wq (a·d), wv (g·d), w1 (f), w2 (h).
   const ModelShape m = *find_model("llama-3.1-8b");
   Training tr;
-  tr.seq_len = 8192; tr.global_batch = 16; tr.tokens = 1e12; tr.framework = Framework::torchtitan;
+  tr.seq_len = 8192;
+  tr.global_batch = 16;
+  tr.tokens = 1e12;
+  tr.framework = Framework::torchtitan;
   Layout l;
-  l.dp = 8; l.micro_batch = 2; l.recompute = Recompute::selective;
+  l.dp = 8;
+  l.micro_batch = 2;
+  l.recompute = Recompute::selective;
   const double sb = 8192.0 * 2, h = 4096, ad = 4096, gd = 1024, f = 14336;
   const double lse = 4.0 * 2 * 8192 * 32;
   CHECK(activation_bytes_per_layer(m, tr, l) == Approx(2 * sb * (h + ad + gd + f + h + ad) + lse).epsilon(1e-12));
@@ -183,9 +222,12 @@ TEST_CASE("torchtitan op-level selective AC saves the block input, odd matmuls a
 TEST_CASE("the loss holds 6 B per logit in Megatron and 12 B in torchtitan", "[memory][framework]") {
   const ModelShape m = *find_model("llama-3.1-8b");
   Training tr;
-  tr.seq_len = 8192; tr.global_batch = 16; tr.tokens = 1e12;
+  tr.seq_len = 8192;
+  tr.global_batch = 16;
+  tr.tokens = 1e12;
   Layout l;
-  l.dp = 8; l.micro_batch = 2;
+  l.dp = 8;
+  l.micro_batch = 2;
   Overheads o;
   const double sbv = 8192.0 * 2 * 128256, sbh = 8192.0 * 2 * 4096;
   CHECK(stage_memory(m, tr, l, o, 0).logits == Approx(6 * sbv + 4 * sbh).epsilon(1e-12));

@@ -3,6 +3,7 @@
 // is the English message, and whose Chinese template leaves no placeholder unfilled. Driven
 // by tests/cli/bad_inputs.txt, the example scenarios, and a scan of core/src for the codes.
 #include <catch2/catch.hpp>
+#include <cctype>
 
 #include <algorithm>
 #include <filesystem>
@@ -148,7 +149,9 @@ TEST_CASE("every code in the core's source is in data/messages.json with the sam
     const std::string src = read_source_file("core/src/" + f.path().filename().string());
     for (auto it = std::sregex_iterator(src.begin(), src.end(), call); it != std::sregex_iterator(); ++it) {
       const auto at = static_cast<size_t>(it->position(0));
-      if (at >= 6 && src.compare(at - 6, 6, "field(") == 0) continue;  // a JSON field and its value
+      size_t before = at;  // a JSON field and its value: field("key", "value"), however wrapped
+      while (before > 0 && std::isspace(static_cast<unsigned char>(src[before - 1]))) --before;
+      if (before >= 6 && src.compare(before - 6, 6, "field(") == 0) continue;
       std::string en;
       const std::string lits = (*it)[2];
       for (auto p = std::sregex_iterator(lits.begin(), lits.end(), piece); p != std::sregex_iterator(); ++p)

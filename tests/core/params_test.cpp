@@ -77,7 +77,7 @@ TEST_CASE("Qwen3 adds per-head q/k norms and has no QKV bias", "[params]") {
   const auto without = count_params(m);
   CHECK(with.layer_norms - without.layer_norms == 2 * 128);  // q_norm and k_norm, head_dim each
   CHECK(with.total - without.total == 36 * 2 * 128);
-  CHECK(with.matmul == without.matmul);                        // norms are not matmuls
+  CHECK(with.matmul == without.matmul);  // norms are not matmuls
 }
 
 TEST_CASE("head_dim other than hidden/heads is counted as given", "[params]") {
@@ -167,8 +167,8 @@ TEST_CASE("DeepSeek-V3 counted module by module", "[params][moe]") {
   const ParamCounts pc = count_params(*m);
   // MLA attention (HF DeepseekV3Attention): q_a 7168·1536 + q_a_norm 1536 + q_b 1536·128·192
   // + kv_a 7168·576 + kv_a_norm 512 + kv_b 512·128·256 + o 128·128·7168.
-  CHECK(pc.attention == 7168LL * 1536 + 1536 + 1536LL * 128 * 192 + 7168LL * 576 + 512 + 512LL * 128 * 256 +
-                            128LL * 128 * 7168);
+  CHECK(pc.attention ==
+        7168LL * 1536 + 1536 + 1536LL * 128 * 192 + 7168LL * 576 + 512 + 512LL * 128 * 256 + 128LL * 128 * 7168);
   CHECK(pc.expert == 3LL * 7168 * 2048);
   CHECK(pc.router == 256LL * 7168 + 256);  // gate + e_score_correction_bias
   CHECK(pc.dense_layers == 3);

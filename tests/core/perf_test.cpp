@@ -12,7 +12,9 @@ namespace {
 Problem llama70b_h100() {
   Problem p;
   p.model = *find_model("llama-3.1-70b");
-  p.training.seq_len = 8192; p.training.global_batch = 1024; p.training.tokens = 1e12;
+  p.training.seq_len = 8192;
+  p.training.global_batch = 1024;
+  p.training.tokens = 1e12;
   p.gpu = *find_gpu("h100-sxm-80gb");
   p.perf = perf_profile_for("h100-sxm-80gb");
   return p;
@@ -46,7 +48,8 @@ TEST_CASE("a group inside the NVLink domain uses scale-up, one spanning nodes it
   CHECK(bus_bytes_per_s(spine, fsdp) == Approx(nic));
 }
 
-TEST_CASE("collectives follow NCCL's cost model: ring volume, hop latency, tree for large all-reduces", "[perf][network]") {
+TEST_CASE("collectives follow NCCL's cost model: ring volume, hop latency, tree for large all-reduces",
+          "[perf][network]") {
   const Gpu g = *find_gpu("h100-sxm-80gb");
   const Fabric f = fabric_for(g, perf_profile_for(g.id));
   const double S = 1e9;
@@ -71,7 +74,11 @@ TEST_CASE("TP with SP costs 4 collectives forward and 6 backward per layer", "[p
   // stored sequence-sharded inputs of the two column-parallel linears re-gathered.
   Problem p = llama70b_h100();
   Layout l;
-  l.tp = 8; l.pp = 1; l.dp = 16; l.micro_batch = 1; l.zero_stage = 1;
+  l.tp = 8;
+  l.pp = 1;
+  l.dp = 16;
+  l.micro_batch = 1;
+  l.zero_stage = 1;
   const StepTime st = step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency);
   const double act = 2.0 * 8192 * 8192;  // bytes of one s·b·h activation
   const double one = all_gather_s(fabric_for(p.gpu, p.perf), Group{8, 1}, act);
@@ -86,7 +93,9 @@ TEST_CASE("ZeRO-3 moves 1.5x the data-parallel volume of an all-reduce", "[perf]
   p.training.grad_dtype_bytes = 2;  // equal gradient and weight bytes
   p.training.global_batch = 64;
   Layout l;
-  l.tp = 8; l.dp = 64; l.micro_batch = 1;  // one micro-batch per step
+  l.tp = 8;
+  l.dp = 64;
+  l.micro_batch = 1;  // one micro-batch per step
   l.zero_stage = 0;
   const double ar = step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency).dp_comm_total_s;
   l.zero_stage = 3;
@@ -97,7 +106,10 @@ TEST_CASE("ZeRO-3 moves 1.5x the data-parallel volume of an all-reduce", "[perf]
 TEST_CASE("a power cap slows compute by (cap / TDP)^(1/3)", "[perf][power]") {
   Problem p = llama70b_h100();
   Layout l;
-  l.tp = 8; l.dp = 16; l.micro_batch = 1; l.zero_stage = 1;
+  l.tp = 8;
+  l.dp = 16;
+  l.micro_batch = 1;
+  l.zero_stage = 1;
   const double full = step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency).compute_s;
   p.gpu.power_limit_w.value = 500.0;
   const double capped = step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency).compute_s;
@@ -110,7 +122,10 @@ TEST_CASE("materialised attention is never faster than its HBM traffic (roofline
   Problem p = llama70b_h100();
   p.training.flash_attention = false;
   Layout l;
-  l.tp = 8; l.dp = 16; l.micro_batch = 1; l.zero_stage = 1;
+  l.tp = 8;
+  l.dp = 16;
+  l.micro_batch = 1;
+  l.zero_stage = 1;
   const StepTime st = step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency);
   // QKᵀ writes and ·V reads a/t × s × s scores of 2 B each, forward and twice backward.
   const double score_bytes = 2.0 * 2 * 8192.0 * 8192 * 64 / 8;

@@ -122,8 +122,8 @@ void check_answer(const json& a, const std::string& base) {
     CHECK(finite_positive(a, base + ptr));
   }
   const json& plan = a[json::json_pointer(base + "/plan")];
-  CHECK(plan["gpus"] == plan["tp"].get<int64_t>() * plan["pp"].get<int64_t>() * plan["dp"].get<int64_t>() *
-                            plan["cp"].get<int64_t>());
+  CHECK(plan["gpus"] ==
+        plan["tp"].get<int64_t>() * plan["pp"].get<int64_t>() * plan["dp"].get<int64_t>() * plan["cp"].get<int64_t>());
 }
 
 void check_refusal(const json& env) {
@@ -141,9 +141,9 @@ bool all_finite(const StageMemory& m) {
 }
 
 bool all_finite(const StepTime& t) {
-  for (double x : {t.compute_s, t.tp_comm_s, t.cp_comm_s, t.pp_comm_s, t.dp_comm_exposed_s, t.zero3_comm_exposed_s,
-                   t.bubble_s, t.optimizer_s, t.dp_comm_total_s, t.bubble_fraction, t.tokens_per_s_per_gpu, t.mfu,
-                   t.hfu, t.tflops_per_gpu})
+  for (double x :
+       {t.compute_s, t.tp_comm_s, t.cp_comm_s, t.pp_comm_s, t.dp_comm_exposed_s, t.zero3_comm_exposed_s, t.bubble_s,
+        t.optimizer_s, t.dp_comm_total_s, t.bubble_fraction, t.tokens_per_s_per_gpu, t.mfu, t.hfu, t.tflops_per_gpu})
     if (!std::isfinite(x) || x < 0) return false;
   return std::isfinite(t.step_time_s) && t.step_time_s > 0 && t.tokens_per_s_per_gpu > 0;
 }
@@ -183,7 +183,8 @@ TEST_CASE("random valid scenarios never crash and answer with finite, positive n
   CHECK(answered >= 100);  // the generator mostly makes scenarios the core can answer
 }
 
-TEST_CASE("the search's best and top layouts stay within the memory limit whenever any layout fits", "[property][search]") {
+TEST_CASE("the search's best and top layouts stay within the memory limit whenever any layout fits",
+          "[property][search]") {
   Rng r(7);
   int checked = 0;
   for (int i = 0; i < 40; ++i) {
@@ -268,10 +269,13 @@ TEST_CASE("every memory and time term of a valid layout is finite and non-negati
     const std::string model = r.pick(preset_ids());
     // bf16, or fp16 where the GPU has no BF16 peak (V100).
     const char* precision = find_gpu(gpu)->bf16_tflops.value ? "bf16" : "fp16";
-    const Scenario sc = parsed(json{{"model", model}, {"gpu", gpu},
-                                    {"training", {{"tokens", 1e12}, {"seq_len", r.pick<int64_t>({512, 8192, 131072})},
-                                                  {"global_batch", r.pick<int64_t>({8, 512, 1536})},
-                                                  {"precision", precision}}}});
+    const Scenario sc = parsed(json{{"model", model},
+                                    {"gpu", gpu},
+                                    {"training",
+                                     {{"tokens", 1e12},
+                                      {"seq_len", r.pick<int64_t>({512, 8192, 131072})},
+                                      {"global_batch", r.pick<int64_t>({8, 512, 1536})},
+                                      {"precision", precision}}}});
     const Problem& p = sc.problem;
     Layout l;
     l.tp = r.pick(divisors_upto(tp_gcd(p.model), 16));
@@ -306,7 +310,9 @@ TEST_CASE("days scale with 1/throughput", "[property][time]") {
     if (!sc) continue;
     const Problem& p = sc->problem;
     Layout l;
-    l.tp = *sc->constraints.tp; l.pp = *sc->constraints.pp; l.dp = *sc->constraints.dp;
+    l.tp = *sc->constraints.tp;
+    l.pp = *sc->constraints.pp;
+    l.dp = *sc->constraints.dp;
     l.micro_batch = *sc->constraints.micro_batch;
     l.zero_stage = *sc->constraints.zero_stage;
     l.recompute = *sc->constraints.recompute;
@@ -330,7 +336,8 @@ TEST_CASE("days scale with 1/throughput", "[property][time]") {
       const Candidate ca = evaluate_layout(pa, l), cb = evaluate_layout(pb, l);
       CHECK(cb.time.tokens_per_s_per_gpu == Approx(k * ca.time.tokens_per_s_per_gpu).epsilon(1e-9));
       CHECK(cb.run.days == Approx(ca.run.days / k).epsilon(1e-9));
-      CHECK(cb.run.days * cb.time.tokens_per_s_per_gpu == Approx(ca.run.days * ca.time.tokens_per_s_per_gpu).epsilon(1e-9));
+      CHECK(cb.run.days * cb.time.tokens_per_s_per_gpu ==
+            Approx(ca.run.days * ca.time.tokens_per_s_per_gpu).epsilon(1e-9));
     }
   }
 }

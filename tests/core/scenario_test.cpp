@@ -35,8 +35,8 @@ TEST_CASE("every bad input in the shared table is refused naming its field", "[s
 }
 
 TEST_CASE("error messages say what was expected and what was found", "[scenario][errors]") {
-  const json env = json::parse(evaluate_json(
-      R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":-4}})"));
+  const json env = json::parse(
+      evaluate_json(R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":-4}})"));
   CHECK(env["error"]["message"] == "must be a positive integer, got -4");
   const json bad = json::parse(evaluate_json(R"({"model": "llama-3.1-8b", )"));
   CHECK(bad["error"]["message"].get<std::string>().find("line 1, column") != std::string::npos);
@@ -69,7 +69,8 @@ TEST_CASE("a full scenario parses into the typed structs", "[scenario]") {
 }
 
 TEST_CASE("an absent global batch defaults to about 4M tokens and says so", "[scenario]") {
-  auto s = parse_scenario(R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096}})");
+  auto s =
+      parse_scenario(R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096}})");
   REQUIRE(s.ok());
   CHECK(s->problem.training.global_batch == 1024);
   REQUIRE(s->defaults_applied.size() == 1);
@@ -84,7 +85,8 @@ TEST_CASE("a custom model object is counted like the preset it copies", "[scenar
 }
 
 TEST_CASE("JSON numbers written as floats are accepted when they are whole", "[scenario]") {
-  auto s = parse_scenario(R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":8.192e3}})");
+  auto s =
+      parse_scenario(R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":8.192e3}})");
   REQUIRE(s.ok());
   CHECK(s->problem.training.seq_len == 8192);
 }

@@ -62,7 +62,8 @@ Problem random_problem(Rng& r) {
   Training& t = p.training;
   t.seq_len = r.pick<int64_t>({1024, 4096, 8192, 32768});
   t.global_batch = r.pick<int64_t>({64, 256, 512, 1536});
-  t.framework = r.pick({Framework::megatron, Framework::torchtitan, Framework::deepspeed, Framework::hf, Framework::torchtune});
+  t.framework =
+      r.pick({Framework::megatron, Framework::torchtitan, Framework::deepspeed, Framework::hf, Framework::torchtune});
   t.precision = r.pick({Precision::bf16, Precision::fp16, Precision::fp8});
   t.stage = r.pick({Stage::pretrain, Stage::pretrain, Stage::full_finetune, Stage::lora, Stage::qlora});
   t.optimizer = r.pick({Optimizer::adamw, Optimizer::adamw, Optimizer::adam8bit, Optimizer::sgd, Optimizer::adafactor});
@@ -80,8 +81,8 @@ Problem random_problem(Rng& r) {
 }
 
 std::string describe(const Problem& p, const Layout& l) {
-  return p.model.id + " on " + p.gpu.id + " " + to_string(p.training.framework) + " " + to_string(p.training.stage) + " " +
-         to_string(p.training.precision) + " s " + std::to_string(p.training.seq_len) + " B " +
+  return p.model.id + " on " + p.gpu.id + " " + to_string(p.training.framework) + " " + to_string(p.training.stage) +
+         " " + to_string(p.training.precision) + " s " + std::to_string(p.training.seq_len) + " B " +
          std::to_string(p.training.global_batch) + " offload " + std::to_string(p.training.offload.optimizer) +
          std::to_string(p.training.offload.params) + ": tp " + std::to_string(l.tp) + " pp " + std::to_string(l.pp) +
          " dp " + std::to_string(l.dp) + " cp " + std::to_string(l.cp) + " ep " + std::to_string(l.ep) + " vpp " +
@@ -157,7 +158,8 @@ TEST_CASE("no layout of fewer GPUs than min_gpus_to_hold_states fits", "[search]
   CHECK(below >= 2000);
 }
 
-TEST_CASE("a compiled problem evaluates every layout to the same numbers as the direct evaluation", "[search][property]") {
+TEST_CASE("a compiled problem evaluates every layout to the same numbers as the direct evaluation",
+          "[search][property]") {
   Rng r{std::mt19937_64(99)};
   int compared = 0;
   for (int i = 0; i < 40; ++i) {

@@ -1,14 +1,14 @@
 // Search: the answer fits, honours what the scenario fixed, and meets the deadline
 // with no fewer GPUs than the FLOP bound allows.
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "source_file.hpp"
 #include "gpucalc/api.hpp"
 #include "gpucalc/report.hpp"
 #include "gpucalc/scenario.hpp"
+#include "source_file.hpp"
 
 using namespace gpucalc;
 using json = nlohmann::ordered_json;
@@ -84,9 +84,10 @@ TEST_CASE("the search never returns a layout that does not fit when one does", "
   for (const char* model : {"llama-3.1-8b", "llama-3.1-70b", "qwen2.5-72b", "gpt3-175b"}) {
     for (const char* gpu : {"a100-sxm-40gb", "h100-sxm-80gb", "h20-96gb"}) {
       for (int gpus : {64, 512}) {
-        const std::string sc = std::string(R"({"model":")") + model + R"(","gpu":")" + gpu +
-                               R"(","training":{"tokens":1e12,"seq_len":2048,"global_batch":1024},"parallel":{"gpus":)" +
-                               std::to_string(gpus) + "}}";
+        const std::string sc =
+            std::string(R"({"model":")") + model + R"(","gpu":")" + gpu +
+            R"(","training":{"tokens":1e12,"seq_len":2048,"global_batch":1024},"parallel":{"gpus":)" +
+            std::to_string(gpus) + "}}";
         const json env = json::parse(evaluate_json(sc));
         INFO(sc);
         REQUIRE(env["ok"] == true);
@@ -122,11 +123,13 @@ TEST_CASE("an unreachable deadline is a warning with the fastest plan, not an er
   REQUIRE(env["ok"] == true);
   CHECK(env["value"]["search"]["target_met"] == false);
   bool warned = false;
-  for (const auto& w : env["value"]["warnings"]) warned = warned || w["message"].get<std::string>().find("not reachable") != std::string::npos;
+  for (const auto& w : env["value"]["warnings"])
+    warned = warned || w["message"].get<std::string>().find("not reachable") != std::string::npos;
   CHECK(warned);
 }
 
-TEST_CASE("gpucalc search returns the best, the top layouts and a GPU-count curve with its Pareto front", "[search][curve]") {
+TEST_CASE("gpucalc search returns the best, the top layouts and a GPU-count curve with its Pareto front",
+          "[search][curve]") {
   const json env = json::parse(search_json(read("examples/llama-3.1-70b-h100.json"), 5));
   REQUIRE(env["ok"] == true);
   const json& v = env["value"];

@@ -4,18 +4,18 @@
 // checked against the validation rows themselves:
 // every reported figure against validation/*.json, every predicted figure and error
 // against a fresh evaluation of the row's scenario, every quantile against the rows.
-#include <catch2/catch.hpp>
-#include <map>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "source_file.hpp"
 #include "gpucalc/api.hpp"
 #include "gpucalc/uncertainty.hpp"
+#include "source_file.hpp"
 
 using namespace gpucalc;
 using json = nlohmann::ordered_json;
@@ -54,8 +54,11 @@ double metric(const json& v, const std::string& key, const std::string& basis = 
   if (key == "days") return v["training"]["days"].get<double>();
   if (key == "gpu_hours") return v["training"]["gpu_hours"].get<double>();
   if (key == "peak_memory_gib")
-    return v["memory"][basis == "allocated" ? "allocated_bytes" : basis == "reserved" ? "reserved_bytes" : "total_bytes"]
-               .get<double>() / GiB;
+    return v["memory"][basis == "allocated"  ? "allocated_bytes"
+                       : basis == "reserved" ? "reserved_bytes"
+                                             : "total_bytes"]
+               .get<double>() /
+           GiB;
   FAIL("unknown metric " << key);
   return 0;
 }
@@ -80,7 +83,8 @@ TEST_CASE("the embedded validation data agrees with the validation rows", "[unce
   std::vector<std::string> files;
   for (const auto& e : std::filesystem::directory_iterator(std::string(GPUCALC_SOURCE_DIR) + "/validation")) {
     const std::string name = e.path().filename().string();
-    if (e.path().extension() == ".json" && name != "excluded.json" && name != "regime-ceilings.json") files.push_back(e.path().stem().string());
+    if (e.path().extension() == ".json" && name != "excluded.json" && name != "regime-ceilings.json")
+      files.push_back(e.path().stem().string());
   }
   std::sort(files.begin(), files.end());
   std::vector<std::string> ids;
@@ -107,7 +111,8 @@ TEST_CASE("the embedded validation data agrees with the validation rows", "[unce
       CHECK(m["key"] == key);
       CHECK(m["kind"] == kind_of(key));
       CHECK(m["reported"].get<double>() == reported.get<double>());  // the published figure, exactly
-      const double predicted = metric(v, key, src.contains("memory_basis") ? src["memory_basis"].get<std::string>() : "device");
+      const double predicted =
+          metric(v, key, src.contains("memory_basis") ? src["memory_basis"].get<std::string>() : "device");
       // Stored to 5 significant digits and errors to 1e-4; a fresh run may drift by at
       // most what scripts/validate.mjs --check allows (0.0005 + 0.05%).
       CHECK(m["predicted"].get<double>() == Approx(predicted).epsilon(1e-3));
@@ -145,7 +150,8 @@ TEST_CASE("the embedded validation data agrees with the validation rows", "[unce
   CHECK(d["summary"]["max_abs_error"].get<double>() == Approx(abs_errors.back()).margin(2e-4));
 }
 
-TEST_CASE("the stored quantiles are Hyndman-Fan definition 6 of the rows' ratios, and the core embeds them", "[uncertainty]") {
+TEST_CASE("the stored quantiles are Hyndman-Fan definition 6 of the rows' ratios, and the core embeds them",
+          "[uncertainty]") {
   const json d = validation_data();
   std::vector<double> time, memory;
   std::map<std::string, std::vector<double>> by_framework;
@@ -234,7 +240,7 @@ TEST_CASE("the validation spread per regime: wide where the model is far off or 
   CHECK(v.memory_high == Approx(1.149).margin(0.01));
   CHECK(v.memory_band(Framework::torchtitan).n == 3);
   CHECK(v.memory_band(Framework::torchtitan).high == Approx(1.149).margin(0.01));  // 71.9 / 62.6 (70B row, reserved)
-  CHECK(v.memory_band(Framework::megatron).framework == "pooled");  // no Megatron row measures memory
+  CHECK(v.memory_band(Framework::megatron).framework == "pooled");                 // no Megatron row measures memory
 }
 
 TEST_CASE("an answer's time range comes from its own regime and widens beyond the validated scale", "[uncertainty]") {
@@ -338,7 +344,8 @@ TEST_CASE("assume.mfu sets the step time: no validation range for time", "[uncer
   CHECK(v["uncertainty"]["memory"]["basis"] == "validation");
 }
 
-TEST_CASE("calibration with torchtitan's own measurements reproduces them and reports the factors", "[uncertainty][calibration]") {
+TEST_CASE("calibration with torchtitan's own measurements reproduces them and reports the factors",
+          "[uncertainty][calibration]") {
   // Table 1: 5,762 tokens/s per GPU at global batch 16 × 8192 on 8 GPUs is a step of
   // 16 · 8192 / (5762 · 8) = 2.8435 s; peak 82.4 GiB.
   json sc = torchtitan_8b();
@@ -375,7 +382,8 @@ TEST_CASE("calibration with torchtitan's own measurements reproduces them and re
   CHECK(v["memory"]["total_bytes"].get<double>() == Approx(82.4 * GiB).margin(1));
   CHECK(v["memory"]["used_fraction"].get<double>() == Approx(82.4 / 96));
   // Every term is scaled: the breakdown keeps the model's proportions.
-  CHECK(v["memory"]["weights_bytes"].get<double>() == Approx(plain["memory"]["weights_bytes"].get<double>() * fm).margin(1));
+  CHECK(v["memory"]["weights_bytes"].get<double>() ==
+        Approx(plain["memory"]["weights_bytes"].get<double>() * fm).margin(1));
 
   CHECK(v["uncertainty"]["time"]["basis"] == "calibration");
   CHECK(v["uncertainty"]["time"]["days"].is_null());
@@ -455,6 +463,7 @@ TEST_CASE("compare: a calibration applies to its own accelerator's row only", "[
   REQUIRE(rows.size() == 2);
   CHECK(rows[0]["step_time_s"].get<double>() == Approx(plain["performance"]["step_time_s"].get<double>() * 1.2));
   bool noted = false;
-  for (const auto& w : rows[1]["warnings"]) noted = noted || w["message"].get<std::string>().find("uncalibrated") != std::string::npos;
+  for (const auto& w : rows[1]["warnings"])
+    noted = noted || w["message"].get<std::string>().find("uncalibrated") != std::string::npos;
   CHECK(noted);
 }

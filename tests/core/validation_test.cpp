@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "source_file.hpp"
 #include "gpucalc/api.hpp"
+#include "source_file.hpp"
 
 using json = nlohmann::ordered_json;
 

@@ -28,27 +28,27 @@ struct Efficiency {
 };
 
 struct StepTime {
-  double peak_flops = 0;          // per GPU, for the chosen precision
-  double efficiency = 0;          // achieved fraction of peak for hardware FLOPs
+  double peak_flops = 0;  // per GPU, for the chosen precision
+  double efficiency = 0;  // achieved fraction of peak for hardware FLOPs
   // Breakdown of one step on the critical path (the fullest stage), seconds; they
   // add up to step_time_s (docs/performance-model.md).
-  double compute_s = 0;           // m micro-batches: matmuls, attention, memory-bound ops, recompute
-  double tp_comm_s = 0;           // TP all-reduces / SP all-gathers and reduce-scatters (exposed)
-  double cp_comm_s = 0;           // CP K/V ring exchange left exposed after overlap with attention
-  double ep_comm_s = 0;           // MoE expert-parallel all-to-all (dispatch, combine) left exposed
-  double offload_s = 0;           // ZeRO-Infinity parameter fetches over PCIe not hidden by compute
-  double pp_comm_s = 0;           // pipeline point-to-point sends on the critical path
-  double dp_comm_exposed_s = 0;   // DP gradient reduction and parameter gather not hidden by compute
-  double zero3_comm_exposed_s = 0;// ZeRO-3 parameter all-gathers not hidden by compute
-  double bubble_s = 0;            // pipeline fill/drain, (p-1)/v micro-batch slots
-  double optimizer_s = 0;         // the optimizer step (HBM-bound)
-  double dp_comm_total_s = 0;     // DP traffic time before overlap (for reference)
-  double bubble_fraction = 0;     // bubble_s / step_time_s
+  double compute_s = 0;             // m micro-batches: matmuls, attention, memory-bound ops, recompute
+  double tp_comm_s = 0;             // TP all-reduces / SP all-gathers and reduce-scatters (exposed)
+  double cp_comm_s = 0;             // CP K/V ring exchange left exposed after overlap with attention
+  double ep_comm_s = 0;             // MoE expert-parallel all-to-all (dispatch, combine) left exposed
+  double offload_s = 0;             // ZeRO-Infinity parameter fetches over PCIe not hidden by compute
+  double pp_comm_s = 0;             // pipeline point-to-point sends on the critical path
+  double dp_comm_exposed_s = 0;     // DP gradient reduction and parameter gather not hidden by compute
+  double zero3_comm_exposed_s = 0;  // ZeRO-3 parameter all-gathers not hidden by compute
+  double bubble_s = 0;              // pipeline fill/drain, (p-1)/v micro-batch slots
+  double optimizer_s = 0;           // the optimizer step (HBM-bound)
+  double dp_comm_total_s = 0;       // DP traffic time before overlap (for reference)
+  double bubble_fraction = 0;       // bubble_s / step_time_s
   double step_time_s = 0;
   double tokens_per_s_per_gpu = 0;
-  double mfu = 0;                 // model FLOPs / (time · peak)
-  double hfu = 0;                 // hardware FLOPs / (time · peak)
-  double tflops_per_gpu = 0;      // achieved model TFLOP/s per GPU
+  double mfu = 0;             // model FLOPs / (time · peak)
+  double hfu = 0;             // hardware FLOPs / (time · peak)
+  double tflops_per_gpu = 0;  // achieved model TFLOP/s per GPU
 };
 
 double peak_flops(const Gpu& g, Precision p);
@@ -58,8 +58,8 @@ double peak_flops(const Gpu& g, Precision p);
 // communication on the two-level network, the pipeline bubble and the optimizer step.
 // assume.mfu replaces all of it with an end-to-end figure; assume.hfu replaces the
 // compute model with hardware FLOPs at that efficiency (communication still priced).
-StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, const Gpu& g,
-                   const PerfProfile& perf, const Efficiency& e);
+StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, const Gpu& g, const PerfProfile& perf,
+                   const Efficiency& e);
 
 // GPU-host link (PCIe, per direction) and the host DRAM bandwidth a CPU optimizer step
 // gets per GPU, bytes/s (training.offload overrides both).
@@ -67,7 +67,7 @@ double host_link_bytes_per_s(const Gpu& g, const Training& t);
 double host_memory_bytes_per_s(const Training& t);
 
 struct RunTime {
-  double steps = 0;      // T / (B·s)
+  double steps = 0;  // T / (B·s)
   double days = 0;
   double gpu_hours = 0;
 };
@@ -76,7 +76,7 @@ RunTime run_time(const Training& t, const Layout& l, const StepTime& st);
 
 // Narayanan et al. 2021 §5.1 end-to-end estimate: time ≈ k·T·Ψ / (n·X), k = 8 with
 // full recomputation, 6 without; X = achieved FLOP/s per GPU. Returns seconds.
-double narayanan_training_seconds(double tokens, double params, double gpus,
-                                  double achieved_flops_per_gpu, bool full_recompute);
+double narayanan_training_seconds(double tokens, double params, double gpus, double achieved_flops_per_gpu,
+                                  bool full_recompute);
 
 }  // namespace gpucalc

@@ -54,10 +54,10 @@ struct RentalPrice {
   double value = 0;
   Currency currency = Currency::usd;
   bool from_scenario = false;
-  bool per_accelerator = false; // from cost.prices_per_gpu_hour, keyed by this GPU's catalog id
-  bool range_midpoint = false;  // the catalog gives a [low, high] range: its midpoint
-  bool on_demand = false;       // the catalog entry is an on-demand price
-  Price catalog;                // the data/gpus.json entry, when not from the scenario
+  bool per_accelerator = false;  // from cost.prices_per_gpu_hour, keyed by this GPU's catalog id
+  bool range_midpoint = false;   // the catalog gives a [low, high] range: its midpoint
+  bool on_demand = false;        // the catalog entry is an on-demand price
+  Price catalog;                 // the data/gpus.json entry, when not from the scenario
   // The catalog lists no price in the currency asked for: `value` is the catalog's price
   // (native_value, in native_currency) converted at the FxRate.
   bool converted = false;
@@ -78,7 +78,7 @@ std::optional<RentalPrice> default_rental_price(const Gpu& g, std::optional<Curr
 enum class CostMode { rented, owned };
 
 struct OwnedCluster {
-  double purchase_price_per_gpu = 0;     // in CostModel::currency
+  double purchase_price_per_gpu = 0;  // in CostModel::currency
   double amortization_years = 0;
   double electricity_price_per_kwh = 0;  // in CostModel::currency
 };
@@ -87,22 +87,22 @@ struct OwnedCluster {
 // is read.
 struct CostModel {
   CostMode mode = CostMode::rented;
-  std::optional<Currency> currency;     // the scenario's cost.currency
-  std::optional<RentalPrice> rental;    // rented: empty when no price is known
-  std::optional<OwnedCluster> owned;    // owned: empty when its purchase price does not apply
-  Message unpriced;                     // why the run has no cost, when it has none (empty code: priced)
+  std::optional<Currency> currency;   // the scenario's cost.currency
+  std::optional<RentalPrice> rental;  // rented: empty when no price is known
+  std::optional<OwnedCluster> owned;  // owned: empty when its purchase price does not apply
+  Message unpriced;                   // why the run has no cost, when it has none (empty code: priced)
   EnergyInputs energy;
-  FxRate fx = catalog_fx();             // for prices listed in the other currency
+  FxRate fx = catalog_fx();  // for prices listed in the other currency
 };
 
 struct Energy {
-  bool known = false;             // false when the GPU's power is unknown
-  double watts_per_gpu = 0;       // gpu.power_limit_w when set, else gpu.tdp_w
+  bool known = false;        // false when the GPU's power is unknown
+  double watts_per_gpu = 0;  // gpu.power_limit_w when set, else gpu.tdp_w
   bool from_power_limit = false;
-  double facility_kw = 0;         // GPUs × W × (1 + host_overhead) × PUE / 1000
+  double facility_kw = 0;  // GPUs × W × (1 + host_overhead) × PUE / 1000
   double hours = 0;
   double mwh = 0;
-  double co2_tonnes = 0;          // mwh × grid kg/kWh (MWh × kg/kWh = t)
+  double co2_tonnes = 0;  // mwh × grid kg/kWh (MWh × kg/kWh = t)
 };
 
 // Facility energy of n GPUs running for `hours` (wall clock, failures included):
@@ -117,11 +117,11 @@ struct RunCost {
   CostMode mode = CostMode::rented;
   Currency currency = Currency::usd;
   double total = 0;
-  double per_gpu_hour = 0;       // total / gpu_hours
-  double gpu_hours = 0;          // GPUs × wall-clock hours
-  double rental = 0;             // rented: price × GPU-hours
-  double purchase_amortized = 0; // owned: GPUs × purchase × hours / (years × 8766 h)
-  double electricity = 0;        // owned: MWh × 1000 × price per kWh
+  double per_gpu_hour = 0;        // total / gpu_hours
+  double gpu_hours = 0;           // GPUs × wall-clock hours
+  double rental = 0;              // rented: price × GPU-hours
+  double purchase_amortized = 0;  // owned: GPUs × purchase × hours / (years × 8766 h)
+  double electricity = 0;         // owned: MWh × 1000 × price per kWh
 };
 
 // The run's cost, or empty when no price is known (or, owned, when the GPU's power is).

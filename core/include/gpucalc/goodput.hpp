@@ -43,21 +43,21 @@ struct GoodputInputs {
 
 struct Goodput {
   bool enabled = true;
-  bool progress = true;              // false when failures cost more than the job gains between them
-  double fraction = 1;               // useful compute time / wall-clock time
-  double job_mtbf_hours = 0;         // M: mean time between interruptions of the whole job (0 = none)
-  double interval_minutes = 0;       // τ: checkpoint interval
+  bool progress = true;         // false when failures cost more than the job gains between them
+  double fraction = 1;          // useful compute time / wall-clock time
+  double job_mtbf_hours = 0;    // M: mean time between interruptions of the whole job (0 = none)
+  double interval_minutes = 0;  // τ: checkpoint interval
   bool interval_is_young_optimum = false;
-  double write_minutes = 0;          // δ: training stalled per checkpoint
-  double restart_minutes = 0;        // R
+  double write_minutes = 0;             // δ: training stalled per checkpoint
+  double restart_minutes = 0;           // R
   double lost_per_failure_minutes = 0;  // τ/2 + R
-  double checkpoint_overhead = 0;    // δ/τ, of compute time
-  double failure_loss = 0;           // (τ/2 + R)/M, of wall-clock time
-  double ideal_hours = 0;            // the failure-free run
-  double wall_hours = 0;             // ideal_hours / fraction
+  double checkpoint_overhead = 0;       // δ/τ, of compute time
+  double failure_loss = 0;              // (τ/2 + R)/M, of wall-clock time
+  double ideal_hours = 0;               // the failure-free run
+  double wall_hours = 0;                // ideal_hours / fraction
   double wall_days = 0;
-  double gpu_hours = 0;              // wall_hours × GPUs
-  double failures_expected = 0;      // wall_hours / M
+  double gpu_hours = 0;          // wall_hours × GPUs
+  double failures_expected = 0;  // wall_hours / M
 };
 
 // Young 1974 ("A first order approximation to the optimum checkpoint interval", CACM

@@ -25,8 +25,8 @@ struct Price {
   std::string type;                 // e.g. "on-demand, Lambda 1x H100 SXM"
   std::string region;
   std::string date;
-  std::string source;               // a key into the catalog's sources
-  std::string confidence;           // "high" | "medium" | "low"
+  std::string source;      // a key into the catalog's sources
+  std::string confidence;  // "high" | "medium" | "low"
   std::string note;
 };
 
@@ -42,7 +42,7 @@ struct Gpu {
   Spec scaleup_domain;  // GPUs per scale-up domain
   Spec scaleout_gbps;   // per GPU NIC, Gb/s
   Spec tdp_w;
-  Spec power_limit_w;   // scenario: a board power cap below tdp_w (e.g. 500 W H100s)
+  Spec power_limit_w;  // scenario: a board power cap below tdp_w (e.g. 500 W H100s)
   // The cluster's fabric (scenario gpu.rail_optimized / gpu.in_network_reduction):
   // NIC i of every node on rail switch i (default), and SHARP / NVLS reduction.
   std::optional<bool> rail_optimized;

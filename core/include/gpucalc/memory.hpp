@@ -29,14 +29,14 @@ struct Overheads {
 // One pipeline stage's memory per GPU, in bytes. All doubles so that products of
 // large dims never overflow; output rounds to integers.
 struct StageMemory {
-  int stage = 0;            // 0-based stage index (0 = first)
-  int64_t layers = 0;       // layers held by this GPU (all its virtual chunks)
+  int stage = 0;       // 0-based stage index (0 = first)
+  int64_t layers = 0;  // layers held by this GPU (all its virtual chunks)
   // model states
-  double weights = 0;       // 16-bit weight shard held between steps
+  double weights = 0;           // 16-bit weight shard held between steps
   double weights_gathered = 0;  // ZeRO-3: unsharded layers being used/prefetched
   double fp8_weight_cache = 0;  // FP8 copies of local weights (Transformer Engine)
   double gradients = 0;
-  double optimizer = 0;     // fp32 master weights + Adam m and v
+  double optimizer = 0;  // fp32 master weights + Adam m and v
   // activations
   double layer_activations = 0;  // saved for backward, all micro-batches in flight
   double recompute_working = 0;  // one layer's full activations rebuilt during backward
@@ -98,12 +98,10 @@ double lora_params_per_layer(const ModelShape& m, const LoraConfig& c, bool moe_
 double nf4_bytes_per_param(bool double_quant);
 
 // Memory of pipeline stage `stage` (0..pp-1).
-StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l,
-                         const Overheads& o, int stage);
+StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l, const Overheads& o, int stage);
 
 // The stage with the largest total (first or last: the middle ones never exceed both).
-StageMemory worst_stage_memory(const ModelShape& m, const Training& t, const Layout& l,
-                               const Overheads& o);
+StageMemory worst_stage_memory(const ModelShape& m, const Training& t, const Layout& l, const Overheads& o);
 
 double capacity_bytes(const Gpu& g);
 

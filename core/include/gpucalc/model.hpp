@@ -18,19 +18,19 @@ enum class PositionEmbedding { rope, learned, alibi };
 // experts of width expert_ffn_hidden (top_k per token) plus shared experts (always
 // active) of total width shared_expert_ffn_hidden, and a router (an E×h gate matrix).
 struct MoeShape {
-  int64_t experts = 0;                 // routed experts E (0: dense model)
-  int64_t top_k = 0;                   // k, routed experts per token
-  int64_t expert_ffn_hidden = 0;       // f_e, one routed expert's intermediate width
-  int64_t shared_experts = 0;          // always-on experts (DeepSeekMoE, Qwen2-MoE)
-  int64_t shared_expert_ffn_hidden = 0;// total intermediate width of the shared block
-  bool shared_expert_gate = false;     // Qwen2-MoE: a sigmoid h→1 gate on the shared expert
-  int64_t first_dense_layers = 0;      // DeepSeek-V3: the first 3 layers keep a dense MLP (ffn_hidden)
-  bool router_bias = false;            // DeepSeek-V3: e_score_correction_bias, E per layer
+  int64_t experts = 0;                   // routed experts E (0: dense model)
+  int64_t top_k = 0;                     // k, routed experts per token
+  int64_t expert_ffn_hidden = 0;         // f_e, one routed expert's intermediate width
+  int64_t shared_experts = 0;            // always-on experts (DeepSeekMoE, Qwen2-MoE)
+  int64_t shared_expert_ffn_hidden = 0;  // total intermediate width of the shared block
+  bool shared_expert_gate = false;       // Qwen2-MoE: a sigmoid h→1 gate on the shared expert
+  int64_t first_dense_layers = 0;        // DeepSeek-V3: the first 3 layers keep a dense MLP (ffn_hidden)
+  bool router_bias = false;              // DeepSeek-V3: e_score_correction_bias, E per layer
   // Worst expert's load over the mean (1 = perfectly balanced). The busiest EP rank sets
   // the layer's time and its activation memory. capacity_factor (Fedus et al. 2021 §2.1)
   // caps it: tokens beyond capacity are dropped.
   double load_imbalance = 1.0;
-  double capacity_factor = 0.0;        // 0: dropless
+  double capacity_factor = 0.0;  // 0: dropless
 };
 
 // Multi-head latent attention (DeepSeek-V2, arXiv 2405.04434 §2.1): queries through a
@@ -43,7 +43,7 @@ struct MlaShape {
 };
 
 struct ModelShape {
-  std::string id;    // preset id, or "custom"
+  std::string id;  // preset id, or "custom"
   std::string name;
   int64_t layers = 0;      // L
   int64_t hidden = 0;      // h
@@ -55,12 +55,12 @@ struct ModelShape {
   FfnAct ffn_act = FfnAct::swiglu;
   Norm norm = Norm::rmsnorm;
   bool tied_embeddings = false;
-  bool qkv_bias = false;     // Qwen2/2.5: biases on the Q, K, V projections only
-  bool linear_bias = false;  // GPT-2/3: biases on every linear layer
+  bool qkv_bias = false;        // Qwen2/2.5: biases on the Q, K, V projections only
+  bool linear_bias = false;     // GPT-2/3: biases on every linear layer
   int64_t norms_per_layer = 2;  // 2 (pre-attention, pre-MLP); Gemma 2/3 add post-attention and post-MLP: 4
-  bool qk_norm = false;          // Qwen3 / Gemma 3: a norm over each head's q and k (head_dim weights each)
+  bool qk_norm = false;         // Qwen3 / Gemma 3: a norm over each head's q and k (head_dim weights each)
   PositionEmbedding position = PositionEmbedding::rope;
-  bool dropout = false;  // dropout layers in training (GPT-3/Megatron); modern LLMs train without
+  bool dropout = false;                 // dropout layers in training (GPT-3/Megatron); modern LLMs train without
   int64_t max_position_embeddings = 0;  // learned position table size
   MoeShape moe;
   AttentionType attention = AttentionType::standard;
@@ -70,7 +70,7 @@ struct ModelShape {
   // DeepSeek counts activated parameters without the input embedding lookup (it is not a
   // matmul); Qwen and Mistral count it.
   bool active_params_include_input_embedding = true;
-  int64_t published_params = 0;         // presets: the total their source reports
+  int64_t published_params = 0;            // presets: the total their source reports
   int64_t published_params_tolerance = 0;  // presets whose published total is rounded: allowed |difference|
   std::string source;
 };
@@ -85,23 +85,23 @@ struct ModelShape {
 //  MLA        q: h·q_r + q_r (norm) + q_r·a·(d_n+d_r)  (or h·a·(d_n+d_r) without q_r);
 //             kv: h·(kv_r+d_r) + kv_r (norm) + kv_r·a·(d_n+d_v); o: a·d_v·h
 struct ParamCounts {
-  int64_t attention = 0;      // per layer, incl. biases (MLA: incl. its two latent norms)
-  int64_t mlp = 0;            // per dense layer, incl. biases
-  int64_t layer_norms = 0;    // per layer, incl. q/k norms
-  int64_t per_layer = 0;      // attention + mlp + layer_norms (a dense layer)
+  int64_t attention = 0;    // per layer, incl. biases (MLA: incl. its two latent norms)
+  int64_t mlp = 0;          // per dense layer, incl. biases
+  int64_t layer_norms = 0;  // per layer, incl. q/k norms
+  int64_t per_layer = 0;    // attention + mlp + layer_norms (a dense layer)
   // MoE: a MoE layer's MLP block, split into what EP shards and what every rank keeps.
-  int64_t expert = 0;         // one routed expert
-  int64_t routed_experts = 0; // E · expert, per MoE layer
-  int64_t shared_mlp = 0;     // shared experts + their gate, per MoE layer
-  int64_t router = 0;         // E·h (+ E bias), per MoE layer
-  int64_t moe_per_layer = 0;  // attention + routed + shared + router + layer_norms
-  int64_t dense_layers = 0;   // layers with a dense MLP (all of them without MoE)
+  int64_t expert = 0;          // one routed expert
+  int64_t routed_experts = 0;  // E · expert, per MoE layer
+  int64_t shared_mlp = 0;      // shared experts + their gate, per MoE layer
+  int64_t router = 0;          // E·h (+ E bias), per MoE layer
+  int64_t moe_per_layer = 0;   // attention + routed + shared + router + layer_norms
+  int64_t dense_layers = 0;    // layers with a dense MLP (all of them without MoE)
   int64_t moe_layers = 0;
-  int64_t layers_total = 0;   // dense_layers · per_layer + moe_layers · moe_per_layer
-  int64_t embedding = 0;      // token embedding V·h
-  int64_t position = 0;       // learned position embedding table
+  int64_t layers_total = 0;  // dense_layers · per_layer + moe_layers · moe_per_layer
+  int64_t embedding = 0;     // token embedding V·h
+  int64_t position = 0;      // learned position embedding table
   int64_t final_norm = 0;
-  int64_t head = 0;           // output projection; 0 when tied (it reuses the embedding)
+  int64_t head = 0;  // output projection; 0 when tied (it reuses the embedding)
   int64_t total = 0;
   // Parameters that take part in a matmul per token: every layer weight plus the
   // output projection (V·h, tied or not). Embedding lookups are not matmuls.

@@ -13,16 +13,16 @@ namespace gpucalc {
 
 // One accelerator's fabric: achieved bandwidths per GPU and NCCL's latencies.
 struct Fabric {
-  double domain = 8;            // GPUs per scale-up domain (NVLink-class)
-  double up_bytes_per_s = 0;    // achieved scale-up bus bandwidth per GPU
-  double out_bytes_per_s = 0;   // achieved scale-out bandwidth of one GPU's NIC
-  double base_latency_s = 0;    // per ring collective (kernel launch, protocol setup)
+  double domain = 8;           // GPUs per scale-up domain (NVLink-class)
+  double up_bytes_per_s = 0;   // achieved scale-up bus bandwidth per GPU
+  double out_bytes_per_s = 0;  // achieved scale-out bandwidth of one GPU's NIC
+  double base_latency_s = 0;   // per ring collective (kernel launch, protocol setup)
   double tree_base_latency_s = 0;
-  double up_hop_s = 0;          // one ring step inside a domain
-  double out_hop_s = 0;         // one ring step across domains
-  double tree_up_hop_s = 0;     // one tree level inside a domain
-  double tree_out_hop_s = 0;    // one tree level across domains
-  bool rail_optimized = true;   // NIC i of every node on rail switch i (NCCL rings stay on their rail)
+  double up_hop_s = 0;                // one ring step inside a domain
+  double out_hop_s = 0;               // one ring step across domains
+  double tree_up_hop_s = 0;           // one tree level inside a domain
+  double tree_out_hop_s = 0;          // one tree level across domains
+  bool rail_optimized = true;         // NIC i of every node on rail switch i (NCCL rings stay on their rail)
   bool in_network_reduction = false;  // SHARP / NVLS: an all-reduce moves the buffer once, not 2(n-1)/n times
 };
 

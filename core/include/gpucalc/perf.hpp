@@ -36,8 +36,8 @@ struct NcclLatency {
 };
 
 struct PerfData {
-  Curve matmul_rolloff;  // fraction of the asymptote vs GEMM size in GFLOP
-  Curve memory_rolloff;  // fraction of the asymptote vs transfer size in MB
+  Curve matmul_rolloff;               // fraction of the asymptote vs GEMM size in GFLOP
+  Curve memory_rolloff;               // fraction of the asymptote vs transfer size in MB
   double tile_m = 256, tile_n = 128;  // GEMM output tile (NVIDIA's GEMM guide)
   NcclLatency nccl;
 };

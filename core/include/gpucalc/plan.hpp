@@ -20,7 +20,13 @@ enum class Stage { pretrain, full_finetune, lora, qlora };
 // layernorm (Megatron MoE model zoo, Qwen3-235B on H100) or mla_up_proj and mlp
 // (DeepSeek-V3 on H100).
 enum class RecomputeModule : unsigned {
-  core_attn = 1, moe_act = 2, layernorm = 4, mla_up_proj = 8, mlp = 16, moe = 32, shared_experts = 64
+  core_attn = 1,
+  moe_act = 2,
+  layernorm = 4,
+  mla_up_proj = 8,
+  mlp = 16,
+  moe = 32,
+  shared_experts = 64
 };
 // How MoE tokens travel between EP ranks: Megatron-Core's all-to-all dispatcher sends
 // every routed copy; DeepEP (DeepSeek 2025) sends each token once per remote scale-up
@@ -60,10 +66,10 @@ enum class LoraTarget : unsigned { q = 1, k = 2, v = 4, o = 8, gate = 16, up = 3
 struct LoraConfig {
   int64_t rank = 16;
   double alpha = 32;
-  unsigned targets = 0x7f;  // bit set of LoraTarget; default every linear of the block
-  bool double_quant = true;     // QLoRA: quantise the fp32 absmax constants again (0.127 bit/param)
-  bool paged_optimizer = false; // QLoRA: optimizer states in CUDA unified memory, paged to host
-  double base_bytes = 2;        // LoRA: bytes per frozen base weight (2 = bf16/fp16, 4 = fp32 as loaded by default)
+  unsigned targets = 0x7f;       // bit set of LoraTarget; default every linear of the block
+  bool double_quant = true;      // QLoRA: quantise the fp32 absmax constants again (0.127 bit/param)
+  bool paged_optimizer = false;  // QLoRA: optimizer states in CUDA unified memory, paged to host
+  double base_bytes = 2;         // LoRA: bytes per frozen base weight (2 = bf16/fp16, 4 = fp32 as loaded by default)
 };
 inline bool has_target(const LoraConfig& c, LoraTarget t) { return (c.targets & static_cast<unsigned>(t)) != 0; }
 
@@ -78,9 +84,9 @@ struct Offload {
 };
 
 struct Training {
-  double tokens = 0;            // training tokens T
-  int64_t seq_len = 0;          // s
-  int64_t global_batch = 0;     // B, sequences per optimizer step
+  double tokens = 0;         // training tokens T
+  int64_t seq_len = 0;       // s
+  int64_t global_batch = 0;  // B, sequences per optimizer step
   Precision precision = Precision::bf16;
   Optimizer optimizer = Optimizer::adamw;
   Stage stage = Stage::pretrain;
@@ -94,7 +100,8 @@ struct Training {
   bool master_weights = true;        // fp32 master copy of 16-bit weights (mixed precision)
   LoraConfig lora;                   // stage lora / qlora
   Offload offload;
-  bool overlap_moe_comm = false;     // EP all-to-all hidden under other micro-batches' compute (DualPipe, 1F1B A2A overlap)
+  bool overlap_moe_comm =
+      false;  // EP all-to-all hidden under other micro-batches' compute (DualPipe, 1F1B A2A overlap)
   MoeDispatcher moe_dispatcher = MoeDispatcher::alltoall;
   // training.torch_compile: PyTorch stacks (torchtitan) fuse their element-wise ops with
   // torch.compile instead of running them as separate eager kernels.
@@ -196,10 +203,36 @@ inline int64_t expert_shard(const Layout& l) {
 // The divisibility and range rules a layout must obey, by name (one place for the
 // conditions; check_layout words them, the search only asks whether any is broken).
 enum class LayoutRule {
-  none, tp_positive, pp_positive, dp_positive, cp_positive, vpp_positive, tp_heads, tp_kv_heads, tp_ffn,
-  pp_layers, vpp_needs_pp, vpp_layers, cp_seq_len, ep_dense, ep_positive, ep_experts, ep_dp_cp, tp_expert_ffn, etp_tp,
-  mb_positive, dp_batch, mb_batch,
-  vpp_micro_batches, zero_stage, split_needs_pp, split_first, split_last, split_rest, shard_dp, shard_zero
+  none,
+  tp_positive,
+  pp_positive,
+  dp_positive,
+  cp_positive,
+  vpp_positive,
+  tp_heads,
+  tp_kv_heads,
+  tp_ffn,
+  pp_layers,
+  vpp_needs_pp,
+  vpp_layers,
+  cp_seq_len,
+  ep_dense,
+  ep_positive,
+  ep_experts,
+  ep_dp_cp,
+  tp_expert_ffn,
+  etp_tp,
+  mb_positive,
+  dp_batch,
+  mb_batch,
+  vpp_micro_batches,
+  zero_stage,
+  split_needs_pp,
+  split_first,
+  split_last,
+  split_rest,
+  shard_dp,
+  shard_zero
 };
 LayoutRule broken_rule(const ModelShape& m, const Training& t, const Layout& l);
 

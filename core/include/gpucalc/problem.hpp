@@ -21,7 +21,7 @@ struct Constraints {
   std::optional<int64_t> gpus, tp, pp, dp, cp, ep, etp, vpp, micro_batch, shard;
   std::optional<int> zero_stage;
   std::optional<Recompute> recompute;
-  std::optional<unsigned> recompute_modules;  // training.recompute_modules (RecomputeModule bits)
+  std::optional<unsigned> recompute_modules;              // training.recompute_modules (RecomputeModule bits)
   int64_t first_stage_layers = 0, last_stage_layers = 0;  // parallel.*_stage_layers (0: even split); need pp fixed
 };
 

@@ -16,8 +16,8 @@ struct QuickEstimate {
   double params_billion = 0;  // the model's parameters / 1e9
   double memory_gb = 0;       // the GPU's memory label (catalog memory_gib, as vendors label it)
   double efficiency = 0;
-  double gpus_raw = 0;        // params[B] × 20 / (memory[GB] × efficiency)
-  int64_t gpus = 0;           // gpus_raw rounded up
+  double gpus_raw = 0;  // params[B] × 20 / (memory[GB] × efficiency)
+  int64_t gpus = 0;     // gpus_raw rounded up
 };
 
 // GPUs ≈ params[B] × 20 / (GPU memory[GB] × cluster efficiency): a memory floor for

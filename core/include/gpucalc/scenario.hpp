@@ -15,13 +15,14 @@ struct Scenario {
   Problem problem;
   Constraints constraints;
   std::optional<double> target_days;
-  std::optional<double> max_cost;        // target.max_cost, in the cost's currency
+  std::optional<double> max_cost;         // target.max_cost, in the cost's currency
   Objective objective = Objective::gpus;  // target.objective
-  double cluster_efficiency = 0.8;       // assume.cluster_efficiency, for quick_estimate
+  double cluster_efficiency = 0.8;        // assume.cluster_efficiency, for quick_estimate
   bool cluster_efficiency_default = true;
-  std::vector<Message> defaults_applied;  // e.g. {"default_global_batch", {{"sequences", "1024"}}, "training.global_batch = 1024 …"}
-  std::vector<Message> warnings;          // from reading the scenario (model.hf_config keys not understood)
-  std::optional<Calibration> calibration; // measurements on the fixed layout (problem.hpp)
+  std::vector<Message>
+      defaults_applied;  // e.g. {"default_global_batch", {{"sequences", "1024"}}, "training.global_batch = 1024 …"}
+  std::vector<Message> warnings;           // from reading the scenario (model.hf_config keys not understood)
+  std::optional<Calibration> calibration;  // measurements on the fixed layout (problem.hpp)
 
   Target target() const {
     Target t;

@@ -42,8 +42,7 @@ void time_layout(const Problem& p, Candidate& c);
 // open cp stays 1 unless the sequence is long (docs/performance-model.md "The search").
 // Returns false when it stopped at the work bounds below (the caller reports
 // too_many_layouts()), true when it visited every layout.
-bool enumerate_layouts(const Problem& p, const Constraints& c,
-                       const std::function<bool(const Layout&)>& visit);
+bool enumerate_layouts(const Problem& p, const Constraints& c, const std::function<bool(const Layout&)>& visit);
 
 // Work bounds of one enumeration (docs/robustness.md): at most kMaxLayoutsVisited valid
 // layouts evaluated and kMaxLayoutsConsidered candidates checked (about a second
@@ -77,15 +76,15 @@ struct Outcome {
 Outcome outcome(const Problem& p, const Candidate& c);
 
 struct SearchResult {
-  std::optional<Candidate> chosen;     // the answer
+  std::optional<Candidate> chosen;              // the answer
   std::map<int64_t, Candidate> best_per_count;  // fastest fitting layout per GPU count
-  std::optional<int64_t> min_gpus_fit; // smallest GPU count with a fitting layout
-  std::optional<Candidate> fastest;    // fitting layout with the fewest days
+  std::optional<int64_t> min_gpus_fit;          // smallest GPU count with a fitting layout
+  std::optional<Candidate> fastest;             // fitting layout with the fewest days
   int64_t layouts_evaluated = 0;
   int64_t layouts_fitting = 0;
-  bool truncated = false;  // the enumeration hit its work bounds: no answer (too_many_layouts())
-  bool target_met = false;   // the answer finishes within target.days (wall clock)
-  bool budget_met = false;   // the answer costs at most target.max_cost
+  bool truncated = false;   // the enumeration hit its work bounds: no answer (too_many_layouts())
+  bool target_met = false;  // the answer finishes within target.days (wall clock)
+  bool budget_met = false;  // the answer costs at most target.max_cost
 };
 
 // With target_days: the smallest GPU count whose best fitting layout finishes in
@@ -108,9 +107,9 @@ struct CurvePoint {
 };
 
 struct FullSearch {
-  SearchResult result;           // as search()
-  std::vector<Candidate> top;    // fitting layouts at the chosen GPU count, best first (at most top_k, ≤ 1024)
-  std::vector<CurvePoint> curve; // every reachable GPU count, ascending
+  SearchResult result;            // as search()
+  std::vector<Candidate> top;     // fitting layouts at the chosen GPU count, best first (at most top_k, ≤ 1024)
+  std::vector<CurvePoint> curve;  // every reachable GPU count, ascending
 };
 
 FullSearch search_full(const Problem& p, const Constraints& c, std::optional<double> target_days, int top_k);
