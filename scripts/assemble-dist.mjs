@@ -93,7 +93,11 @@ const gpus = gpuData.gpus.map((g) => {
   const out = {};
   for (const [k, v] of Object.entries(g)) {
     const x = valueOf(v);
-    if (["string", "number", "boolean"].includes(typeof x) && !/^(source|sources|notes?|about)$/.test(k)) out[k] = x;
+    // What the page reads (ids, names, vendor, the specs the core and the Expert form use);
+    // the catalog's descriptive fields (arch, form factor, memory type, reference id, export
+    // control, least-sure spec) stay in data/gpus.json and `gpucalc catalog gpus`.
+    const unread = /^(source|sources|notes?|about|arch|form_factor|memory_type|reference_id|export_control|least_sure)$/;
+    if (["string", "number", "boolean"].includes(typeof x) && !unread.test(k)) out[k] = x;
   }
   return out;
 });

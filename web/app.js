@@ -141,7 +141,9 @@ function renameScenario(s) {
   const stage = !tr.stage || tr.stage === "pretrain" ? "pre-training" : tr.stage.replace(/_/g, " ");
   const tokens = typeof tr.tokens === "number" ? `, ${F.big("en", tr.tokens)} tokens` : "";
   const days = typeof s.target?.days === "number" ? ` in ${s.target.days} days` : "";
-  s.name = state.autoName = `${model} ${stage} on ${gpu}${tokens}${days}`;
+  const unnamed = (x) => JSON.stringify({ ...x, name: undefined });
+  // Edited back to the default scenario: its own name again.
+  s.name = state.autoName = unnamed(s) === unnamed(DEFAULT_SCENARIO) ? DEFAULT_SCENARIO.name : `${model} ${stage} on ${gpu}${tokens}${days}`;
 }
 
 // ---------------------------------------------------------------- instant preview

@@ -4,7 +4,7 @@
 // parameters the core counted and the keys it did not understand.
 import { el } from "./dom.js";
 import * as F from "./format.js";
-import { addStrings, lang, t } from "./i18n.js";
+import { addStrings, coreMessage, lang, t } from "./i18n.js";
 
 const TEXT = {
   en: {
@@ -34,7 +34,6 @@ const TEXT = {
 };
 for (const [code, strings] of Object.entries(TEXT)) addStrings(code, strings);
 
-const IGNORED = /^config\.json keys gpucalc does not understand, not counted \([^)]*\): (.*)$/;
 
 let panel = null;
 
@@ -109,14 +108,14 @@ export function openHfImport(anchor, host) {
 function report(envelope, say) {
   if (!envelope?.ok) {
     const e = envelope?.error ?? {};
-    say(t("hf_failed", { msg: `${e.path ?? ""} ${e.message ?? ""}`.trim() }), true);
+    say(t("hf_failed", { msg: `${e.path ?? ""} ${coreMessage(e).text}`.trim() }), true);
     return;
   }
   const model = envelope.value.model ?? {};
   const lines = [t("hf_counted", { name: model.name ?? "", params: F.big(lang(), model.params), exact: F.int(lang(), model.params) })];
+  // The keys the mapping did not understand, by the warning's code (data/messages.json).
   for (const w of envelope.value.warnings ?? []) {
-    const m = IGNORED.exec(w);
-    if (m) lines.push(t("hf_ignored", { keys: m[1] }));
+    if (w?.code === "hf_config_keys_ignored") lines.push(t("hf_ignored", { keys: w.params?.keys ?? "" }));
   }
   say(lines.join(" "));
 }

@@ -8,6 +8,8 @@ import { pathToFileURL } from "node:url";
 import { DEFAULT_EXAMPLE, DIST, ROOT, cliEvaluate, readJson } from "../wasm/helpers.mjs";
 
 const load = (f) => import(pathToFileURL(path.join(DIST, f)).href);
+// The page loads its reader's strings before it renders (i18n.js); so do these tests.
+await (await load("i18n.js")).loadLanguage("en");
 const F = await load("format.js");
 const share = await load("share.js");
 const schema = await load("schema.js");
@@ -302,5 +304,15 @@ describe("the page's Content-Security-Policy", () => {
     assert.ok(!/<script(?![^>]*\ssrc=)[^>]*>/.test(html), "inline <script>");
     assert.ok(!/<style[\s>]/.test(html) && !/\sstyle="/.test(html), "inline style");
     assert.ok(!/(src|href)="(https?:)?\/\//.test(html), "absolute URL in the page");
+  });
+});
+
+describe("locales", () => {
+  // A reader downloads one language's strings (i18n.js): Chinese has no English fallback,
+  // so it must carry every key English has.
+  test("zh.js has every key en.js has", async () => {
+    const en = (await load("locales/en.js")).default;
+    const zh = (await load("locales/zh.js")).default;
+    assert.deepEqual(Object.keys(en).filter((k) => !(k in zh)), []);
   });
 });
