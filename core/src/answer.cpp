@@ -18,7 +18,7 @@ Expected<Answer> evaluate(const Scenario& s) {
   Expected<Calibrated> cal = calibrate(s, *sr.chosen, sr);
   if (!cal) return cal.error();
   Notes notes = answer_notes(s, sr, cal->best, cal->outcome);
-  return Answer{s, std::move(sr), std::move(*cal), std::move(notes)};
+  return Answer{s, std::move(sr), *cal, std::move(notes)};
 }
 
 Expected<SearchAnswer> search_answer(const Scenario& s, int top_k) {
@@ -29,7 +29,7 @@ Expected<SearchAnswer> search_answer(const Scenario& s, int top_k) {
   if (!fs.result.chosen) return explain_no_layout(p, c);
   Outcome o = outcome(p, *fs.result.chosen);
   Notes notes = answer_notes(s, fs.result, *fs.result.chosen, o);
-  return SearchAnswer{s, std::move(fs), std::move(o), std::move(notes)};
+  return SearchAnswer{s, std::move(fs), o, std::move(notes)};
 }
 
 }  // namespace gpucalc

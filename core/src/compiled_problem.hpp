@@ -27,11 +27,11 @@ struct LayerKey {
 };
 struct LayerKeyHash {
   size_t operator()(const LayerKey& k) const {
-    size_t h = 1469598103934665603ull;
+    uint64_t h = 1469598103934665603ull;  // FNV-1a, 64-bit also where size_t is 32 (wasm)
     for (int64_t v : {k.tp, k.cp, k.ep, k.etp, k.micro_batch, k.micro_batches, static_cast<int64_t>(k.recompute),
                       static_cast<int64_t>(k.modules)})
-      h = (h ^ static_cast<size_t>(v)) * 1099511628211ull;
-    return h;
+      h = (h ^ static_cast<uint64_t>(v)) * 1099511628211ull;
+    return static_cast<size_t>(h ^ (h >> 32));
   }
 };
 

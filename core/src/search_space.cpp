@@ -22,6 +22,7 @@ template <class T>
 std::vector<int64_t> one_or(const std::optional<T>& fixed, const std::vector<T>& open) {
   if (fixed) return {static_cast<int64_t>(*fixed)};
   std::vector<int64_t> out;
+  out.reserve(open.size());
   for (const T& v : open) out.push_back(static_cast<int64_t>(v));
   return out;
 }

@@ -254,7 +254,7 @@ TEST_CASE("LLaMA-Factory export: LoRA and QLoRA fine-tunes", "[export]") {
   CHECK(one(y, "cutoff_len") == "4096");
   if (plan["tp"].get<int>() > 1) {
     bool tp_warned = false;
-    for (const auto& w : v["warnings"]) tp_warned |= w["params"]["element"] == "parallel.tp";
+    for (const auto& w : v["warnings"]) tp_warned |= w["params"].value("element", "") == "parallel.tp";
     CHECK(tp_warned);
   }
 
@@ -284,7 +284,8 @@ TEST_CASE("every export warning code has en and zh templates naming its params",
       {kDense, "deepspeed"},
       {read_source_file("examples/lora-qwen2.5-72b-8xh100.json"), "llamafactory"}};
   for (const auto& [scenario, format] : runs) {
-    for (const auto& w : exported(scenario, format)["warnings"]) {
+    const json v = exported(scenario, format);  // kept alive: the loop walks into it
+    for (const auto& w : v["warnings"]) {
       const std::string code = w["code"];
       INFO(code);
       REQUIRE(messages.contains(code));
