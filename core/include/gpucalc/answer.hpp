@@ -14,8 +14,8 @@
 
 namespace gpucalc {
 
-// The answer's `warnings` and `defaults_applied`, in the order they are shown. Strings
-// for now: the coded-messages work turns them into Message (error.hpp).
+// The answer's `warnings` and `defaults_applied`, in the order they are shown, each a
+// coded message (error.hpp, message.hpp; templates in data/messages.json).
 struct Notes {
   std::vector<Message> warnings;
   std::vector<Message> defaults_applied;
