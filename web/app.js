@@ -949,9 +949,14 @@ function fail(error) {
 
 function registerServiceWorker() {
   if (!("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) return;
-  navigator.serviceWorker.register("sw.js").catch(() => {
-    /* offline support is a bonus; the page works without it */
-  });
+  // After boot.js has stored its download of the wasm in the service worker's cache.
+  const kept = globalThis.__gpucalcBoot?.kept?.() ?? Promise.resolve();
+  kept
+    .catch(() => {})
+    .then(() => navigator.serviceWorker.register("sw.js"))
+    .catch(() => {
+      /* offline support is a bonus; the page works without it */
+    });
 }
 
 function watchEmbedHeight() {

@@ -65,9 +65,12 @@
   }
 
   // Into the cache the service worker of this build will use (sw.js skips what is there).
+  // `kept` settles when the copy is stored: app.js registers the service worker only
+  // then, so its install finds the wasm and does not fetch it a second time.
+  var kept = Promise.resolve();
   function keepForOffline(response) {
     if (/-dev$/.test(CACHE) || !("serviceWorker" in navigator) || typeof caches !== "object") return;
-    caches
+    kept = caches
       .open(CACHE)
       .then(function (cache) {
         return cache.put(wasm, response);
@@ -77,7 +80,14 @@
       });
   }
 
-  var boot = { module: module || Promise.resolve(null) };
+  var boot = {
+    module: module || Promise.resolve(null),
+    kept: function () {
+      return boot.module.then(function () {
+        return kept;
+      });
+    },
+  };
   try {
     var worker = new Worker(new URL("worker.js", document.baseURI), { type: "module", name: "gpucalc-evaluate" });
     var early = [];
