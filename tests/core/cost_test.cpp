@@ -150,9 +150,57 @@ TEST_CASE("default prices: the most recent on-demand price, never a made-up one"
   REQUIRE(h20);
   CHECK(h20->value == 7.5);
   CHECK(h20->catalog.confidence == "low");
+  // H800: without a currency the USD price (DeepSeek's stated $2) comes first, in CNY the
+  // 2026-07-15 bare-metal quote; neither is on-demand.
+  auto h800 = default_rental_price(gpu("h800-sxm-80gb"), std::nullopt);
+  REQUIRE(h800);
+  CHECK(h800->value == 2.0);
+  CHECK(h800->currency == Currency::usd);
+  CHECK(h800->catalog.source == "DEEPSEEK-V3");
+  CHECK_FALSE(h800->on_demand);
+  // Ascend 910B: only CNY prices; the on-demand [3, 4] range beats the cheaper monthly rentals.
+  auto a910b = default_rental_price(gpu("ascend-910b"), std::nullopt);
+  REQUIRE(a910b);
+  CHECK(a910b->currency == Currency::cny);
+  CHECK(a910b->on_demand);
+  CHECK(a910b->range_midpoint);
+  CHECK(a910b->value == Approx(3.5));
   // No price where none is published.
-  CHECK_FALSE(default_rental_price(gpu("h800-sxm-80gb"), std::nullopt));
-  CHECK_FALSE(default_rental_price(gpu("ascend-910b"), std::nullopt));
+  CHECK_FALSE(default_rental_price(gpu("b300-288gb"), std::nullopt));
+  CHECK_FALSE(default_rental_price(gpu("hygon-k100-ai"), std::nullopt));
+}
+
+TEST_CASE("China parts' sourced prices: a server-month at 730 h, converted at the dated rate", "[cost][currency]") {
+  const FxRate& fx = catalog_fx();
+  REQUIRE(fx.date == "2025-09-23");
+  // H800 in CNY: 云擎天下's 69,000 CNY per 8-GPU server-month / (8 × 730 h) = 11.8151 CNY (catalog, 4 places).
+  auto h800 = default_rental_price(gpu("h800-sxm-80gb"), Currency::cny);
+  REQUIRE(h800);
+  CHECK_FALSE(h800->converted);
+  CHECK(h800->value == Approx(69000.0 / (8 * 730)).epsilon(1e-5));
+  CHECK(h800->catalog.date.rfind("2026-07-15", 0) == 0);
+  CHECK(h800->catalog.source == "CMIS-DAILY");
+  // Ascend 910B in USD: the 3.5 CNY midpoint / 7.1057 = 0.49256 USD per GPU-hour.
+  auto usd = default_rental_price(gpu("ascend-910b"), Currency::usd);
+  REQUIRE(usd);
+  CHECK(usd->converted);
+  CHECK(usd->native_value == Approx(3.5));
+  CHECK(usd->value == Approx(3.5 / 7.1057).epsilon(1e-12));
+  // Ascend 910C in USD: SMM's 62,000 CNY server-month / 5,840 card-hours = 10.6164 CNY → 1.49406 USD.
+  auto c = default_rental_price(gpu("ascend-910c"), Currency::usd);
+  REQUIRE(c);
+  CHECK(c->value == Approx(62000.0 / (8 * 730) / 7.1057).epsilon(1e-5));
+  // A CNY scenario prices every row of a comparison in yuan: H100's sourced 2.95 USD (AIMULTIPLE,
+  // 2026-05-20) × 7.1057 = 20.9618 CNY; H800's and 910B's CNY prices are their own.
+  const json v = value_of(compare_json(example_with({{"cost", {{"currency", "CNY"}}}}),
+                                       "h100-sxm-80gb,h800-sxm-80gb,ascend-910b"));
+  const json& rows = v["rows"];
+  CHECK(rows[0]["cost"]["currency"] == "CNY");
+  CHECK(rows[0]["cost"]["per_gpu_hour"].get<double>() == Approx(20.961815).epsilon(1e-9));
+  CHECK(rows[0]["cost"]["price_source"]["converted"]["rate_date"] == "2025-09-23");
+  CHECK(rows[1]["cost"]["per_gpu_hour"].get<double>() == Approx(11.8151));
+  CHECK(rows[2]["cost"]["per_gpu_hour"].get<double>() == Approx(3.5));
+  for (const auto& r : rows) CHECK(r["cost"]["total"].get<double>() == Approx(r["cost"]["per_gpu_hour"].get<double>() * r["gpu_hours"].get<double>()).epsilon(1e-9));
 }
 
 TEST_CASE("currencies: a price in the other currency converts at the dated central parity", "[cost][currency]") {
@@ -250,7 +298,7 @@ TEST_CASE("a rented run costs price × GPUs × wall-clock hours, with its price'
 }
 
 TEST_CASE("no public price: cost is null with a warning, never a made-up number", "[cost]") {
-  const json v = value_of(evaluate_json(example_with({{"gpu", "h800-sxm-80gb"}})));
+  const json v = value_of(evaluate_json(example_with({{"gpu", "b300-288gb"}})));
   CHECK(v["cost"].is_null());
   CHECK(v["energy"]["mwh"].get<double>() > 0);
   bool warned = false;
@@ -258,7 +306,7 @@ TEST_CASE("no public price: cost is null with a warning, never a made-up number"
     warned = warned || w["message"].get<std::string>().rfind("cost is null: no public rental price", 0) == 0;
   CHECK(warned);
   // Not in either currency: no conversion makes one up.
-  const json cny = value_of(evaluate_json(example_with({{"gpu", "h800-sxm-80gb"}, {"cost", {{"currency", "CNY"}}}})));
+  const json cny = value_of(evaluate_json(example_with({{"gpu", "b300-288gb"}, {"cost", {{"currency", "CNY"}}}})));
   CHECK(cny["cost"].is_null());
   // The scenario's own price fills the gap, in its currency.
   const json own = value_of(
@@ -367,7 +415,10 @@ TEST_CASE("compare: one row per accelerator, prices per accelerator", "[compare]
   CHECK(rows[1]["memory"]["used_bytes"] == h20["memory"]["total_bytes"]);
   // H20's only public price is 7.5 CNY: converted at 7.1057 CNY per USD for this USD scenario.
   CHECK(rows[1]["cost"]["per_gpu_hour"].get<double>() == Approx(7.5 / 7.1057).epsilon(1e-12));
-  CHECK(rows[2]["cost"].is_null());  // no public H800 price
+  // H800's own USD price: DeepSeek's stated $2 per GPU-hour (2024-12-27).
+  CHECK(rows[2]["cost"]["per_gpu_hour"] == 2.0);
+  // Ascend 910B's 3.5 CNY (the midpoint of an on-demand [3, 4]) converted: 3.5 / 7.1057.
+  CHECK(rows[3]["cost"]["per_gpu_hour"].get<double>() == Approx(3.5 / 7.1057).epsilon(1e-12));
   CHECK(rows[0]["cost"]["per_gpu_hour"] == 2.95);
   CHECK(rows[4]["cost"]["per_gpu_hour"] == 1.5);
   for (const auto& r : rows) {
@@ -407,7 +458,9 @@ TEST_CASE("catalogs print as JSON with what the core derives", "[catalog]") {
   for (const auto& e : g["gpus"]) {
     if (e["id"] == "h100-sxm-80gb") CHECK(e["default_price"]["value"] == 2.95);
     if (e["id"] == "h20-96gb") CHECK(e["default_price"]["value"] == 7.5);
-    if (e["id"] == "h800-sxm-80gb") CHECK(e["default_price"].is_null());
+    if (e["id"] == "h800-sxm-80gb") CHECK(e["default_price"]["value"] == 2.0);
+    if (e["id"] == "ascend-910b") CHECK(e["default_price"]["value"] == 3.5);
+    if (e["id"] == "b300-288gb") CHECK(e["default_price"].is_null());
     if (e["id"] == "h100-sxm-80gb") CHECK(e["missing_specs"].empty());
     if (e["id"] == "cambricon-mlu590") CHECK(e["missing_specs"].size() == 7);
   }
