@@ -58,8 +58,13 @@ test("the comparison shows for the default scenario, the CLI's rows, each with i
   const by = Object.fromEntries(rows.map((r) => [r.gpu, r.cells]));
   assert.match(by["h100-sxm-80gb"][6], /^\$/);
   assert.match(by["h20-96gb"][6], /^\$/); // its CNY listing, converted
-  // No public price: a field for the reader's (next test).
-  assert.equal(await page.locator('#compare-table input.row-price[data-gpu="ascend-910b"]').count(), 1);
+  // H800: DeepSeek's stated 2 USD per GPU-hour; 910B and 910C: their dated CNY prices, converted.
+  for (const id of ["h800-sxm-80gb", "ascend-910b", "ascend-910c"]) {
+    const i = rows.findIndex((r) => r.gpu === id);
+    assert.match(by[id][6], /^\$/, `${id} cost ${by[id][6]}`);
+    assert.ok(Number.isFinite(cli[i].cost.total), `${id} priced by the CLI`);
+  }
+  assert.equal(await page.locator("#compare-table input.row-price").count(), 0); // every default row is priced
   assert.match(by["h100-sxm-80gb"][8], /^measured$/);
   assert.match(by["ascend-910b"][8], /^measured$/);
   assert.match(by["h800-sxm-80gb"][8], /H100's, measured/);
@@ -90,6 +95,13 @@ test("Chinese readers see 元, switchable to USD; the rate is the dated central 
   await compareReady(7);
   const rows = await compareRows();
   assert.match(rows[0].cells[6], /元$/);
+  // The China parts in yuan at their own CNY prices: the CLI's compare in CNY, row by row.
+  const cny = cliCompare({ ...readJson(DEFAULT_EXAMPLE), cost: { currency: "CNY" } }, DEFAULT_SET).rows;
+  for (const id of ["h800-sxm-80gb", "ascend-910b", "ascend-910c"]) {
+    const r = cny[DEFAULT_SET.split(",").indexOf(id)];
+    assert.equal(r.cost.price_source.converted, undefined, `${id}: a CNY price of its own`);
+    assert.match(rows.find((x) => x.gpu === id).cells[6], /元$/, id);
+  }
   assert.match(rows.find((r) => r.gpu === "ascend-910c").cells[8], /默认/);
   await page.click("#q-money summary");
   assert.match(await page.locator("#q-fx-hint").innerText(), /7\.1057.*2025-09-23/);
@@ -124,24 +136,30 @@ test("an owned cluster priced from the form: purchase, amortisation, electricity
 
 test("a price for an accelerator without a public one prices its row, in the reader's currency", async () => {
   await compareReady(7);
-  const field = page.locator('#compare-table input.row-price[data-gpu="ascend-910b"]');
+  // B300 has no public rental price: added to the set, its row takes the reader's.
+  await page.click("#compare-picker summary");
+  await page.check('#compare-picker-list input[value="b300-288gb"]');
+  await compareReady(8);
+  const field = page.locator('#compare-table input.row-price[data-gpu="b300-288gb"]');
   await field.fill("12");
   await field.press("Enter");
   await page.waitForFunction(() => {
-    const row = document.querySelector('#compare-table tr[data-gpu="ascend-910b"]');
+    const row = document.querySelector('#compare-table tr[data-gpu="b300-288gb"]');
     return row && !document.querySelector("#compare-card.stale") && /元/.test(row.children[6].textContent);
   });
   const s = await page.evaluate(() => JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(new URLSearchParams(location.hash.slice(1)).get("s").replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0)))));
-  assert.deepEqual(s.cost, { currency: "CNY", prices_per_gpu_hour: { "ascend-910b": 12 } });
+  assert.deepEqual(s.cost, { currency: "CNY", prices_per_gpu_hour: { "b300-288gb": 12 } });
   // The CLI's compare of that scenario: 12 元 × the row's wall-clock GPU-hours.
-  const cli = cliCompare(s, "h100-sxm-80gb,ascend-910b").rows[1];
+  const cli = cliCompare(s, "h100-sxm-80gb,b300-288gb").rows[1];
   assert.ok(Math.abs(cli.cost.total - 12 * cli.gpu_hours) < 1e-6 * cli.cost.total);
-  await page.locator('#compare-table input.row-price[data-gpu="ascend-910b"]').fill("");
-  await page.locator('#compare-table input.row-price[data-gpu="ascend-910b"]').dispatchEvent("change");
+  await page.locator('#compare-table input.row-price[data-gpu="b300-288gb"]').fill("");
+  await page.locator('#compare-table input.row-price[data-gpu="b300-288gb"]').dispatchEvent("change");
   await page.waitForFunction(() => {
-    const cell = document.querySelector('#compare-table tr[data-gpu="ascend-910b"]')?.children[6];
+    const cell = document.querySelector('#compare-table tr[data-gpu="b300-288gb"]')?.children[6];
     return cell && !/元/.test(cell.textContent) && cell.querySelector("input.row-price")?.value === "";
   });
+  await page.click("#compare-reset");
+  await compareReady(7);
 });
 
 test("phone (360 px): the comparison scrolls inside its card, in both languages", async () => {
