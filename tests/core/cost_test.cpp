@@ -192,15 +192,17 @@ TEST_CASE("China parts' sourced prices: a server-month at 730 h, converted at th
   CHECK(c->value == Approx(62000.0 / (8 * 730) / 7.1057).epsilon(1e-5));
   // A CNY scenario prices every row of a comparison in yuan: H100's sourced 2.95 USD (AIMULTIPLE,
   // 2026-05-20) × 7.1057 = 20.9618 CNY; H800's and 910B's CNY prices are their own.
-  const json v = value_of(compare_json(example_with({{"cost", {{"currency", "CNY"}}}}),
-                                       "h100-sxm-80gb,h800-sxm-80gb,ascend-910b"));
+  const json v = value_of(
+      compare_json(example_with({{"cost", {{"currency", "CNY"}}}}), "h100-sxm-80gb,h800-sxm-80gb,ascend-910b"));
   const json& rows = v["rows"];
   CHECK(rows[0]["cost"]["currency"] == "CNY");
   CHECK(rows[0]["cost"]["per_gpu_hour"].get<double>() == Approx(20.961815).epsilon(1e-9));
   CHECK(rows[0]["cost"]["price_source"]["converted"]["rate_date"] == "2025-09-23");
   CHECK(rows[1]["cost"]["per_gpu_hour"].get<double>() == Approx(11.8151));
   CHECK(rows[2]["cost"]["per_gpu_hour"].get<double>() == Approx(3.5));
-  for (const auto& r : rows) CHECK(r["cost"]["total"].get<double>() == Approx(r["cost"]["per_gpu_hour"].get<double>() * r["gpu_hours"].get<double>()).epsilon(1e-9));
+  for (const auto& r : rows)
+    CHECK(r["cost"]["total"].get<double>() ==
+          Approx(r["cost"]["per_gpu_hour"].get<double>() * r["gpu_hours"].get<double>()).epsilon(1e-9));
 }
 
 TEST_CASE("currencies: a price in the other currency converts at the dated central parity", "[cost][currency]") {
