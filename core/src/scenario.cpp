@@ -362,13 +362,14 @@ void read_lora(Reader& r, const json& o, const std::string& P0, Scenario& s) {
   if (!is_adapter_stage(t)) return r.fail(P, "lora_stage_only", "applies to stage \"lora\" or \"qlora\" only");
   if (!r.expect_object(&*it, P)) return;
   const json& x = *it;
-  r.only_keys(x, P, {"rank", "alpha", "targets", "double_quant", "paged_optimizer", "base_dtype"});
+  r.only_keys(x, P, {"rank", "alpha", "targets", "double_quant", "paged_optimizer", "base_dtype", "dropout"});
   LoraConfig& c = t.lora;
   if (auto v = r.integer(x, P, "rank", false, 1, 65'536)) c.rank = *v;
   if (auto v = r.number(x, P, "alpha", false, 0, 1e6, true)) c.alpha = *v;
   if (auto v = r.boolean(x, P, "double_quant")) c.double_quant = *v;
   if (auto v = r.boolean(x, P, "paged_optimizer")) c.paged_optimizer = *v;
   if (auto v = r.choice(x, P, "base_dtype", {"bf16", "fp16", "fp32"}, false)) c.base_bytes = *v == "fp32" ? 4.0 : 2.0;
+  if (auto v = r.number(x, P, "dropout", false, 0, 1, false)) c.dropout = *v;
   if (r.failed()) return;
   if (t.stage != Stage::qlora) {
     for (const char* k : {"double_quant", "paged_optimizer"})
@@ -438,6 +439,7 @@ void read_training(Reader& r, const json& root, Scenario& s) {
                "recompute_modules",
                "moe_dispatcher",
                "torch_compile",
+               "liger_kernel",
                "fp8_recipe",
                "overlap_tp_comm",
                "optimizer_in_backward",
@@ -515,6 +517,7 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (auto v = r.boolean(o, P, "master_weights")) t.master_weights = *v;
   if (auto v = r.boolean(o, P, "overlap_moe_comm")) t.overlap_moe_comm = *v;
   if (auto v = r.boolean(o, P, "torch_compile")) t.torch_compile = *v;
+  if (auto v = r.boolean(o, P, "liger_kernel")) t.liger_kernel = *v;
   if (auto v = r.boolean(o, P, "overlap_tp_comm")) t.overlap_tp_comm = *v;
   if (auto v = r.choice(o, P, "fp8_recipe", {"tensorwise", "delayed", "mxfp8"}, false))
     t.fp8_recipe = *v == "mxfp8" ? Fp8Recipe::mxfp8 : *v == "delayed" ? Fp8Recipe::delayed : Fp8Recipe::tensorwise;
@@ -566,6 +569,9 @@ void read_training(Reader& r, const json& root, Scenario& s) {
     return r.fail(
         P + "/torch_compile", "torch_compile_megatron",
         "applies to the PyTorch-native frameworks (torchtitan, …); Megatron fuses its element-wise kernels already");
+  if (t.liger_kernel && t.framework == Framework::megatron)
+    return r.fail(P + "/liger_kernel", "liger_kernel_megatron",
+                  "patches Hugging Face model code (hf, torchtune, …); Megatron fuses its element-wise kernels already");
   if (t.stage == Stage::qlora && t.precision == Precision::fp8)
     return r.fail(P + "/precision", "qlora_fp8",
                   "QLoRA computes in bf16 or fp16 on dequantised NF4 weights; fp8 does not apply");
