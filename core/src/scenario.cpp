@@ -864,6 +864,41 @@ void read_cost_energy_goodput(Reader& r, const json& root, Scenario& s) {
   }
 }
 
+// calibration.layout: the layout a step time was measured on, each choice the scenario's
+// own layout would have to fix (calibration_layout_gap).
+void read_calibration_layout(Reader& r, const json& o, const std::string& P, Scenario& s, Calibration cal) {
+  if (!r.expect_object(&o, P)) return;
+  r.only_keys(o, P, {"tp", "pp", "dp", "cp", "vpp", "ep", "micro_batch", "global_batch", "zero_stage", "recompute"});
+  Constraints c;
+  c.tp = r.integer(o, P, "tp", false, 1, 1 << 20);
+  c.pp = r.integer(o, P, "pp", false, 1, 1 << 20);
+  c.dp = r.integer(o, P, "dp", false, 1, 1 << 24);
+  c.cp = r.integer(o, P, "cp", false, 1, 1 << 20);
+  c.vpp = r.integer(o, P, "vpp", false, 1, 1 << 20);
+  c.ep = r.integer(o, P, "ep", false, 1, 1 << 20);
+  c.micro_batch = r.integer(o, P, "micro_batch", false, 1, 1 << 20);
+  cal.global_batch = r.integer(o, P, "global_batch", false, 1, 1LL << 40);
+  if (auto v = r.integer(o, P, "zero_stage", false, 0, 3)) c.zero_stage = static_cast<int>(*v);
+  if (auto v = r.choice(o, P, "recompute", {"none", "selective", "full"}, false))
+    c.recompute = *v == "none" ? Recompute::none : *v == "selective" ? Recompute::selective : Recompute::full;
+  if (r.failed()) return;
+  if (cal.peak_memory_gib)
+    return r.fail(P, "calibration_memory_own_layout",
+                  "a measured peak memory applies to the scenario's own layout; give it without calibration.layout");
+  if (c.pp && *c.pp == 1 && !c.vpp) c.vpp = 1;
+  if (c.ep == std::nullopt && !is_moe(s.problem.model)) c.ep = 1;
+  Scenario probe = s;
+  probe.constraints = c;
+  if (auto gap = calibration_layout_gap(probe, true))
+    return r.fail(P, "calibration_layout_incomplete",
+                  "is missing {field}: a measured step time belongs to one layout (give tp, pp, dp, cp, vpp when pp > "
+                  "1, ep with experts, micro_batch, zero_stage, recompute)",
+                  {{"field", gap->substr(gap->find('.') + 1)}});
+  c.gpus = *c.tp * *c.pp * *c.dp * *c.cp;
+  cal.layout = c;
+  s.calibration = cal;
+}
+
 // calibration (docs/scenario-format.md): a step time or peak memory measured on the
 // scenario's own layout, which must be fixed; evaluate() scales by measured / predicted
 // (core/src/uncertainty.cpp). Read after parallel and training.
@@ -872,11 +907,12 @@ void read_calibration(Reader& r, const json& root, Scenario& s) {
   if (it == root.end()) return;
   const std::string P = "/calibration";
   if (!r.expect_object(&*it, P)) return;
-  r.only_keys(*it, P, {"measured_step_time_s", "measured_peak_memory_gib"});
+  r.only_keys(*it, P, {"measured_step_time_s", "measured_peak_memory_gib", "layout"});
   Calibration cal;
   cal.step_time_s = r.number(*it, P, "measured_step_time_s", false, 0, 1e6, true);
   cal.peak_memory_gib = r.number(*it, P, "measured_peak_memory_gib", false, 0, 1e6, true);
   if (r.failed()) return;
+  if (it->contains("layout")) return read_calibration_layout(r, (*it)["layout"], P + "/layout", s, cal);
   if (!cal.step_time_s && !cal.peak_memory_gib)
     return r.fail(P, "calibration_empty", "give measured_step_time_s, measured_peak_memory_gib or both");
   const double cap = capacity_bytes(s.problem.gpu);
