@@ -42,11 +42,12 @@ Error refuse(double measured, double predicted) {
                        "way is not a model error but a measurement of something else: check that it is seconds per "
                        "optimizer step of training.global_batch sequences, on this layout",
                        params);
-  return coded_error("/calibration/measured_step_time_s", "calibration_time_below",
-                     "{measured} s is 1/{ratio} of the predicted {predicted} s for this layout; more than {max}× either "
-                     "way is not a model error but a measurement of something else: check that it is seconds per "
-                     "optimizer step of training.global_batch sequences, on this layout",
-                     params);
+  return coded_error(
+      "/calibration/measured_step_time_s", "calibration_time_below",
+      "{measured} s is 1/{ratio} of the predicted {predicted} s for this layout; more than {max}× either "
+      "way is not a model error but a measurement of something else: check that it is seconds per "
+      "optimizer step of training.global_batch sequences, on this layout",
+      params);
 }
 
 }  // namespace

@@ -570,8 +570,9 @@ void read_training(Reader& r, const json& root, Scenario& s) {
         P + "/torch_compile", "torch_compile_megatron",
         "applies to the PyTorch-native frameworks (torchtitan, …); Megatron fuses its element-wise kernels already");
   if (t.liger_kernel && t.framework == Framework::megatron)
-    return r.fail(P + "/liger_kernel", "liger_kernel_megatron",
-                  "patches Hugging Face model code (hf, torchtune, …); Megatron fuses its element-wise kernels already");
+    return r.fail(
+        P + "/liger_kernel", "liger_kernel_megatron",
+        "patches Hugging Face model code (hf, torchtune, …); Megatron fuses its element-wise kernels already");
   if (t.stage == Stage::qlora && t.precision == Precision::fp8)
     return r.fail(P + "/precision", "qlora_fp8",
                   "QLoRA computes in bf16 or fp16 on dequantised NF4 weights; fp8 does not apply");

@@ -1,8 +1,9 @@
 // Calibration that carries (core/src/calibration_fit.cpp, docs/performance-model.md
 // "Calibration"): the compute knob fitted to one measured run prices the others. Tested on
 // published series measured with one software stack on one cluster: calibrated on the
-// smallest run, the larger ones are predicted and their errors asserted within ±15%
-// (beside the validation tolerances, docs/validation.md).
+// smallest run, the larger ones are predicted and their errors asserted: within ±10% for
+// Narayanan et al. 2021 Table 1 (measured −6.0%, −8.9%, −6.9%) and ±5% for Korthikanti et
+// al. 2022 Table 5 (+1.7%, −0.6%, +4.2%); docs/performance-model.md "Calibration".
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -70,13 +71,14 @@ TEST_CASE("Narayanan et al. 2021 Table 1: calibrated on 1.7B / 32 GPUs, the 145.
   // The model is +10.8% on the 1.7B run's HFU (docs/validation.md): the knob takes it out.
   CHECK(k.compute_scale == Approx(1 / (1 + error_of(small, run(small["scenario"], std::nullopt)))).epsilon(0.02));
   CHECK(std::abs(error_of(small, run(small["scenario"], k))) < 1e-6);
-  // Carried to the larger runs: 145.6B −7.6%, 529.6B −10.6%, 1T −8.0% (uncalibrated +2.4%,
-  // −1.0%, +1.9%): the small run's compute is slower per FLOP than the large ones' GEMMs.
+  // Carried to the larger runs: 145.6B −6.0%, 529.6B −8.9%, 1T −6.9% (uncalibrated +2.4%,
+  // −1.0%, +1.9%): the 1.7B run (hidden 2304, micro-batch 16 on one GPU) loses more to
+  // what the model does not price than the large runs' GEMMs do, and the knob carries it.
   for (const char* id : {"megatron2021_t1_145.6b", "megatron2021_t1_529.6b", "megatron2021_t1_1008b"}) {
     const json r = row(id);
     const double e = error_of(r, run(r["scenario"], k));
     INFO(id << " error " << e);
-    CHECK(std::abs(e) <= 0.15);
+    CHECK(std::abs(e) <= 0.10);
   }
 }
 
@@ -84,11 +86,12 @@ TEST_CASE("Korthikanti et al. 2022 Table 5: calibrated on 22B / 8 GPUs, 175B-1T 
   const json small = row("korthikanti2022_22b");
   const FittedKnobs k = fit_on(small);
   CHECK(std::abs(error_of(small, run(small["scenario"], k))) < 1e-6);
+  // Uncalibrated −1.8%, −4.2%, +0.3%; the 22B run's −3.3% carried: +1.7%, −0.6%, +4.2%.
   for (const char* id : {"korthikanti2022_175b", "korthikanti2022_530b", "korthikanti2022_1t"}) {
     const json r = row(id);
     const double e = error_of(r, run(r["scenario"], k));
     INFO(id << " error " << e);
-    CHECK(std::abs(e) <= 0.15);
+    CHECK(std::abs(e) <= 0.05);
   }
 }
 
@@ -123,7 +126,7 @@ TEST_CASE("a step time measured on 64 GPUs sizes the 4,096-GPU run: the knob car
   CHECK(kc < 1 / 1.3);
   CHECK(kc > 0.5);
   CHECK(f["network_scale"].get<double>() == 1.0);
-  CHECK(v["parallel"]["gpus"] == 4096);
+  CHECK(v["plan"]["gpus"] == 4096);
   // The 4,096-GPU answer is the model's with the knob: slower than the uncalibrated one,
   // by at most the knob, and no step_time factor (its layout is not the measured one).
   const double t = v["performance"]["step_time_s"].get<double>();

@@ -93,8 +93,8 @@ struct Calibrated {
   Outcome outcome;
   std::optional<double> time_factor, memory_factor;  // time: only when the answer's layout is the measured one
   std::optional<FittedKnobs> knobs;                  // what a measured step time fitted (calibration_fit.hpp)
-  double predicted_step_time_s = 0;   // before calibration
-  double predicted_memory_bytes = 0;  // before calibration
+  double predicted_step_time_s = 0;                  // before calibration
+  double predicted_memory_bytes = 0;                 // before calibration
 };
 
 // Calibrates the search's chosen layout (see Calibrated) and re-judges sr.target_met and
