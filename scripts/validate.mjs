@@ -360,8 +360,12 @@ ${Object.entries(memoryByFramework).map(([fw, b]) => `  | ${fw} | ${b.n} | ${(b.
   of it (Fujii et al. 2024 saw no out-of-memory failure in 454 runs whose estimate stayed
   under 80%; the search's default \`target.max_memory_fraction\`), **low** otherwise.
 - **Calibration** (scenario \`calibration\`, [scenario-format.md](scenario-format.md)): a
-  step time or peak memory measured on the scenario's own fixed layout replaces the
-  prediction, and the range of that quantity collapses to the measurement.
+  measured step time fits the compute knob, which prices every layout and GPU count searched
+  ([performance-model.md](performance-model.md#calibration): calibrated on the smallest run
+  of Narayanan et al. 2021 Table 1 or Korthikanti et al. 2022 Table 5, the larger runs stay
+  within 9% and 5%); on the measured layout itself the step time is the measurement and its
+  range collapses to it, elsewhere the validation range stays. A measured peak memory
+  replaces the prediction on the scenario's own fixed layout.
 
 Limits: ${q.n} runs is a small sample, and not an independent one (the
 ${sample.filter((r) => r.id.startsWith("megatron2021_t1")).length} megatron2021_t1 rows are one sweep on one cluster, the

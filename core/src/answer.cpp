@@ -12,7 +12,11 @@ Expected<Answer> evaluate(const Scenario& given) {
   // search prices every layout with it.
   Expected<std::optional<FittedKnobs>> knobs = fit_knobs(given);
   if (!knobs) return knobs.error();
-  const Scenario s = with_knobs(given, *knobs);
+  return evaluate(given, *knobs);
+}
+
+Expected<Answer> evaluate(const Scenario& given, const std::optional<FittedKnobs>& knobs) {
+  const Scenario s = with_knobs(given, knobs);
   const Problem& p = s.problem;
   const Constraints& c = s.constraints;
   SearchResult sr = search(p, c, s.target());
@@ -20,10 +24,10 @@ Expected<Answer> evaluate(const Scenario& given) {
   if (!sr.chosen) return explain_no_layout(p, c);
   // The scenario's calibration, if any, scales the chosen layout (uncertainty.cpp) and
   // re-judges the targets on the calibrated run.
-  Expected<Calibrated> cal = calibrate(s, *sr.chosen, sr, *knobs);
+  Expected<Calibrated> cal = calibrate(s, *sr.chosen, sr, s.calibration ? knobs : std::nullopt);
   if (!cal) return cal.error();
   Notes notes = answer_notes(s, sr, cal->best, cal->outcome);
-  if (*knobs) notes.warnings.push_back(knobs_note(s, **knobs));
+  if (knobs && s.calibration) notes.warnings.push_back(knobs_note(s, *knobs));
   return Answer{s, std::move(sr), *cal, std::move(notes)};
 }
 
