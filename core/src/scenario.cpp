@@ -875,6 +875,15 @@ void read_calibration_layout(Reader& r, const json& o, const std::string& P, Sce
   c.pp = r.integer(o, P, "pp", false, 1, 1 << 20);
   c.dp = r.integer(o, P, "dp", false, 1, 1 << 24);
   c.cp = r.integer(o, P, "cp", false, 1, 1 << 20);
+  // As parallel: stop once the product passes kMaxGpus, which keeps it within int64.
+  int64_t fixed = 1;
+  for (const auto& [v, key] :
+       {std::pair{c.tp, "tp"}, std::pair{c.pp, "pp"}, std::pair{c.cp, "cp"}, std::pair{c.dp, "dp"}}) {
+    fixed *= v.value_or(1);
+    if (fixed > kMaxGpus)
+      return r.fail(P + "/" + key, "too_many_gpus", "makes tp × pp × dp × cp exceed {max} GPUs, the most gpucalc sizes",
+                    {{"max", std::to_string(kMaxGpus)}});
+  }
   c.vpp = r.integer(o, P, "vpp", false, 1, 1 << 20);
   c.ep = r.integer(o, P, "ep", false, 1, 1 << 20);
   c.micro_batch = r.integer(o, P, "micro_batch", false, 1, 1 << 20);
