@@ -272,7 +272,8 @@ function regimeTable() {
   t += `\nWhere the model is still wrong, by what the rows show (not corrected by any constant):\n\n` +
     `- **MoE pre-training is predicted too fast in all ${regimeStats.moe?.rows ?? 0} runs** (Megatron-Bridge, H100 to B300): +13% on Qwen3-235B at 256 GB200 to +200% on Qwen3-30B-A3B at 16 H100. The two releases of the same Qwen3-30B layout differ by 1.67× (25.11 vs 26.06), so much of the cost is software overhead per MoE layer (router, permutation and dispatch kernels, host synchronisation, launch-bound small kernels) that the per-op model does not price, and CUDA graphs and fused MoE kernels remove in later releases.\n` +
     `- **NeMo 24.07 FP8 rows are too slow** (GPT-3 175B −24%, Nemotron-4 340B −34%): their recipes' TP overlap and FP8 settings are not recorded in the rows.\n` +
-    `- **Eager PyTorch LoRA (NeMo AutoModel) is too fast** (+34%, +74%): the LoRA rows run on the Megatron kernel profile because no PyTorch-stack time profile exists for LoRA yet.\n` +
+    `- **PyTorch-stack LoRA (NeMo AutoModel)** runs on the hf profile with Liger's fused element-wise kernels, the adapters priced as HBM-bound thin GEMMs with their unfused scale, dropout and add kernels (core/src/lora_time.cpp): the 1-GPU 8B row is within 5%; the 70B row on TP 2 × FSDP2 4 stays about +40% too fast: the FSDP2 all-gathers of the frozen weights on every micro-batch (about 1.2 s of NVLink traffic in a 15 s step) are priced as hidden under compute, but NCCL's kernels take SMs and HBM bandwidth from the GEMMs they overlap, which the model does not price.\n` +
+    `- **NeMo 24.07 LoRA and SFT rows are too slow** (Llama 2 70B LoRA −30%, SFT −37%), like that release's pre-training rows.\n` +
     `- **InternEvo 7B on 1,024 A100** shards the optimizer within each 8-GPU node (zero1=8, fed as \`parallel.shard\` 8): +11% on its tokens/s; its checkpointed TFLOP/s row stays +28%.\n` +
     `- **SmolLM3 (+53%)** is a whole-run average (11.2T tokens over 24 days on 384 GPUs, downtime and long-context stages included), a lower bound on the steady rate the model predicts.\n`;
   t += `\nP10–P90 coverage on these rows: ${coverage.inside} of ${coverage.rows} (${pc(coverage.fraction)}) inside their regime's band; median band width (P90/P10 − 1) ${pc(coverage.median_band_width)}.\n`;
@@ -359,8 +360,12 @@ ${Object.entries(memoryByFramework).map(([fw, b]) => `  | ${fw} | ${b.n} | ${(b.
   of it (Fujii et al. 2024 saw no out-of-memory failure in 454 runs whose estimate stayed
   under 80%; the search's default \`target.max_memory_fraction\`), **low** otherwise.
 - **Calibration** (scenario \`calibration\`, [scenario-format.md](scenario-format.md)): a
-  step time or peak memory measured on the scenario's own fixed layout replaces the
-  prediction, and the range of that quantity collapses to the measurement.
+  measured step time fits the compute knob, which prices every layout and GPU count searched
+  ([performance-model.md](performance-model.md#calibration): calibrated on the smallest run
+  of Narayanan et al. 2021 Table 1 or Korthikanti et al. 2022 Table 5, the larger runs stay
+  within 9% and 5%); on the measured layout itself the step time is the measurement and its
+  range collapses to it, elsewhere the validation range stays. A measured peak memory
+  replaces the prediction on the scenario's own fixed layout.
 
 Limits: ${q.n} runs is a small sample, and not an independent one (the
 ${sample.filter((r) => r.id.startsWith("megatron2021_t1")).length} megatron2021_t1 rows are one sweep on one cluster, the

@@ -3,12 +3,15 @@
 // this file only decides which price applies to which row and picks the summary. The rows
 // are typed answers (answer.hpp); report.cpp renders them.
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "gpucalc/calibration_fit.hpp"
 #include "gpucalc/message.hpp"
+#include "gpucalc/perf.hpp"
 #include "gpucalc/report.hpp"
 #include "json_input.hpp"
 #include "json_writer.hpp"
@@ -63,6 +66,12 @@ std::string price_owner(const Scenario& s) {
   return plus == std::string::npos ? id : id.substr(0, plus);
 }
 
+std::string fmt_knob(double x) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.3f", x);
+  return b;
+}
+
 std::string catalog_name(const std::string& id) {
   const Gpu* g = find_gpu(id);
   return g ? g->name : id;
@@ -78,14 +87,28 @@ CompareRow compare_row(const std::string& id, const input::json& doc, const std:
     if (!d.contains("cost")) d["cost"] = input::json::object();
     if (d["cost"].is_object()) d["cost"]["currency"] = row_currency;
   }
-  // A calibration was measured on the scenario's own accelerator: the other rows are the
-  // model's predictions.
+  // A calibration was measured on the scenario's own accelerator: an accelerator that
+  // shares its measured performance profile (data/perf.json aliases) carries the compute
+  // knob its step time fits (calibration_fit.cpp); the other rows are the model's predictions.
   std::vector<Message> notes;
+  std::optional<FittedKnobs> knobs;
   if (id != owner && d.is_object() && d.contains("calibration")) {
+    const std::string profile = perf_profile_for(id).profile_id;
+    if (profile != "default" && profile == perf_profile_for(owner).profile_id) {
+      if (auto own = parse_scenario(doc.dump())) {
+        if (auto k = fit_knobs(*own); k && k->has_value()) knobs = **k;
+      }
+    }
     d.erase("calibration");
-    notes.push_back(coded("compare_uncalibrated",
-                          "calibration was measured on {gpu_id}; this row is the model's uncalibrated prediction",
-                          {{"gpu_id", owner}}));
+    if (knobs)
+      notes.push_back(coded("compare_calibrated_alike",
+                            "calibration was measured on {gpu_id}, which shares this accelerator's performance profile "
+                            "({profile}); this row carries the compute knob it fits (× {compute})",
+                            {{"gpu_id", owner}, {"profile", profile}, {"compute", fmt_knob(knobs->compute_scale)}}));
+    else
+      notes.push_back(coded("compare_uncalibrated",
+                            "calibration was measured on {gpu_id}; this row is the model's uncalibrated prediction",
+                            {{"gpu_id", owner}}));
   }
   // cost.price_per_gpu_hour is the scenario's own accelerator's price: the other rows
   // take their cost.prices_per_gpu_hour entry, else their catalog default.
@@ -125,7 +148,7 @@ CompareRow compare_row(const std::string& id, const input::json& doc, const std:
     }
     if (auto e = check_cost_target(*s)) return {id, catalog_name(id), *e};
   }
-  Expected<Answer> a = evaluate(*s);
+  Expected<Answer> a = knobs ? evaluate(*s, knobs) : evaluate(*s);
   if (!a) return {id, catalog_name(id), a.error()};
   for (auto& n : notes) a->notes.warnings.push_back(std::move(n));
   const std::string name = a->scenario.problem.gpu.name;

@@ -8,7 +8,7 @@ CompiledProblem compile_problem(const Problem& p) {
   cp.params = count_params(p.model);
   cp.memory_limit = p.memory_limit_fraction * capacity_bytes(p.gpu);
   cp.kernels = kernels_for(p.gpu, p.perf, p.training, p.efficiency);
-  cp.fabric = fabric_for(p.gpu, p.perf);
+  cp.fabric = fabric_for(p.gpu, p.perf, p.efficiency.network_scale);
   return cp;
 }
 

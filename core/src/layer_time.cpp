@@ -38,6 +38,10 @@ Kernels kernels_for(const Gpu& g, const PerfProfile& perf, const Training& t, co
     k.sms = 0;
     k.in_bytes = k.out_bytes = k.wgrad_bytes = 0;  // flat: no roofline either
   }
+  // A calibration's fitted compute knob (calibration_fit.cpp) scales every kernel rate.
+  k.peak *= e.compute_scale;
+  k.peak16 *= e.compute_scale;
+  k.hbm *= e.compute_scale;
   return k;
 }
 
@@ -308,7 +312,7 @@ Pair fp8_casts(const LayerCtx& c, const MlpBlock& mlp, double weights) {
 
 LayerCtx layer_ctx(const ModelShape& m, const Training& t, const Layout& l, const Gpu& g, const PerfProfile& perf,
                    const Efficiency& e) {
-  return layer_ctx(m, t, l, g, kernels_for(g, perf, t, e), fabric_for(g, perf), e);
+  return layer_ctx(m, t, l, g, kernels_for(g, perf, t, e), fabric_for(g, perf, e.network_scale), e);
 }
 
 LayerCtx layer_ctx(const ModelShape& m, const Training& t, const Layout& l, const Gpu& g, const Kernels& k,
@@ -362,11 +366,10 @@ LayerTime layer_time(const LayerCtx& c, bool moe_layer) {
   double fwd = att.fwd + mlp.gemms.fwd, bwd = att.bwd + mlp.gemms.bwd;
   const double weights = att.weights + mlp.gemms.weights;
   if (c.frozen) {
-    // LoRA adapters: x·A then ·B per target, forward 2 FLOPs per parameter per token and
-    // backward 4; thin GEMMs (rank r), priced at the roll-off of their size.
-    const double lora = lora_params_per_layer(*c.m, c.t->lora, moe_layer, moe_layer) / c.tp;
-    fwd += c.k.gemm(2 * c.M * lora);
-    bwd += c.k.gemm(4 * c.M * lora);
+    // LoRA adapters: thin, HBM-bound GEMMs and their element-wise kernels (lora_time.cpp).
+    const AdapterTime lora = lora_adapter_time(c, moe_layer);
+    fwd += lora.fwd;
+    bwd += lora.bwd;
   }
   const double mem_fwd = c.k.mem((c.att_bytes_tok + mlp.bytes_tok) * c.M, (c.att_bytes_tok + mlp.bytes_tok) * c.M / 8);
   const double dq = c.qlora ? c.k.mem(c.dequant_per_weight * weights, c.dequant_per_weight * weights / 8) : 0.0;

@@ -43,6 +43,12 @@ struct LayerTime {
 
 LayerTime layer_time(const LayerCtx& c, bool moe_layer);
 
+// LoRA/QLoRA: the adapters of one layer, forward and backward (lora_time.cpp).
+struct AdapterTime {
+  double fwd = 0, bwd = 0;
+};
+AdapterTime lora_adapter_time(const LayerCtx& c, bool moe_layer);
+
 // The output layer on the last stage: the V·h/t head GEMM forward and backward, and the
 // loss over the logits (HBM-bound).
 double head_time(const LayerCtx& c);

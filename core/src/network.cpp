@@ -29,6 +29,13 @@ Fabric fabric_for(const Gpu& g, const PerfProfile& perf) {
   return f;
 }
 
+Fabric fabric_for(const Gpu& g, const PerfProfile& perf, double network_scale) {
+  Fabric f = fabric_for(g, perf);
+  f.up_bytes_per_s *= network_scale;
+  f.out_bytes_per_s *= network_scale;
+  return f;
+}
+
 GroupShape shape_of(const Fabric& f, Group g) {
   GroupShape s;
   s.ranks = static_cast<double>(std::max<int64_t>(1, g.size));

@@ -362,13 +362,14 @@ void read_lora(Reader& r, const json& o, const std::string& P0, Scenario& s) {
   if (!is_adapter_stage(t)) return r.fail(P, "lora_stage_only", "applies to stage \"lora\" or \"qlora\" only");
   if (!r.expect_object(&*it, P)) return;
   const json& x = *it;
-  r.only_keys(x, P, {"rank", "alpha", "targets", "double_quant", "paged_optimizer", "base_dtype"});
+  r.only_keys(x, P, {"rank", "alpha", "targets", "double_quant", "paged_optimizer", "base_dtype", "dropout"});
   LoraConfig& c = t.lora;
   if (auto v = r.integer(x, P, "rank", false, 1, 65'536)) c.rank = *v;
   if (auto v = r.number(x, P, "alpha", false, 0, 1e6, true)) c.alpha = *v;
   if (auto v = r.boolean(x, P, "double_quant")) c.double_quant = *v;
   if (auto v = r.boolean(x, P, "paged_optimizer")) c.paged_optimizer = *v;
   if (auto v = r.choice(x, P, "base_dtype", {"bf16", "fp16", "fp32"}, false)) c.base_bytes = *v == "fp32" ? 4.0 : 2.0;
+  if (auto v = r.number(x, P, "dropout", false, 0, 1, false)) c.dropout = *v;
   if (r.failed()) return;
   if (t.stage != Stage::qlora) {
     for (const char* k : {"double_quant", "paged_optimizer"})
@@ -438,6 +439,7 @@ void read_training(Reader& r, const json& root, Scenario& s) {
                "recompute_modules",
                "moe_dispatcher",
                "torch_compile",
+               "liger_kernel",
                "fp8_recipe",
                "overlap_tp_comm",
                "optimizer_in_backward",
@@ -515,6 +517,7 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (auto v = r.boolean(o, P, "master_weights")) t.master_weights = *v;
   if (auto v = r.boolean(o, P, "overlap_moe_comm")) t.overlap_moe_comm = *v;
   if (auto v = r.boolean(o, P, "torch_compile")) t.torch_compile = *v;
+  if (auto v = r.boolean(o, P, "liger_kernel")) t.liger_kernel = *v;
   if (auto v = r.boolean(o, P, "overlap_tp_comm")) t.overlap_tp_comm = *v;
   if (auto v = r.choice(o, P, "fp8_recipe", {"tensorwise", "delayed", "mxfp8"}, false))
     t.fp8_recipe = *v == "mxfp8" ? Fp8Recipe::mxfp8 : *v == "delayed" ? Fp8Recipe::delayed : Fp8Recipe::tensorwise;
@@ -566,6 +569,10 @@ void read_training(Reader& r, const json& root, Scenario& s) {
     return r.fail(
         P + "/torch_compile", "torch_compile_megatron",
         "applies to the PyTorch-native frameworks (torchtitan, …); Megatron fuses its element-wise kernels already");
+  if (t.liger_kernel && t.framework == Framework::megatron)
+    return r.fail(
+        P + "/liger_kernel", "liger_kernel_megatron",
+        "patches Hugging Face model code (hf, torchtune, …); Megatron fuses its element-wise kernels already");
   if (t.stage == Stage::qlora && t.precision == Precision::fp8)
     return r.fail(P + "/precision", "qlora_fp8",
                   "QLoRA computes in bf16 or fp16 on dequantised NF4 weights; fp8 does not apply");
@@ -858,6 +865,50 @@ void read_cost_energy_goodput(Reader& r, const json& root, Scenario& s) {
   }
 }
 
+// calibration.layout: the layout a step time was measured on, each choice the scenario's
+// own layout would have to fix (calibration_layout_gap).
+void read_calibration_layout(Reader& r, const json& o, const std::string& P, Scenario& s, Calibration cal) {
+  if (!r.expect_object(&o, P)) return;
+  r.only_keys(o, P, {"tp", "pp", "dp", "cp", "vpp", "ep", "micro_batch", "global_batch", "zero_stage", "recompute"});
+  Constraints c;
+  c.tp = r.integer(o, P, "tp", false, 1, 1 << 20);
+  c.pp = r.integer(o, P, "pp", false, 1, 1 << 20);
+  c.dp = r.integer(o, P, "dp", false, 1, 1 << 24);
+  c.cp = r.integer(o, P, "cp", false, 1, 1 << 20);
+  // As parallel: stop once the product passes kMaxGpus, which keeps it within int64.
+  int64_t fixed = 1;
+  for (const auto& [v, key] :
+       {std::pair{c.tp, "tp"}, std::pair{c.pp, "pp"}, std::pair{c.cp, "cp"}, std::pair{c.dp, "dp"}}) {
+    fixed *= v.value_or(1);
+    if (fixed > kMaxGpus)
+      return r.fail(P + "/" + key, "too_many_gpus", "makes tp × pp × dp × cp exceed {max} GPUs, the most gpucalc sizes",
+                    {{"max", std::to_string(kMaxGpus)}});
+  }
+  c.vpp = r.integer(o, P, "vpp", false, 1, 1 << 20);
+  c.ep = r.integer(o, P, "ep", false, 1, 1 << 20);
+  c.micro_batch = r.integer(o, P, "micro_batch", false, 1, 1 << 20);
+  cal.global_batch = r.integer(o, P, "global_batch", false, 1, 1LL << 40);
+  if (auto v = r.integer(o, P, "zero_stage", false, 0, 3)) c.zero_stage = static_cast<int>(*v);
+  if (auto v = r.choice(o, P, "recompute", {"none", "selective", "full"}, false))
+    c.recompute = *v == "none" ? Recompute::none : *v == "selective" ? Recompute::selective : Recompute::full;
+  if (r.failed()) return;
+  if (cal.peak_memory_gib)
+    return r.fail(P, "calibration_memory_own_layout",
+                  "a measured peak memory applies to the scenario's own layout; give it without calibration.layout");
+  if (c.pp && *c.pp == 1 && !c.vpp) c.vpp = 1;
+  if (c.ep == std::nullopt && !is_moe(s.problem.model)) c.ep = 1;
+  Scenario probe = s;
+  probe.constraints = c;
+  if (auto gap = calibration_layout_gap(probe, true))
+    return r.fail(P, "calibration_layout_incomplete",
+                  "is missing {field}: a measured step time belongs to one layout (give tp, pp, dp, cp, vpp when pp > "
+                  "1, ep with experts, micro_batch, zero_stage, recompute)",
+                  {{"field", gap->substr(gap->find('.') + 1)}});
+  c.gpus = *c.tp * *c.pp * *c.dp * *c.cp;
+  cal.layout = c;
+  s.calibration = cal;
+}
+
 // calibration (docs/scenario-format.md): a step time or peak memory measured on the
 // scenario's own layout, which must be fixed; evaluate() scales by measured / predicted
 // (core/src/uncertainty.cpp). Read after parallel and training.
@@ -866,11 +917,12 @@ void read_calibration(Reader& r, const json& root, Scenario& s) {
   if (it == root.end()) return;
   const std::string P = "/calibration";
   if (!r.expect_object(&*it, P)) return;
-  r.only_keys(*it, P, {"measured_step_time_s", "measured_peak_memory_gib"});
+  r.only_keys(*it, P, {"measured_step_time_s", "measured_peak_memory_gib", "layout"});
   Calibration cal;
   cal.step_time_s = r.number(*it, P, "measured_step_time_s", false, 0, 1e6, true);
   cal.peak_memory_gib = r.number(*it, P, "measured_peak_memory_gib", false, 0, 1e6, true);
   if (r.failed()) return;
+  if (it->contains("layout")) return read_calibration_layout(r, (*it)["layout"], P + "/layout", s, cal);
   if (!cal.step_time_s && !cal.peak_memory_gib)
     return r.fail(P, "calibration_empty", "give measured_step_time_s, measured_peak_memory_gib or both");
   const double cap = capacity_bytes(s.problem.gpu);

@@ -247,7 +247,7 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
                    const Efficiency& e) {
   const ParamCounts pc = count_params(m);
   const Kernels k = kernels_for(g, perf, t, e);
-  const Fabric fabric = fabric_for(g, perf);
+  const Fabric fabric = fabric_for(g, perf, e.network_scale);
   const FlopsPerToken f = flops_per_token(m, t.seq_len, l.recompute, &t, l.recompute_modules);
   LayerTimes x;
   return compose_step(m, t, l, g, e, StepFacts{pc, k, fabric}, f, [&](const LayerCtx& c) -> const LayerTimes& {

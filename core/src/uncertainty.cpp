@@ -182,7 +182,8 @@ std::optional<std::string> calibration_layout_gap(const Scenario& s, bool batch_
   return std::nullopt;
 }
 
-Expected<Calibrated> calibrate(const Scenario& s, const Candidate& chosen, SearchResult& sr) {
+Expected<Calibrated> calibrate(const Scenario& s, const Candidate& chosen, SearchResult& sr,
+                               const std::optional<FittedKnobs>& knobs) {
   const Problem& p = s.problem;
   Calibrated c;
   c.best = chosen;
@@ -200,34 +201,24 @@ Expected<Calibrated> calibrate(const Scenario& s, const Candidate& chosen, Searc
                         {"predicted", fmt("%.4g", predicted)},
                         {"max", fmt("%.0f", kMaxCalibrationRatio)}});
   };
-  if (time_cal) {
-    const double measured = *s.calibration->step_time_s;
-    const double predicted = c.predicted_step_time_s;
-    if (!(predicted > 0))
-      return coded_error("/calibration/measured_step_time_s", "calibration_no_step_time",
-                         "cannot be compared: the answer has no step time");
-    const double f = measured / predicted;
-    if (absurd(f))
-      return refuse(
-          "measured_step_time_s",
-          {"calibration_time_above",
-           "{measured} s is {ratio}× the predicted {predicted} s for this layout; more than {max}× either way is not "
-           "a model error but a measurement of something else: check that it is seconds per optimizer step of "
-           "training.global_batch sequences, on this layout"},
-          {"calibration_time_below",
-           "{measured} s is 1/{ratio} of the predicted {predicted} s for this layout; more than {max}× either way is "
-           "not a model error but a measurement of something else: check that it is seconds per optimizer step of "
-           "training.global_batch sequences, on this layout"},
-          measured, predicted);
-    c.time_factor = f;
-    StepTime& t = c.best.time;
-    // Every term of the breakdown (they add up to the step), the step, and the rates.
-    for (double* x : {&t.compute_s, &t.tp_comm_s, &t.cp_comm_s, &t.ep_comm_s, &t.offload_s, &t.pp_comm_s,
-                      &t.dp_comm_exposed_s, &t.zero3_comm_exposed_s, &t.bubble_s, &t.optimizer_s, &t.dp_comm_total_s})
-      *x *= f;
-    t.step_time_s = measured;
-    for (double* x : {&t.tokens_per_s_per_gpu, &t.mfu, &t.hfu, &t.tflops_per_gpu, &t.efficiency}) *x /= f;
-    c.best.run = run_time(p.training, c.best.layout, t);
+  if (time_cal && knobs) {
+    // The knobs fitted on the measured layout (calibration_fit.cpp) priced every layout the
+    // search explored. On the measured layout itself the step is the measurement (to the
+    // bisection's precision); the last rounding is taken out so it is exactly that.
+    c.knobs = *knobs;
+    c.predicted_step_time_s = knobs->predicted_s;
+    if (is_measured_layout(*knobs, chosen.layout, p.training.global_batch)) {
+      c.time_factor = knobs->measured_s / knobs->predicted_s;
+      const double f = knobs->measured_s / chosen.time.step_time_s;
+      StepTime& t = c.best.time;
+      // Every term of the breakdown (they add up to the step), the step, and the rates.
+      for (double* x : {&t.compute_s, &t.tp_comm_s, &t.cp_comm_s, &t.ep_comm_s, &t.offload_s, &t.pp_comm_s,
+                        &t.dp_comm_exposed_s, &t.zero3_comm_exposed_s, &t.bubble_s, &t.optimizer_s, &t.dp_comm_total_s})
+        *x *= f;
+      t.step_time_s = knobs->measured_s;
+      for (double* x : {&t.tokens_per_s_per_gpu, &t.mfu, &t.hfu, &t.tflops_per_gpu, &t.efficiency}) *x /= f;
+      c.best.run = run_time(p.training, c.best.layout, t);
+    }
   }
   if (mem_cal) {
     const double measured = *s.calibration->peak_memory_gib * kGiB;
@@ -308,10 +299,30 @@ void uncertainty_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
     } else {
       w.value(nullptr);
     }
+    w.key("fitted");
+    if (c.knobs) {
+      const FittedKnobs& k = *c.knobs;
+      const Layout& m = k.layout;
+      w.begin_object();
+      w.field("compute_scale", k.compute_scale);
+      w.field("network_scale", k.network_scale);
+      w.field("measured_on", "TP " + n(m.tp) + " × PP " + n(m.pp) + " × DP " + n(m.dp) + " × CP " + n(m.cp) + " (" +
+                                 n(m.gpus()) + " GPUs), VPP " + n(m.vpp) + ", micro-batch " + n(m.micro_batch) +
+                                 ", global batch " + n(k.global_batch) + ", ZeRO-" + n(m.zero_stage) + ", recompute " +
+                                 to_string(m.recompute));
+      w.field("measured_s", k.measured_s);
+      w.field("predicted_s", k.predicted_s);
+      w.field("at_bound", k.at_bound);
+      w.end_object();
+    } else {
+      w.value(nullptr);
+    }
     w.field(
         "scaled",
-        "with a measured step time: the step time and every term of its breakdown × step_time.factor, tokens/s, MFU, "
-        "HFU, TFLOP/s and efficiency ÷ it, and the run, goodput, cost and energy follow; with a measured peak: every "
+        "with a measured step time: the compute knob fitted on the measured layout (fitted.compute_scale: every "
+        "kernel rate × it) prices every layout and GPU count searched, so on the measured layout the step time is the "
+        "measurement (step_time.factor = measured / predicted there) and elsewhere the model's with the fitted knob; "
+        "the run, goodput, cost and energy follow; with a measured peak: every "
         "memory term × peak_memory.factor, so memory.total_bytes is the measurement (the item formulas stay the "
         "model's); the targets are judged again on the calibrated run");
     w.field("source", "scenario calibration (docs/scenario-format.md)");

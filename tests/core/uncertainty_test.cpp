@@ -452,18 +452,27 @@ TEST_CASE("calibration errors name their field", "[uncertainty][calibration][err
   CHECK(e["message"].get<std::string>().find("set training.global_batch") != std::string::npos);
 }
 
-TEST_CASE("compare: a calibration applies to its own accelerator's row only", "[uncertainty][calibration]") {
+TEST_CASE("compare: a calibration's knob carries to accelerators of the same profile, not to others",
+          "[uncertainty][calibration]") {
   json sc = torchtitan_8b();
   sc["gpu"] = "h100-sxm-80gb";
   const json plain = answer(sc.dump());
   sc["calibration"] = {{"measured_step_time_s", plain["performance"]["step_time_s"].get<double>() * 1.2}};
-  const json env = json::parse(compare_json(sc.dump(), "h100-sxm-80gb,h200-sxm-141gb"));
+  // H200 shares the H100 profile (data/perf.json aliases); A100 has its own.
+  const json env = json::parse(compare_json(sc.dump(), "h100-sxm-80gb,h200-sxm-141gb,a100-sxm-80gb"));
   REQUIRE(env["ok"] == true);
   const json& rows = env["value"]["rows"];
-  REQUIRE(rows.size() == 2);
+  REQUIRE(rows.size() == 3);
   CHECK(rows[0]["step_time_s"].get<double>() == Approx(plain["performance"]["step_time_s"].get<double>() * 1.2));
-  bool noted = false;
-  for (const auto& w : rows[1]["warnings"])
-    noted = noted || w["message"].get<std::string>().find("uncalibrated") != std::string::npos;
-  CHECK(noted);
+  const auto has = [](const json& row, const char* code) {
+    for (const auto& w : row["warnings"])
+      if (w["code"] == code) return true;
+    return false;
+  };
+  CHECK(has(rows[1], "compare_calibrated_alike"));
+  CHECK(has(rows[2], "compare_uncalibrated"));
+  // The H200 row is the model's with the knob: slower than its uncalibrated prediction.
+  json h200 = torchtitan_8b();
+  h200["gpu"] = "h200-sxm-141gb";
+  CHECK(rows[1]["step_time_s"].get<double>() > answer(h200.dump())["performance"]["step_time_s"].get<double>());
 }

@@ -25,6 +25,10 @@ FlopsPerToken flops_per_token(const ModelShape& m, int64_t seq_len, Recompute r,
 struct Efficiency {
   std::optional<double> mfu;  // assume.mfu: end-to-end model FLOPs utilisation
   std::optional<double> hfu;  // assume.hfu, else the GPU's default efficiency
+  // Knobs fitted by a scenario calibration (calibration_fit.cpp): every kernel rate of the
+  // accelerator (matmul, attention, HBM) × compute_scale, every link's bandwidth ×
+  // network_scale. 1 = the model's data/perf.json figures.
+  double compute_scale = 1.0, network_scale = 1.0;
 };
 
 struct StepTime {

@@ -27,6 +27,9 @@ struct Fabric {
 };
 
 Fabric fabric_for(const Gpu& g, const PerfProfile& perf);
+// The same with a calibration's fitted network knob: every link's bandwidth × scale
+// (latencies stay NCCL's).
+Fabric fabric_for(const Gpu& g, const PerfProfile& perf, double network_scale);
 
 // A communicator: `size` ranks `stride` apart in Megatron's rank order (TP innermost,
 // then CP, DP, PP), so it spans stride·size consecutive ranks.

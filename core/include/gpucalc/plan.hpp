@@ -70,6 +70,7 @@ struct LoraConfig {
   bool double_quant = true;      // QLoRA: quantise the fp32 absmax constants again (0.127 bit/param)
   bool paged_optimizer = false;  // QLoRA: optimizer states in CUDA unified memory, paged to host
   double base_bytes = 2;         // LoRA: bytes per frozen base weight (2 = bf16/fp16, 4 = fp32 as loaded by default)
+  double dropout = 0;            // LoRA dropout probability (PEFT lora_dropout); > 0 adds a dropout kernel per adapter
 };
 inline bool has_target(const LoraConfig& c, LoraTarget t) { return (c.targets & static_cast<unsigned>(t)) != 0; }
 
@@ -106,6 +107,10 @@ struct Training {
   // training.torch_compile: PyTorch stacks (torchtitan) fuse their element-wise ops with
   // torch.compile instead of running them as separate eager kernels.
   bool torch_compile = false;
+  // training.liger_kernel: Liger's Triton kernels patched into the Hugging Face model
+  // (fused RMSNorm, RoPE, SwiGLU; linkedin/Liger-Kernel apply_liger_kernel_to_*), which
+  // NeMo AutoModel applies by default (nemo_automodel/_transformers/auto_model.py).
+  bool liger_kernel = false;
   // training.overlap_tp_comm: Transformer Engine's userbuffers pipeline the TP/SP
   // all-gathers and reduce-scatters with the GEMMs beside them (Megatron
   // --tp-comm-overlap; on in NVIDIA's performance recipes whenever TP > 1).
@@ -123,7 +128,9 @@ struct Training {
 
 // Element-wise ops run as separate eager PyTorch kernels: the PyTorch-native stacks
 // without torch.compile. Megatron fuses them (Transformer Engine, Apex kernels).
-inline bool eager_kernels(const Training& t) { return t.framework != Framework::megatron && !t.torch_compile; }
+inline bool eager_kernels(const Training& t) {
+  return t.framework != Framework::megatron && !t.torch_compile && !t.liger_kernel;
+}
 
 struct Layout;
 // True when the layout's selective recomputation rebuilds module `mod`.

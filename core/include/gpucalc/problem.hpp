@@ -60,6 +60,10 @@ struct Target {
 struct Calibration {
   std::optional<double> step_time_s;      // calibration.measured_step_time_s, seconds per optimizer step
   std::optional<double> peak_memory_gib;  // calibration.measured_peak_memory_gib, GiB on the most loaded GPU
+  // calibration.layout: the layout and batch the step time was measured on, when it is not
+  // the scenario's own (a measurement on 64 GPUs sizing a 4,096-GPU run).
+  std::optional<Constraints> layout;
+  std::optional<int64_t> global_batch;  // calibration.layout.global_batch (default training.global_batch)
 };
 
 }  // namespace gpucalc

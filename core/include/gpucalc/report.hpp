@@ -13,6 +13,9 @@ namespace gpucalc {
 // `gpucalc evaluate`: the chosen layout, or an error when the constraints admit no valid
 // layout at all (or the search hit its work bounds, or a calibration is absurd).
 Expected<Answer> evaluate(const Scenario& s);
+// The same with knobs already fitted (a compare row on an accelerator that shares the
+// calibrated one's performance profile), applied to every layout searched.
+Expected<Answer> evaluate(const Scenario& s, const std::optional<FittedKnobs>& knobs);
 
 // `gpucalc search`: the best layout, the top_k fastest fitting layouts at its GPU count,
 // and the GPU count → days / GPU-hours curve with its Pareto front. Errors as evaluate.

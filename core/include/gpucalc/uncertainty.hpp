@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "gpucalc/calibration_fit.hpp"
 #include "gpucalc/error.hpp"
 #include "gpucalc/scenario.hpp"
 #include "gpucalc/search.hpp"
@@ -90,14 +91,16 @@ std::optional<std::string> calibration_layout_gap(const Scenario& s, bool batch_
 struct Calibrated {
   Candidate best;
   Outcome outcome;
-  std::optional<double> time_factor, memory_factor;
-  double predicted_step_time_s = 0;   // before calibration
-  double predicted_memory_bytes = 0;  // before calibration
+  std::optional<double> time_factor, memory_factor;  // time: only when the answer's layout is the measured one
+  std::optional<FittedKnobs> knobs;                  // what a measured step time fitted (calibration_fit.hpp)
+  double predicted_step_time_s = 0;                  // before calibration
+  double predicted_memory_bytes = 0;                 // before calibration
 };
 
 // Calibrates the search's chosen layout (see Calibrated) and re-judges sr.target_met and
 // sr.budget_met on the calibrated run. Errors: a measurement more than
 // kMaxCalibrationRatio from the prediction either way, at its field.
-Expected<Calibrated> calibrate(const Scenario& s, const Candidate& chosen, SearchResult& sr);
+Expected<Calibrated> calibrate(const Scenario& s, const Candidate& chosen, SearchResult& sr,
+                               const std::optional<FittedKnobs>& knobs);
 
 }  // namespace gpucalc
