@@ -44,16 +44,15 @@ int64_t largest_3_smooth(int64_t n) {
 }
 
 // Open dp under a batch range: the powers of two and three times them up to the largest
-// batch (GPU counts between the powers of two: 3 · 1,024 = 3,072), and the largest
-// batch's divisors (the fixed-batch candidates at its top).
+// batch (GPU counts between the powers of two: 3 · 1,024 = 3,072). Not the largest
+// batch's other divisors: a critical batch of 8,277 sequences would offer dp 2,759.
 std::vector<int64_t> dp_open_range(int64_t batch_max) {
-  std::vector<int64_t> out = divisors(batch_max, batch_max);
+  std::vector<int64_t> out;
   for (int64_t q = 1; q <= batch_max; q *= 2) {
     out.push_back(q);
     if (3 * q <= batch_max) out.push_back(3 * q);
   }
   std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
