@@ -351,7 +351,9 @@ void deadline_notes(const Scenario& s, const DeadlineMiss& m, const Candidate& b
   else if (!term.empty())
     w.push_back(coded("deadline_limit_comm",
                       "exposed {kind} communication takes {share_pct}% of each step of the fastest plan ({gpus} GPUs)",
-                      {{"kind", term == "zero3" ? "ZeRO-3" : term == "offload" ? "PCIe" : upper(term)},
+                      {{"kind", term == "zero3"     ? "ZeRO-3"
+                                : term == "offload" ? "PCIe"
+                                                    : upper(term)},
                        {"share_pct", pct(m.step_term_share)},
                        {"gpus", n0(f.gpus())}}));
   if (f.gpus() != best.layout.gpus())
@@ -374,11 +376,11 @@ void deadline_notes(const Scenario& s, const DeadlineMiss& m, const Candidate& b
     const CriticalBatch cb = s.critical ? *s.critical : critical_batch(p.model, p.training);
     const double need = static_cast<double>(global_batch(p.training, b) * p.training.seq_len);
     if (m.larger_batch_meets && need > cb.tokens)
-      w.push_back(coded("deadline_fix_batch_above_critical",
-                        "{batch_tokens} tokens is above the critical batch of {critical_tokens} tokens for this "
-                        "compute (DeepSeek LLM, Bi et al. 2024): past it more tokens per step buy fewer steps' worth",
-                        {{"batch_tokens", tokens(global_batch(p.training, b))},
-                         {"critical_tokens", fmt("%.0f", cb.tokens)}}));
+      w.push_back(
+          coded("deadline_fix_batch_above_critical",
+                "{batch_tokens} tokens is above the critical batch of {critical_tokens} tokens for this "
+                "compute (DeepSeek LLM, Bi et al. 2024): past it more tokens per step buy fewer steps' worth",
+                {{"batch_tokens", tokens(global_batch(p.training, b))}, {"critical_tokens", fmt("%.0f", cb.tokens)}}));
   }
   w.push_back(coded("deadline_fix_days",
                     "the fastest plan needs a deadline of {fastest_days} days; a faster accelerator may meet "

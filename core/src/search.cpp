@@ -239,10 +239,14 @@ SearchResult search_pass(const CompiledProblem& cp, const Constraints& c, const 
 
 // The largest overhead of a step (beside compute and the optimizer), and its share.
 std::pair<const char*, double> largest_overhead(const StepTime& st) {
-  const std::pair<const char*, double> terms[] = {
-      {"bubble", st.bubble_s}, {"dp", st.dp_comm_exposed_s}, {"tp", st.tp_comm_s},
-      {"pp", st.pp_comm_s},    {"cp", st.cp_comm_s},         {"ep", st.ep_comm_s},
-      {"zero3", st.zero3_comm_exposed_s}, {"offload", st.offload_s}};
+  const std::pair<const char*, double> terms[] = {{"bubble", st.bubble_s},
+                                                  {"dp", st.dp_comm_exposed_s},
+                                                  {"tp", st.tp_comm_s},
+                                                  {"pp", st.pp_comm_s},
+                                                  {"cp", st.cp_comm_s},
+                                                  {"ep", st.ep_comm_s},
+                                                  {"zero3", st.zero3_comm_exposed_s},
+                                                  {"offload", st.offload_s}};
   std::pair<const char*, double> best{"", 0.0};
   for (const auto& term : terms)
     if (term.second > best.second) best = term;

@@ -118,8 +118,9 @@ SearchDim dp_dim(const Problem& p, const Constraints& c, int64_t min_gpus, int64
   const int64_t B = range ? c.batch_max : p.training.global_batch;
   return {"dp",
           [&c, B, range, domain, min_gpus,
-           open = c.dp || c.gpus ? std::vector<int64_t>{} : range ? dp_open_range(B) : divisors(B, B)](
-              const Layout& l, std::vector<int64_t>& out) {
+           open = c.dp || c.gpus ? std::vector<int64_t>{}
+                  : range        ? dp_open_range(B)
+                                 : divisors(B, B)](const Layout& l, std::vector<int64_t>& out) {
             const int64_t model_par = l.tp * l.pp * l.cp;
             out.clear();
             if (c.dp) out = {*c.dp};

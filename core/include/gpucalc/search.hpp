@@ -87,8 +87,8 @@ size_t knee_index(const std::vector<double>& x, const std::vector<double>& y);
 // the deadline (report.cpp words it).
 struct DeadlineMiss {
   Candidate fastest;
-  double fastest_days = 0;    // its wall-clock days (goodput)
-  int64_t batch_limit = 0;    // the largest batch allowed, sequences (training.global_batch or the range's top)
+  double fastest_days = 0;     // its wall-clock days (goodput)
+  int64_t batch_limit = 0;     // the largest batch allowed, sequences (training.global_batch or the range's top)
   bool batch_caps_dp = false;  // doubling its data-parallel ranks would need a larger batch than allowed
   // The largest overhead in its step: "bubble", "dp", "tp", "pp", "cp", "ep", "zero3",
   // "offload" (empty when compute is all of it), and its share of the step.
