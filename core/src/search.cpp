@@ -140,7 +140,7 @@ void keep_top(std::vector<Candidate>& kept, const Candidate& c) {
 
 // The one-pass search on the compiled problem; with `fitting`, also keeps every layout under the memory limit.
 SearchResult search_pass(const CompiledProblem& cp, const Constraints& c, const Target& t,
-                         std::vector<Candidate>* fitting) {
+                         std::vector<Candidate>* fitting, int64_t least_gpus = 0) {
   const Problem& p = *cp.problem;
   SearchResult r;
   // One pass: the best fitting layout at every GPU count (and the least over-capacity
@@ -149,6 +149,7 @@ SearchResult search_pass(const CompiledProblem& cp, const Constraints& c, const 
   r.truncated = !enumerate_layouts(p, c, [&](const Layout& l) {
     // Memory first: a layout that does not fit is pruned (with every larger
     // micro-batch) before its step time is computed.
+    if (l.gpus() < least_gpus) return false;  // cannot meet the deadline at any micro-batch
     Candidate cand = evaluate_memory(cp, l);
     ++r.layouts_evaluated;
     if (!cand.fits) {
@@ -274,7 +275,10 @@ void explain_miss(const CompiledProblem& cp, const Constraints& c, const Target&
       wider.batch_max = m.batch_limit * m.factor;
       Target only_days = t;
       only_days.max_cost.reset();
-      const SearchResult w = search_pass(cp, wider, only_days, nullptr);
+      // No count below the FLOP bound can meet the deadline, even at 100% MFU: skip them.
+      const double flops = flops_per_token(p.model, p.training.seq_len, Recompute::none, &p.training).model;
+      const double least = p.training.tokens * flops / (peak_flops(p.gpu, p.training.precision) * *t.days * 86400);
+      const SearchResult w = search_pass(cp, wider, only_days, nullptr, static_cast<int64_t>(std::min(least, 1e18)));
       // Met: the fewest GPUs that meet it; not met: the fastest it reaches.
       const std::optional<Candidate>& best = w.target_met ? w.chosen : w.fastest;
       if (best && best->fits && !w.truncated) {
