@@ -226,7 +226,7 @@ SearchResult search_pass(const CompiledProblem& cp, const Constraints& c, const 
     // within budget; else the knee of the curve (the cheapest when only a budget was set).
     if (t.days && argmin(by_days, meets_days)) pick = argmin(by_money, meets_days);
     else if (t.days && t.max_cost) pick = argmin(by_days, meets_cost);
-    if (!pick && t.days) pick = knee();
+    if (!pick && t.days && t.objective != Objective::days) pick = knee();  // objective days: the fastest
     if (!pick) pick = t.days ? argmin(by_days, all) : argmin(by_money, all);
   }
   if (pick) {
