@@ -216,8 +216,8 @@ SearchResult search_pass(const CompiledProblem& cp, const Constraints& c, const 
     if (front.empty()) return nullptr;
     std::vector<double> x, y;
     for (const Point* q : front) {
-      x.push_back(std::log(static_cast<double>(q->cand->layout.gpus())));
-      y.push_back(std::log(q->days()));
+      x.push_back(std::log2(static_cast<double>(q->cand->layout.gpus())));
+      y.push_back(std::log2(q->days()));
     }
     return front[knee_index(x, y)];
   };
