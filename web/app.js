@@ -190,13 +190,15 @@ function preview() {
   if (!point || !point.plan) return;
   const cap = a.memory?.capacity_bytes;
   const used = point.memory_used_fraction;
+  const batchTokens = point.plan.global_batch_tokens ?? a.plan.global_batch_tokens;
   const value = {
     model: a.model,
     gpu: a.gpu,
-    plan: { ...a.plan, ...point.plan, gpus: point.gpus, global_batch: a.plan.global_batch, global_batch_tokens: a.plan.global_batch_tokens },
+    // A batch range: each point has the batch the search chose for it (plan.global_batch_tokens).
+    plan: { ...a.plan, ...point.plan, gpus: point.gpus, global_batch: (a.plan.global_batch * batchTokens) / a.plan.global_batch_tokens, global_batch_tokens: batchTokens },
     memory: used !== undefined && cap ? { capacity_bytes: cap, total_bytes: used * cap, used_fraction: used, fits: true, stage_role: point.plan.pp > 1 ? "first" : "only" } : { ...a.memory },
     performance: { ...a.performance, step_time_s: point.step_time_s, mfu: point.mfu, tokens_per_s_per_gpu: point.tokens_per_s_per_gpu },
-    training: { tokens, days: point.days, gpu_hours: point.gpu_hours, steps: a.training?.steps != null && a.training.tokens ? (a.training.steps * tokens) / a.training.tokens : undefined },
+    training: { tokens, days: point.days, gpu_hours: point.gpu_hours, steps: a.training?.steps != null && a.training.tokens ? (a.training.steps * tokens * a.plan.global_batch_tokens) / (a.training.tokens * batchTokens) : undefined },
     search: { ...a.search, target_days: days ?? null, target_met: true },
     // Cost, energy and goodput depend on more than the curve: placeholders until the core answers.
     cost: a.cost ? { ...a.cost, pending: true } : undefined,

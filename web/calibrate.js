@@ -30,7 +30,8 @@ function layoutFields(plan, scenario, moe) {
   ];
   if (plan.pp > 1) fields.push(["/parallel/vpp", plan.vpp]);
   if (moe || plan.ep > 1) fields.push(["/parallel/ep", plan.ep]); // MoE only: a dense model's ep is always 1
-  if (tr.global_batch === undefined && tr.global_batch_tokens === undefined) fields.push(["/training/global_batch", plan.global_batch]);
+  // A batch range stays: with dp fixed the search picks the same batch again.
+  if (tr.global_batch === undefined && tr.global_batch_tokens === undefined && tr.global_batch_range === undefined) fields.push(["/training/global_batch", plan.global_batch]);
   return fields.filter(([, v]) => v !== undefined && v !== null);
 }
 

@@ -277,6 +277,13 @@ export function money(cost) {
 
 // ---------------------------------------------------------------- plan
 
+// The global batch in sequences and tokens, and how it was set when the search chose it.
+function batchText(p) {
+  if (p.global_batch === undefined) return undefined;
+  const s = t("batch_chosen", { seq: n0(p.global_batch), tokens: big(p.global_batch_tokens) });
+  return p.batch_rule && p.batch_rule !== "fixed" ? `${s} (${t(`batch_rule_${p.batch_rule}`)})` : s;
+}
+
 function renderPlan(v) {
   const p = v.plan ?? {};
   const chosen = new Set(p.chosen_by_calculator ?? []);
@@ -291,7 +298,7 @@ function renderPlan(v) {
     ["etp", "ETP", p.etp > 1 ? p.etp : undefined],
     ["micro_batch", t("micro_batch"), p.micro_batch],
     ["micro_batches", t("micro_batches"), p.micro_batches],
-    ["global_batch", t("global_batch"), p.global_batch],
+    ["global_batch", t("global_batch"), batchText(p)],
     ["zero_stage", "ZeRO", p.zero_stage],
     [
       "recompute",

@@ -97,7 +97,7 @@ double host_memory_bytes_per_s(const Training& t) {
 
 RunTime run_time(const Training& t, const Layout& l, const StepTime& st) {
   RunTime r;
-  r.steps = t.tokens / (static_cast<double>(t.global_batch) * static_cast<double>(t.seq_len));
+  r.steps = t.tokens / (static_cast<double>(global_batch(t, l)) * static_cast<double>(t.seq_len));
   const double seconds = r.steps * st.step_time_s;
   r.days = seconds / 86400.0;
   r.gpu_hours = seconds / 3600.0 * static_cast<double>(l.gpus());

@@ -155,11 +155,14 @@ void plan_json(JsonWriter& w, const Scenario& s, const Layout& l) {
 
 }  // namespace
 
-Expected<std::string> export_text(const Scenario& s, ExportFormat f) {
-  SearchResult sr = search(s.problem, s.constraints, s.target());
+Expected<std::string> export_text(const Scenario& given, ExportFormat f) {
+  SearchResult sr = search(given.problem, given.constraints, given.target());
   if (sr.truncated) return too_many_layouts();
-  if (!sr.chosen) return explain_no_layout(s.problem, s.constraints);
+  if (!sr.chosen) return explain_no_layout(given.problem, given.constraints);
   const Layout& l = sr.chosen->layout;
+  // A batch the search chose from training.global_batch_range is the layout's.
+  Scenario s = given;
+  s.problem.training.global_batch = global_batch(given.problem.training, l);
   Expected<LaunchConfig> c = write_launch_config(s, l, f);
   if (!c) return c.error();
   JsonWriter w;

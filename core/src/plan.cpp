@@ -117,7 +117,7 @@ bool recomputes(const Layout& l, RecomputeModule mod) {
 
 int64_t micro_batches(const Training& t, const Layout& l) {
   const int64_t per_step = l.dp * l.micro_batch;
-  return per_step > 0 ? t.global_batch / per_step : 0;
+  return per_step > 0 ? global_batch(t, l) / per_step : 0;
 }
 
 namespace {
@@ -184,8 +184,8 @@ LayoutRule broken_rule(const ModelShape& m, const Training& t, const Layout& l) 
     if (m.moe.expert_ffn_hidden % l.etp != 0) return R::tp_expert_ffn;
   }
   if (l.micro_batch < 1) return R::mb_positive;
-  if (t.global_batch % l.dp != 0) return R::dp_batch;
-  if ((t.global_batch / l.dp) % l.micro_batch != 0) return R::mb_batch;
+  if (global_batch(t, l) % l.dp != 0) return R::dp_batch;
+  if ((global_batch(t, l) / l.dp) % l.micro_batch != 0) return R::mb_batch;
   // Megatron's interleaved schedule needs the micro-batch count to be a multiple of pp.
   if (l.vpp > 1 && micro_batches(t, l) % l.pp != 0) return R::vpp_micro_batches;
   if (l.zero_stage < 0 || l.zero_stage > 3) return R::zero_stage;
@@ -276,13 +276,13 @@ std::optional<Error> check_layout(const ModelShape& m, const Training& t, const 
     case R::mb_positive: return positive("/training/micro_batch", l.micro_batch);
     case R::dp_batch:
       return divide("/parallel/dp", "dp_divide_batch", "must divide the global batch ({of} sequences), got {got}",
-                    t.global_batch, l.dp);
+                    global_batch(t, l), l.dp);
     case R::mb_batch:
       return coded_error("/training/micro_batch", "micro_batch_divide_rank_batch",
                          "must divide the per-DP-rank batch (global batch {batch} / dp {dp} = {per_rank}), got {got}",
-                         {{"batch", s(t.global_batch)},
+                         {{"batch", s(global_batch(t, l))},
                           {"dp", s(l.dp)},
-                          {"per_rank", s(t.global_batch / l.dp)},
+                          {"per_rank", s(global_batch(t, l) / l.dp)},
                           {"got", s(l.micro_batch)}});
     case R::vpp_micro_batches:
       return coded_error("/training/micro_batch", "vpp_micro_batches",

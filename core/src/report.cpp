@@ -7,11 +7,13 @@
 // change, and building a document tree first cost more than the search itself in wasm.
 #include "gpucalc/report.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "gpucalc/critical_batch.hpp"
 #include "gpucalc/fit.hpp"
 #include "gpucalc/framework.hpp"
 #include "gpucalc/memory_terms.hpp"
@@ -132,8 +134,19 @@ void plan_json(JsonWriter& w, const Scenario& s, const Layout& l) {
   }
   w.field("micro_batch", l.micro_batch);
   w.field("micro_batches", micro_batches(p.training, l));
-  w.field("global_batch", p.training.global_batch);
-  w.field("global_batch_tokens", p.training.global_batch * p.training.seq_len);
+  w.field("global_batch", global_batch(p.training, l));
+  w.field("global_batch_tokens", global_batch(p.training, l) * p.training.seq_len);
+  // How the batch was set: "fixed" (the scenario's), or chosen by the search in a range
+  // (training.global_batch_range; "critical": its top from the critical-batch law).
+  w.field("batch_rule", to_string(s.batch_rule));
+  if (s.batch_rule != BatchRule::fixed) {
+    w.key("global_batch_range").begin_object();
+    w.field("min_tokens", s.batch_min_tokens);
+    w.field("max_tokens", s.batch_max_tokens);
+    w.field("critical_batch_tokens", s.critical ? std::optional(s.critical->tokens) : std::nullopt);
+    w.field("compute_flops", s.critical ? std::optional(s.critical->compute_flops) : std::nullopt);
+    w.end_object();
+  }
   w.field("zero_stage", l.zero_stage);
   // The ranks ZeRO/FSDP shards the states over: all of dp, or a hybrid-sharding group.
   w.field("shard", l.zero_stage > 0 ? zero_shard(l) : 1);
@@ -305,6 +318,76 @@ void search_json(JsonWriter& w, const Scenario& s, const SearchResult& sr) {
   w.end_object();
 }
 
+std::string upper(std::string x) {
+  for (char& ch : x) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return x;
+}
+
+// Why no GPU count meets target.days, which plan is shown, and what would meet it
+// (search.hpp DeadlineMiss).
+void deadline_notes(const Scenario& s, const DeadlineMiss& m, const Candidate& best, std::vector<Message>& w) {
+  const Problem& p = s.problem;
+  const Layout& f = m.fastest.layout;
+  const auto n0 = [](int64_t v) { return std::to_string(v); };
+  const auto tokens = [&](int64_t sequences) { return n0(sequences * p.training.seq_len); };
+  const auto pct = [](double x) { return fmt("%.0f", x * 100); };
+  if (m.batch_caps_dp)
+    w.push_back(coded("deadline_limit_batch",
+                      "the global batch caps data parallelism: {batch_tokens} tokens ({sequences} sequences) per step "
+                      "leave the fastest plan, {gpus} GPUs, {dp} data-parallel ranks of {per_rank} sequence(s) each",
+                      {{"batch_tokens", tokens(m.batch_limit)},
+                       {"sequences", n0(m.batch_limit)},
+                       {"gpus", n0(f.gpus())},
+                       {"dp", n0(f.dp)},
+                       {"per_rank", n0(global_batch(p.training, f) / f.dp)}}));
+  const std::string term = m.step_term;
+  if (term == "bubble")
+    w.push_back(coded("deadline_limit_bubble",
+                      "the pipeline bubble takes {share_pct}% of each step of the fastest plan ({pp} stages, "
+                      "{micro_batches} micro-batch(es) per step)",
+                      {{"share_pct", pct(m.step_term_share)},
+                       {"pp", n0(f.pp)},
+                       {"micro_batches", n0(micro_batches(p.training, f))}}));
+  else if (!term.empty())
+    w.push_back(coded("deadline_limit_comm",
+                      "exposed {kind} communication takes {share_pct}% of each step of the fastest plan ({gpus} GPUs)",
+                      {{"kind", term == "zero3"     ? "ZeRO-3"
+                                : term == "offload" ? "PCIe"
+                                                    : upper(term)},
+                       {"share_pct", pct(m.step_term_share)},
+                       {"gpus", n0(f.gpus())}}));
+  if (f.gpus() != best.layout.gpus())
+    w.push_back(coded("deadline_knee",
+                      "shown: the knee of the days-vs-GPUs curve (Kneedle, Satopää et al. 2011, in log-log), {gpus} "
+                      "GPUs; the fastest plan, {fastest_gpus} GPUs, takes {fastest_days} days",
+                      {{"gpus", n0(best.layout.gpus())},
+                       {"fastest_gpus", n0(f.gpus())},
+                       {"fastest_days", fmt("%.1f", m.fastest_days)}}));
+  if (m.larger_batch) {
+    const Layout& b = m.larger_batch->layout;
+    const Params params = {{"batch_tokens", tokens(global_batch(p.training, b))},
+                           {"gpus", n0(b.gpus())},
+                           {"days", fmt("%.1f", m.larger_batch_days)}};
+    w.push_back(m.larger_batch_meets
+                    ? coded("deadline_fix_batch",
+                            "a global batch of {batch_tokens} tokens would meet it: {gpus} GPUs, {days} days", params)
+                    : coded("deadline_fix_batch_short",
+                            "even a global batch of {batch_tokens} tokens takes {days} days (on {gpus} GPUs)", params));
+    const CriticalBatch cb = s.critical ? *s.critical : critical_batch(p.model, p.training);
+    const double need = static_cast<double>(global_batch(p.training, b) * p.training.seq_len);
+    if (m.larger_batch_meets && need > cb.tokens)
+      w.push_back(
+          coded("deadline_fix_batch_above_critical",
+                "{batch_tokens} tokens is above the critical batch of {critical_tokens} tokens for this "
+                "compute (DeepSeek LLM, Bi et al. 2024): past it more tokens per step buy fewer steps' worth",
+                {{"batch_tokens", tokens(global_batch(p.training, b))}, {"critical_tokens", fmt("%.0f", cb.tokens)}}));
+  }
+  w.push_back(coded("deadline_fix_days",
+                    "the fastest plan needs a deadline of {fastest_days} days; a faster accelerator may meet "
+                    "{target_days} (gpucalc compare)",
+                    {{"fastest_days", fmt("%.1f", m.fastest_days)}, {"target_days", fmt("%.4g", *s.target_days)}}));
+}
+
 std::vector<Message> warnings_json(const Scenario& s, const SearchResult& sr, const Candidate& best) {
   const Problem& p = s.problem;
   const Constraints& c = s.constraints;
@@ -339,15 +422,15 @@ std::vector<Message> warnings_json(const Scenario& s, const SearchResult& sr, co
         "expect out-of-memory risk",
         {{"used_pct", fmt("%.0f", used * 100)}}));
   }
-  if (s.target_days && !sr.target_met)
-    w.push_back(
-        coded("target_days_unreachable",
-              "target of {target_days} days not reachable: the chosen layout takes {days} days with failures and "
-              "checkpoints ({days_without} without) (the global batch caps data parallelism at {batch} sequences)",
-              {{"target_days", fmt("%.4g", *s.target_days)},
-               {"days", fmt("%.1f", outcome(p, best).goodput.wall_days)},
-               {"days_without", fmt("%.1f", best.run.days)},
-               {"batch", std::to_string(p.training.global_batch)}}));
+  if (s.target_days && !sr.target_met) {
+    w.push_back(coded("target_days_unreachable",
+                      "target of {target_days} days not reachable: the chosen layout takes {days} days with failures "
+                      "and checkpoints ({days_without} without)",
+                      {{"target_days", fmt("%.4g", *s.target_days)},
+                       {"days", fmt("%.1f", outcome(p, best).goodput.wall_days)},
+                       {"days_without", fmt("%.1f", best.run.days)}}));
+    if (sr.miss) deadline_notes(s, *sr.miss, best, w);
+  }
   if (!p.efficiency.mfu && !p.efficiency.hfu && p.perf.profile_id == "default")
     w.push_back(
         coded("no_perf_profile",
@@ -784,6 +867,7 @@ void curve_point_json(JsonWriter& w, const Scenario& s, const CurvePoint& pt) {
   w.field("micro_batch", l.micro_batch);
   w.field("zero_stage", l.zero_stage);
   w.field("recompute", to_string(l.recompute));
+  w.field("global_batch_tokens", global_batch(s.problem.training, l) * s.problem.training.seq_len);
   w.end_object();
   w.field("goodput_days", num_or_null(pt.outcome.goodput.wall_days));
   w.field("cost", pt.outcome.cost ? std::optional(pt.outcome.cost->total) : std::nullopt);
@@ -886,6 +970,7 @@ void compare_row_json(JsonWriter& w, const CompareRow& r) {
   w.field("micro_batch", l.micro_batch);
   w.field("zero_stage", l.zero_stage);
   w.field("recompute", to_string(l.recompute));
+  w.field("global_batch_tokens", global_batch(s.problem.training, l) * s.problem.training.seq_len);
   w.end_object();
   w.field("days", c.run.days);
   w.field("goodput_days", num_or_null(o.goodput.wall_days));

@@ -408,6 +408,66 @@ void read_offload(Reader& r, const json& o, const std::string& P0, Scenario& s) 
   if (auto v = r.number(*it, P, "host_memory_bw_gbs", false, 0, 100'000, true)) f.host_memory_bw_gbs = *v;
 }
 
+// training.global_batch_range: the batches the search may pick from, in tokens: { "min",
+// "max" } (rule "range", the default) or { "min", "rule": "critical" }, whose max is the
+// critical batch of DeepSeek LLM's law for this model and token count (critical_batch.hpp).
+// Stored in sequences: min rounded up, max rounded down to whole sequences.
+void read_batch_range(Reader& r, const json& v, const std::string& R, Scenario& s) {
+  if (!r.expect_object(&v, R)) return;
+  r.only_keys(v, R, {"min", "max", "rule"});
+  const auto rule = r.choice(v, R, "rule", {"range", "critical"}, false);
+  const auto lo = r.integer(v, R, "min", false, 1, 1'000'000'000'000);
+  const auto hi = r.integer(v, R, "max", false, 1, 1'000'000'000'000);
+  if (r.failed()) return;
+  const Training& t = s.problem.training;
+  const bool critical = rule == "critical";
+  if (critical && hi)
+    return r.fail(R + "/max", "batch_range_max_with_critical",
+                  "is set by the critical rule; give max or rule \"critical\", not both");
+  if (!critical && !hi) return r.fail(R + "/max", "batch_range_max_missing", "is required unless rule is \"critical\"");
+  int64_t max_tokens = hi.value_or(0);
+  if (critical) {
+    const CriticalBatch cb = critical_batch(s.problem.model, t);
+    if (!std::isfinite(cb.tokens) || cb.tokens < 1)
+      return r.fail(R + "/rule", "critical_batch_undefined", "gives no critical batch for this model and token count");
+    max_tokens = static_cast<int64_t>(std::min(cb.tokens, 1e12));
+    s.critical = cb;
+    s.batch_rule = BatchRule::critical;
+    const auto g = [](double x) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.3g", x);
+      return std::string(buf);
+    };
+    s.defaults_applied.push_back(
+        coded("default_batch_critical",
+              "training.global_batch_range.max = {tokens} tokens: the critical batch 0.2920 · C^0.3271 of DeepSeek LLM "
+              "(Bi et al. 2024, arXiv 2401.02954) at C = {flops} FLOPs",
+              {{"tokens", std::to_string(max_tokens)}, {"flops", g(cb.compute_flops)}}));
+    if (cb.extrapolated)
+      s.warnings.push_back(
+          coded("critical_batch_extrapolated",
+                "the critical-batch law was fitted on compute budgets of {fit_min} to {fit_max} FLOPs; "
+                "{flops} FLOPs is an extrapolation (Llama 3 405B at 3.8e25 FLOPs ended at 16M tokens)",
+                {{"fit_min", g(kCriticalBatchFitMinFlops)},
+                 {"fit_max", g(kCriticalBatchFitMaxFlops)},
+                 {"flops", g(cb.compute_flops)}}));
+  } else {
+    s.batch_rule = BatchRule::range;
+  }
+  const int64_t min_tokens = lo.value_or(t.seq_len);
+  if (min_tokens > max_tokens)
+    return r.fail(R + "/min", "batch_range_inverted", "is above max ({max} tokens), got {got}",
+                  {{"max", std::to_string(max_tokens)}, {"got", std::to_string(min_tokens)}});
+  const int64_t bmin = (min_tokens + t.seq_len - 1) / t.seq_len, bmax = max_tokens / t.seq_len;
+  if (bmax < std::max<int64_t>(bmin, 1))
+    return r.fail(R, "batch_range_empty", "holds no whole number of sequences of seq_len ({seq_len}) tokens",
+                  {{"seq_len", std::to_string(t.seq_len)}});
+  s.batch_min_tokens = min_tokens;
+  s.batch_max_tokens = max_tokens;
+  s.constraints.batch_min = bmin;
+  s.constraints.batch_max = bmax;
+}
+
 void read_training(Reader& r, const json& root, Scenario& s) {
   auto it = root.find("training");
   if (!r.expect_object(it == root.end() ? nullptr : &*it, "/training")) return;
@@ -419,6 +479,7 @@ void read_training(Reader& r, const json& root, Scenario& s) {
                "seq_len",
                "global_batch",
                "global_batch_tokens",
+               "global_batch_range",
                "micro_batch",
                "precision",
                "optimizer",
@@ -471,7 +532,13 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   auto gb = r.integer(o, P, "global_batch", false, 1, 100'000'000);
   auto gbt = r.integer(o, P, "global_batch_tokens", false, 1, 1'000'000'000'000);
   if (r.failed()) return;
-  if (gbt) {
+  if (o.contains("global_batch_range")) {
+    if (gb || gbt)
+      return r.fail(P + "/global_batch_range", "batch_range_or_fixed",
+                    "give global_batch (or global_batch_tokens) or global_batch_range, not both");
+    read_batch_range(r, o.at("global_batch_range"), P + "/global_batch_range", s);
+    if (r.failed()) return;
+  } else if (gbt) {
     if (*gbt % t.seq_len != 0)
       return r.fail(P + "/global_batch_tokens", "multiple_of_seq_len",
                     "must be a multiple of seq_len ({seq_len}), got {got}",
@@ -492,9 +559,16 @@ void read_training(Reader& r, const json& root, Scenario& s) {
               "training.global_batch = {sequences} sequences (default: about 4M tokens per step, as Llama 2)",
               {{"sequences", std::to_string(t.global_batch)}}));
   }
-  if (static_cast<double>(t.global_batch) * static_cast<double>(t.seq_len) > t.tokens)
+  // A range's smallest batch must fit in the tokens; the search keeps its batches below them.
+  const int64_t least = s.constraints.batch_max > 0 ? s.constraints.batch_min : t.global_batch;
+  if (static_cast<double>(least) * static_cast<double>(t.seq_len) > t.tokens)
     return r.fail(P + "/tokens", "tokens_below_batch", "is smaller than one global batch ({tokens} tokens)",
-                  {{"tokens", std::to_string(t.global_batch * t.seq_len)}});
+                  {{"tokens", std::to_string(least * t.seq_len)}});
+  if (s.constraints.batch_max > 0) {
+    s.constraints.batch_max =
+        std::min(s.constraints.batch_max, static_cast<int64_t>(t.tokens / static_cast<double>(t.seq_len)));
+    t.global_batch = s.constraints.batch_max;  // until the search picks (answer.cpp)
+  }
   if (auto v = r.integer(o, P, "micro_batch", false, 1, 1'000'000)) s.constraints.micro_batch = *v;
   if (auto v = r.choice(o, P, "precision", {"bf16", "fp16", "fp8"}, false))
     t.precision = *v == "fp16" ? Precision::fp16 : *v == "fp8" ? Precision::fp8 : Precision::bf16;
@@ -673,7 +747,7 @@ void read_parallel(Reader& r, const json& root, Scenario& s) {
   if (c.shard && c.dp && *c.dp % *c.shard != 0)
     return bad("shard", "shard_divide_dp",
                "must divide dp ({of}): the sharding groups tile the data-parallel ranks, got {got}", *c.dp, *c.shard);
-  if (c.dp && t.global_batch % *c.dp != 0)
+  if (c.dp && c.batch_max == 0 && t.global_batch % *c.dp != 0)
     return bad("dp", "dp_divide_batch", "must divide the global batch ({of} sequences), got {got}", t.global_batch,
                *c.dp);
   // Each factor is at most kMaxGpus, so stopping once the product passes kMaxGpus keeps
@@ -986,6 +1060,14 @@ void price_from_catalog(Scenario& s) {
   cm.unpriced =
       coded("price_unknown", "no public rental price for {gpu} in data/gpus.json; set cost.price_per_gpu_hour",
             {{"gpu", g.name}, {"gpu_id", g.id}});
+}
+
+const char* to_string(BatchRule r) {
+  switch (r) {
+    case BatchRule::range: return "range";
+    case BatchRule::critical: return "critical";
+    default: return "fixed";
+  }
 }
 
 bool cost_priced(const Scenario& s) {

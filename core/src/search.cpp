@@ -1,6 +1,7 @@
 #include "gpucalc/search.hpp"
 
 #include "compiled_problem.hpp"
+#include "search_pass.hpp"
 #include "search_space.hpp"
 
 #include <algorithm>
@@ -138,9 +139,10 @@ void keep_top(std::vector<Candidate>& kept, const Candidate& c) {
   kept.resize(kTopKept);
 }
 
-// The one-pass search on the compiled problem; with `fitting`, also keeps every layout under the memory limit.
+}  // namespace
+
 SearchResult search_pass(const CompiledProblem& cp, const Constraints& c, const Target& t,
-                         std::vector<Candidate>* fitting) {
+                         std::vector<Candidate>* fitting, int64_t least_gpus) {
   const Problem& p = *cp.problem;
   SearchResult r;
   // One pass: the best fitting layout at every GPU count (and the least over-capacity
@@ -149,6 +151,7 @@ SearchResult search_pass(const CompiledProblem& cp, const Constraints& c, const 
   r.truncated = !enumerate_layouts(p, c, [&](const Layout& l) {
     // Memory first: a layout that does not fit is pruned (with every larger
     // micro-batch) before its step time is computed.
+    if (l.gpus() < least_gpus) return false;  // cannot meet the deadline at any micro-batch
     Candidate cand = evaluate_memory(cp, l);
     ++r.layouts_evaluated;
     if (!cand.fits) {
@@ -206,11 +209,26 @@ SearchResult search_pass(const CompiledProblem& cp, const Constraints& c, const 
   const Point* pick = t.objective == Objective::cost   ? argmin(by_money, both)
                       : t.objective == Objective::days ? argmin(by_days, both)
                                                        : argmin(by_gpus, both);
+  // The knee of the Pareto front (ascending GPUs, each finishing sooner than all smaller
+  // counts) in log GPUs and log days.
+  const auto knee = [&]() -> const Point* {
+    std::vector<const Point*> front;
+    for (const Point& q : pts)
+      if (std::isfinite(q.days()) && (front.empty() || q.days() < front.back()->days())) front.push_back(&q);
+    if (front.empty()) return nullptr;
+    std::vector<double> x, y;
+    for (const Point* q : front) {
+      x.push_back(std::log2(static_cast<double>(q->cand->layout.gpus())));
+      y.push_back(std::log2(q->days()));
+    }
+    return front[knee_index(x, y)];
+  };
   if (!pick && !pts.empty()) {
     // Nothing meets both targets: the cheapest that meets the deadline; else the fastest
-    // within budget; else the fastest (the cheapest when only a budget was set).
+    // within budget; else the knee of the curve (the cheapest when only a budget was set).
     if (t.days && argmin(by_days, meets_days)) pick = argmin(by_money, meets_days);
-    else if (t.days) pick = argmin(by_days, meets_cost);
+    else if (t.days && t.max_cost) pick = argmin(by_days, meets_cost);
+    if (!pick && t.days && t.objective != Objective::days) pick = knee();  // objective days: the fastest
     if (!pick) pick = t.days ? argmin(by_days, all) : argmin(by_money, all);
   }
   if (pick) {
@@ -221,8 +239,6 @@ SearchResult search_pass(const CompiledProblem& cp, const Constraints& c, const 
   if (!r.chosen) r.chosen = best_any;
   return r;
 }
-
-}  // namespace
 
 const char* to_string(Objective o) {
   switch (o) {
@@ -250,7 +266,10 @@ SearchResult search(const Problem& p, const Constraints& c, std::optional<double
 }
 
 SearchResult search(const Problem& p, const Constraints& c, const Target& t) {
-  return search_pass(compile_problem(p), c, t, nullptr);
+  const CompiledProblem cp = compile_problem(p);
+  SearchResult r = search_pass(cp, c, t, nullptr);
+  explain_miss(cp, c, t, r);
+  return r;
 }
 
 FullSearch search_full(const Problem& p, const Constraints& c, std::optional<double> target_days, int top_k) {
@@ -268,6 +287,7 @@ FullSearch search_full(const Problem& p, const Constraints& c, const Target& t, 
   const CompiledProblem cp = compile_problem(p);
   fs.result = search_pass(cp, c, t, c.gpus ? &all : nullptr);
   if (!fs.result.chosen) return fs;
+  explain_miss(cp, c, t, fs.result);
   double best_days = std::numeric_limits<double>::infinity();
   for (const auto& [n, cand] : fs.result.best_per_count) {
     CurvePoint pt;

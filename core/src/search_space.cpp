@@ -32,6 +32,35 @@ SearchDim fixed_dim(const char* name, std::vector<int64_t> vals, void (*set)(Lay
   return {name, [vals = std::move(vals)](const Layout&, std::vector<int64_t>& out) { out = vals; }, set};
 }
 
+// The largest 2^i·3^j ≤ n (n ≥ 1).
+int64_t largest_3_smooth(int64_t n) {
+  int64_t best = 1;
+  for (int64_t p3 = 1; p3 <= n; p3 *= 3) {
+    int64_t v = p3;
+    while (v * 2 <= n) v *= 2;
+    best = std::max(best, v);
+  }
+  return best;
+}
+
+// Open dp under a batch range: the powers of two and three times them up to the largest
+// batch (GPU counts between the powers of two: 3 · 1,024 = 3,072). Not the largest
+// batch's other divisors: a critical batch of 8,277 sequences would offer dp 2,759.
+std::vector<int64_t> dp_open_range(int64_t batch_max) {
+  std::vector<int64_t> out;
+  for (int64_t q = 1; q <= batch_max; q *= 2) {
+    out.push_back(q);
+    if (3 * q <= batch_max) out.push_back(3 * q);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// GPU counts of a node or more fill whole scale-up domains (nodes); smaller ones divide one.
+bool whole_domains(int64_t gpus, int64_t domain) {
+  return domain <= 1 || (gpus >= domain ? gpus % domain == 0 : domain % gpus == 0);
+}
+
 // TP: divisors of gcd(heads, kv_heads, ffn_hidden) inside the scale-up domain
 // (TP's per-layer all-reduces collapse across nodes; sizing-model.md §4).
 // MoE: expert-TP = TP also splits each expert's width (and the dense layers', if any).
@@ -81,14 +110,17 @@ std::vector<int64_t> module_sets(const ModelShape& m, const Constraints& c) {
 }
 
 // DP: the fixed dp, or what the fixed GPU count leaves of tp·pp·cp, or every divisor of
-// the global batch; kept when the layout stays within kMaxLayoutGpus (which also keeps
-// gpus() in int64), reaches min_gpus, matches the GPU count, divides the batch and lets
-// the expert-TP groups tile tp·cp·dp.
-SearchDim dp_dim(const Problem& p, const Constraints& c, int64_t min_gpus) {
-  const int64_t B = p.training.global_batch;
+// the global batch (with a batch range: dp_open_range); kept when the layout stays within
+// kMaxLayoutGpus (which also keeps gpus() in int64), reaches min_gpus, matches the GPU
+// count, divides the batch (a fixed one) and lets the expert-TP groups tile tp·cp·dp.
+SearchDim dp_dim(const Problem& p, const Constraints& c, int64_t min_gpus, int64_t domain) {
+  const bool range = c.batch_max > 0;
+  const int64_t B = range ? c.batch_max : p.training.global_batch;
   return {"dp",
-          [&c, B, min_gpus, open = c.dp || c.gpus ? std::vector<int64_t>{} : divisors(B, B)](
-              const Layout& l, std::vector<int64_t>& out) {
+          [&c, B, range, domain, min_gpus,
+           open = c.dp || c.gpus ? std::vector<int64_t>{}
+                  : range        ? dp_open_range(B)
+                                 : divisors(B, B)](const Layout& l, std::vector<int64_t>& out) {
             const int64_t model_par = l.tp * l.pp * l.cp;
             out.clear();
             if (c.dp) out = {*c.dp};
@@ -96,10 +128,30 @@ SearchDim dp_dim(const Problem& p, const Constraints& c, int64_t min_gpus) {
             else if (!c.gpus) out = open;
             std::erase_if(out, [&](int64_t dp) {
               return dp > kMaxLayoutGpus / model_par || model_par * dp < min_gpus ||
-                     (c.gpus && model_par * dp != *c.gpus) || dp < 1 || B % dp != 0 || (l.tp * dp * l.cp) % l.etp != 0;
+                     (c.gpus && model_par * dp != *c.gpus) || dp < 1 || (!range && B % dp != 0) ||
+                     (range && (dp > B || (!whole_domains(model_par * dp, domain) && !c.dp && !c.gpus))) ||
+                     (l.tp * dp * l.cp) % l.etp != 0;
             });
           },
           [](Layout& l, int64_t v) { l.dp = v; }};
+}
+
+// The global batch of a layout when the scenario gives a range: the largest batch in
+// [batch_min, batch_max] that dp ranks share evenly with a 3-smooth count per rank
+// (2^i·3^j sequences, so the micro-batches divide it: rounding loses at most a quarter),
+// else the largest that dp divides. The largest, because at a fixed layout more
+// micro-batches per step only shrink the pipeline bubble's and the gradient
+// reduction's share of the step; the range is the batch the user accepts for learning.
+SearchDim batch_dim(const Constraints& c) {
+  return {"global_batch",
+          [&c](const Layout& l, std::vector<int64_t>& out) {
+            out.clear();
+            const int64_t lo = (c.batch_min + l.dp - 1) / l.dp, hi = c.batch_max / l.dp;
+            if (hi < std::max<int64_t>(lo, 1)) return;
+            const int64_t k = largest_3_smooth(hi);
+            out.push_back(l.dp * (k >= lo ? k : hi));
+          },
+          [](Layout& l, int64_t v) { l.global_batch = v; }};
 }
 
 // EP, open for MoE models: divisors of the expert count that divide dp × cp (the EP
@@ -156,7 +208,8 @@ SearchSpace search_space(const Problem& p, const Constraints& c) {
   s.dims.push_back(fixed_dim("tp", one_or(c.tp, tp_open(m, domain)), [](Layout& l, int64_t v) { l.tp = v; }));
   s.dims.push_back(fixed_dim("pp", one_or(c.pp, pp_open(m)), [](Layout& l, int64_t v) { l.pp = v; }));
   s.dims.push_back(fixed_dim("cp", one_or(c.cp, cp_open(t)), [](Layout& l, int64_t v) { l.cp = v; }));
-  s.dims.push_back(dp_dim(p, c, min_gpus));
+  s.dims.push_back(dp_dim(p, c, min_gpus, domain));
+  if (c.batch_max > 0) s.dims.push_back(batch_dim(c));
   s.dims.push_back(ep_dim(m, c));
   // Interleaving: 1-8 virtual stages when pipelining (Narayanan et al. 2021 §2.2.2);
   // broken_rule drops what the layers or micro-batches cannot carry. MoE models multiply
@@ -189,8 +242,9 @@ SearchSpace search_space(const Problem& p, const Constraints& c) {
   s.dims.push_back(shard_dim(c, domain));
   // Micro-batch innermost and ascending: the divisors of the per-DP-rank batch up to 64.
   s.dims.push_back({"micro_batch",
-                    [&c, B = t.global_batch](const Layout& l, std::vector<int64_t>& out) {
-                      out = c.micro_batch ? std::vector<int64_t>{*c.micro_batch} : divisors(B / l.dp, 64);
+                    [&c, &t](const Layout& l, std::vector<int64_t>& out) {
+                      out = c.micro_batch ? std::vector<int64_t>{*c.micro_batch}
+                                          : divisors(global_batch(t, l) / l.dp, 64);
                     },
                     [](Layout& l, int64_t v) { l.micro_batch = v; }});
   return s;

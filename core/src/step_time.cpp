@@ -181,7 +181,7 @@ StepTime compose_step(const ModelShape& m, const Training& t, const Layout& l, c
                       const StepFacts& facts, const FlopsPerToken& f, LayersOf layers_of) {
   StepTime st;
   st.peak_flops = peak_flops(g, t.precision);
-  const double tokens_step = static_cast<double>(t.global_batch) * static_cast<double>(t.seq_len);
+  const double tokens_step = static_cast<double>(global_batch(t, l)) * static_cast<double>(t.seq_len);
   const double n = static_cast<double>(l.gpus());
   const auto finish = [&]() {
     st.bubble_fraction = st.step_time_s > 0 ? st.bubble_s / st.step_time_s : 0.0;

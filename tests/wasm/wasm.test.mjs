@@ -181,3 +181,47 @@ describe("shim and version", () => {
     assert.ok(cli.stdout.includes(v), `CLI printed ${cli.stdout}`);
   });
 });
+
+// The batch as a planner's knob: a range lets the search pick a GPU count between powers
+// of two and reports the batch it chose; a critical rule takes DeepSeek LLM's law.
+describe("training.global_batch_range", () => {
+  test("the chosen batch is inside the range and equals dp · micro-batch · micro-batches", () => {
+    const got = evaluate({
+      model: "llama-3.1-70b",
+      gpu: "h100-sxm-80gb",
+      training: { tokens: 15e12, seq_len: 8192, global_batch_range: { min: 4194304, max: 16777216 } },
+      target: { days: 60 },
+    });
+    assert.equal(got.ok, true);
+    const p = got.value.plan;
+    assert.equal(p.batch_rule, "range");
+    assert.ok(p.global_batch_tokens >= 4194304 && p.global_batch_tokens <= 16777216);
+    assert.equal(p.global_batch, p.dp * p.micro_batch * p.micro_batches);
+    assert.notEqual(p.gpus & (p.gpus - 1), 0, `${p.gpus} GPUs is a power of two`);
+  });
+  test("rule critical: 0.2920 · C^0.3271 tokens (DeepSeek LLM) for Llama 3.1 405B on 15T tokens", () => {
+    const got = evaluate({
+      model: "llama-3.1-405b",
+      gpu: "h100-sxm-80gb",
+      training: { tokens: 15e12, seq_len: 8192, global_batch_range: { rule: "critical" } },
+      target: { days: 60 },
+    });
+    assert.equal(got.ok, true);
+    const r = got.value.plan.global_batch_range;
+    // C = (6 · 401,646,551,040 + 6 · 126 · 16384 · 8192) FLOPs/token × 15e12 tokens.
+    const c = (6 * 401646551040 + 6 * 126 * 16384 * 8192) * 15e12;
+    assert.ok(Math.abs(r.compute_flops / c - 1) < 1e-9);
+    assert.ok(Math.abs(r.critical_batch_tokens / (0.292 * c ** 0.3271) - 1) < 1e-9);
+    assert.ok(got.value.warnings.some((w) => w.code === "critical_batch_extrapolated"));
+  });
+  test("min above max is refused at its field", () => {
+    const got = evaluate({
+      model: "llama-3.1-8b",
+      gpu: "h100-sxm-80gb",
+      training: { tokens: 1e12, seq_len: 4096, global_batch_range: { min: 8388608, max: 4194304 } },
+    });
+    assert.equal(got.ok, false);
+    assert.equal(got.error.code, "batch_range_inverted");
+    assert.equal(got.error.path, "/training/global_batch_range/min");
+  });
+});

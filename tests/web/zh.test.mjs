@@ -109,6 +109,36 @@ test("a missing price: the warnings are Chinese", async () => {
   await assertChinese("missing price");
 });
 
+// Llama 3.1 405B on 15T tokens in 60 days with Llama 2's 4M-token batch: unreachable. The
+// plan shows the batch; the warnings say why and what would meet it, in each language.
+const deadline405 = {
+  model: "llama-3.1-405b",
+  gpu: "h100-sxm-80gb",
+  training: { tokens: 15e12, seq_len: 8192, global_batch_tokens: 4194304 },
+  target: { days: 60 },
+};
+
+test("an unreachable deadline: the batch, why and what would meet it are Chinese", async () => {
+  await page.goto(`${server.url}?lang=zh#s=${b64url(JSON.stringify(deadline405))}`);
+  await waitForAnswer(page);
+  assert.match(await page.locator("#plan").innerText(), /512 条序列/);
+  const warnings = await page.locator("#warnings").innerText();
+  assert.match(warnings, /全局批大小限制了数据并行/);
+  assert.match(warnings, /拐点/);
+  assert.match(warnings, /全局批大小为 [\d,]+ token 时可以达到|即使全局批大小为/);
+  await assertChinese("unreachable deadline");
+});
+
+test("an unreachable deadline in English: the batch, why and what would meet it", async () => {
+  await page.goto(`${server.url}?lang=en#s=${b64url(JSON.stringify(deadline405))}`);
+  await waitForAnswer(page);
+  assert.match(await page.locator("#plan").innerText(), /512 seq/);
+  const warnings = await page.locator("#warnings").innerText();
+  assert.match(warnings, /the global batch caps data parallelism/);
+  assert.match(warnings, /knee of the days-vs-GPUs curve/);
+  assert.match(warnings, /would meet it|even a global batch/);
+});
+
 test("an answer that does not fit: the OOM badge, its tooltip and the warning are Chinese", async () => {
   const scenario = {
     model: "llama-3.1-70b",

@@ -188,11 +188,18 @@ struct Layout {
   // an even share; the other stages split the rest evenly. Used to lighten the stages
   // that also carry the embedding or the output layer and loss.
   int64_t first_stage_layers = 0, last_stage_layers = 0;
+  // Sequences per optimizer step when the search chose the batch from a range
+  // (training.global_batch_range): dp · micro_batch · micro-batches. 0 = training.global_batch.
+  int64_t global_batch = 0;
 
   // EP splits the experts over ep of the stage's tp·cp·dp ranks; it adds no GPUs.
   int64_t gpus() const { return tp * pp * dp * cp; }
 };
 
+// The layout's global batch B in sequences: its own when the search chose it, else the training's.
+inline int64_t global_batch(const Training& t, const Layout& l) {
+  return l.global_batch > 0 ? l.global_batch : t.global_batch;
+}
 // Micro-batches per step per pipeline: m = B / (dp · b).
 int64_t micro_batches(const Training& t, const Layout& l);
 // The expert-data-parallel group a routed expert's parameters are replicated (and ZeRO-

@@ -23,6 +23,9 @@ struct Constraints {
   std::optional<Recompute> recompute;
   std::optional<unsigned> recompute_modules;              // training.recompute_modules (RecomputeModule bits)
   int64_t first_stage_layers = 0, last_stage_layers = 0;  // parallel.*_stage_layers (0: even split); need pp fixed
+  // training.global_batch_range, in sequences: the search picks each layout's batch in
+  // [batch_min, batch_max] (0, 0: the batch is training.global_batch).
+  int64_t batch_min = 0, batch_max = 0;
 };
 
 // Everything one evaluation needs that does not vary across layouts.

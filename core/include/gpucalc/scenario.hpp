@@ -6,14 +6,23 @@
 #include <string_view>
 #include <vector>
 
+#include "gpucalc/critical_batch.hpp"
 #include "gpucalc/error.hpp"
 #include "gpucalc/problem.hpp"
 
 namespace gpucalc {
 
+// How the global batch was given: one number (training.global_batch or
+// global_batch_tokens), or training.global_batch_range with its max, or with the critical rule.
+enum class BatchRule { fixed, range, critical };
+const char* to_string(BatchRule r);
+
 struct Scenario {
   Problem problem;
-  Constraints constraints;
+  Constraints constraints;  // constraints.batch_min/max: the range in sequences
+  BatchRule batch_rule = BatchRule::fixed;
+  int64_t batch_min_tokens = 0, batch_max_tokens = 0;  // the range as given (max: the law's, rounded down)
+  std::optional<CriticalBatch> critical;               // rule "critical": the law's value
   std::optional<double> target_days;
   std::optional<double> max_cost;         // target.max_cost, in the cost's currency
   Objective objective = Objective::gpus;  // target.objective

@@ -75,6 +75,33 @@ struct Outcome {
 };
 Outcome outcome(const Problem& p, const Candidate& c);
 
+// Kneedle (Satopää et al. 2011) on a falling curve: normalise both axes to [0, 1], and
+// take the point furthest below the chord from the first point to the last. The search
+// gives it log GPUs and log days of the Pareto front, where perfect scaling is a straight
+// line of slope -1 and the knee is where more GPUs stop buying proportionally fewer days.
+// Returns the index of the knee, or the last index when no point lies below the chord (the
+// curve does not bend) or there are fewer than three points.
+size_t knee_index(const std::vector<double>& x, const std::vector<double>& y);
+
+// When no GPU count meets target.days: the fastest plan, what limits it, and what would meet
+// the deadline (report.cpp words it).
+struct DeadlineMiss {
+  Candidate fastest;
+  double fastest_days = 0;     // its wall-clock days (goodput)
+  int64_t batch_limit = 0;     // the largest batch allowed, sequences (training.global_batch or the range's top)
+  bool batch_caps_dp = false;  // doubling its data-parallel ranks would need a larger batch than allowed
+  // The largest overhead in its step: "bubble", "dp", "tp", "pp", "cp", "ep", "zero3",
+  // "offload" (empty when compute is all of it), and its share of the step.
+  const char* step_term = "";
+  double step_term_share = 0;
+  // The search again with the batch allowed to grow to batch_limit · factor: its answer,
+  // and whether it meets the deadline.
+  int64_t factor = 0;
+  std::optional<Candidate> larger_batch;
+  double larger_batch_days = 0;
+  bool larger_batch_meets = false;
+};
+
 struct SearchResult {
   std::optional<Candidate> chosen;              // the answer
   std::map<int64_t, Candidate> best_per_count;  // fastest fitting layout per GPU count
@@ -85,6 +112,8 @@ struct SearchResult {
   bool truncated = false;   // the enumeration hit its work bounds: no answer (too_many_layouts())
   bool target_met = false;  // the answer finishes within target.days (wall clock)
   bool budget_met = false;  // the answer costs at most target.max_cost
+  // target.days not met: the answer is the knee of the days-vs-GPUs front (knee_index), and why.
+  std::optional<DeadlineMiss> miss;
 };
 
 // With target_days: the smallest GPU count whose best fitting layout finishes in
@@ -95,7 +124,9 @@ struct SearchResult {
 // (ties: fewer GPUs), fewest days (ties: fewer GPUs). At one GPU count the fastest layout
 // is also the cheapest (cost ∝ GPU-hours), so the search ranks layouts by step time as
 // before. When no count meets both targets: the cheapest that meets the deadline, else
-// the fastest within budget, else the fastest (or, with only a budget, the cheapest).
+// the fastest within budget, else the knee of the days-vs-GPUs front (knee_index; not the
+// last few percent of speed at any price) with `miss` saying why and what would meet the
+// deadline (or, with only a budget, the cheapest).
 SearchResult search(const Problem& p, const Constraints& c, std::optional<double> target_days);
 SearchResult search(const Problem& p, const Constraints& c, const Target& t);
 

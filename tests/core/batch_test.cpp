@@ -1,0 +1,136 @@
+// The batch as a planner's knob (training.global_batch_range): the critical-batch law, the
+// GPU counts between powers of two it opens, the knee of the days-vs-GPUs curve, and what
+// an unreachable deadline says.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "gpucalc/api.hpp"
+#include "gpucalc/critical_batch.hpp"
+#include "gpucalc/scenario.hpp"
+#include "gpucalc/search.hpp"
+
+using namespace gpucalc;
+using json = nlohmann::ordered_json;
+
+namespace {
+json value_of(const std::string& scenario) {
+  const json env = json::parse(evaluate_json(scenario));
+  REQUIRE(env["ok"] == true);
+  return env["value"];
+}
+json error_of(const std::string& scenario) {
+  const json env = json::parse(evaluate_json(scenario));
+  REQUIRE(env["ok"] == false);
+  return env["error"];
+}
+bool has_code(const json& notes, const std::string& code) {
+  for (const auto& n : notes)
+    if (n["code"] == code) return true;
+  return false;
+}
+bool power_of_two(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
+const char* k405 = R"({"model":"llama-3.1-405b","gpu":"h100-sxm-80gb",
+    "training":{"tokens":15e12,"seq_len":8192,"global_batch_tokens":4194304},"target":{"days":60}})";
+}  // namespace
+
+TEST_CASE("critical batch of Llama 3.1 405B on 15T tokens, DeepSeek LLM's law", "[batch]") {
+  auto s = parse_scenario(R"({"model":"llama-3.1-405b","gpu":"h100-sxm-80gb",
+      "training":{"tokens":15e12,"seq_len":8192,"global_batch_range":{"rule":"critical"}}})");
+  REQUIRE(s.ok());
+  const CriticalBatch cb = critical_batch(s->problem.model, s->problem.training);
+  // M = 6 · non-embedding matmul parameters + 6 · n_layer · d_model · l_seq (DeepSeek LLM §3.2):
+  // per layer q, o 16384² each, k, v 16384 × 1024 each, MLP 3 × 16384 × 53248.
+  const double per_layer = 2.0 * 16384 * 16384 + 2.0 * 16384 * 1024 + 3.0 * 16384 * 53248;
+  const double m = 6.0 * 126 * per_layer + 6.0 * 126 * 16384 * 8192;
+  CHECK(cb.flops_per_token == Approx(m).epsilon(1e-12));
+  CHECK(cb.compute_flops == Approx(m * 15e12).epsilon(1e-12));
+  CHECK(cb.tokens == Approx(0.2920 * std::pow(m * 15e12, 0.3271)).epsilon(1e-12));
+  CHECK(cb.tokens == Approx(6.781e7).epsilon(1e-3));  // 3.77e25 FLOPs → 67.8M tokens
+  // Beyond the law's fitted budgets; above Llama 3 405B's final 16M-token batch (arXiv 2407.21783).
+  CHECK(cb.extrapolated);
+  CHECK(cb.tokens > 16777216.0);
+  // The scenario's range takes it as max, rounded down to whole sequences.
+  CHECK(s->batch_rule == BatchRule::critical);
+  CHECK(s->constraints.batch_max == static_cast<int64_t>(cb.tokens) / 8192);
+  CHECK(s->constraints.batch_max == 8277);
+  CHECK(s->constraints.batch_min == 1);
+}
+
+TEST_CASE("Kneedle on a synthetic days-vs-GPUs curve", "[batch][knee]") {
+  // Perfect scaling to 8 GPUs (days = 64 / n), then almost flat: the knee is at 8.
+  std::vector<double> x, y;
+  const double days[] = {64, 32, 16, 8, 7, 6.5, 6.25};
+  for (int i = 0; i < 7; ++i) {
+    x.push_back(std::log(std::pow(2.0, i)));
+    y.push_back(std::log(days[i]));
+  }
+  CHECK(knee_index(x, y) == 3);
+  // A straight line in log-log (perfect scaling throughout) has no knee: the last point.
+  std::vector<double> ly;
+  for (int i = 0; i < 7; ++i) ly.push_back(std::log(64.0 / std::pow(2.0, i)));
+  CHECK(knee_index(x, ly) == 6);
+  CHECK(knee_index({0.0, 1.0}, {1.0, 0.0}) == 1);
+}
+
+TEST_CASE("a batch range lets the search pick GPU counts between powers of two", "[batch]") {
+  // Fixed 4M tokens: 60 days needs a count the batch allows only at powers of two.
+  const json fixed = value_of(R"({"model":"llama-3.1-70b","gpu":"h100-sxm-80gb",
+      "training":{"tokens":15e12,"seq_len":8192,"global_batch_tokens":4194304},"target":{"days":60}})");
+  const json ranged = value_of(R"({"model":"llama-3.1-70b","gpu":"h100-sxm-80gb",
+      "training":{"tokens":15e12,"seq_len":8192,"global_batch_range":{"min":4194304,"max":16777216}},
+      "target":{"days":60}})");
+  const json& p = ranged["plan"];
+  CHECK(ranged["search"]["target_met"] == true);
+  const int64_t gpus = p["gpus"], batch = p["global_batch"], tokens = p["global_batch_tokens"];
+  CHECK_FALSE(power_of_two(gpus));
+  CHECK(gpus % 8 == 0);  // whole nodes
+  CHECK(gpus <= fixed["plan"]["gpus"].get<int64_t>());
+  // The batch it chose: inside the range, dp · micro-batch · micro-batches sequences.
+  CHECK(tokens >= 4194304);
+  CHECK(tokens <= 16777216);
+  CHECK(tokens == batch * 8192);
+  CHECK(batch == p["dp"].get<int64_t>() * p["micro_batch"].get<int64_t>() * p["micro_batches"].get<int64_t>());
+  CHECK(p["batch_rule"] == "range");
+  // Steps follow from the chosen batch.
+  CHECK(ranged["training"]["steps"].get<double>() == Approx(15e12 / static_cast<double>(tokens)).epsilon(1e-12));
+}
+
+TEST_CASE("an unreachable deadline says why, shows the knee and what would meet it", "[batch][deadline]") {
+  const json v = value_of(k405);
+  CHECK(v["search"]["target_met"] == false);
+  const json& w = v["warnings"];
+  CHECK(has_code(w, "target_days_unreachable"));
+  CHECK(has_code(w, "deadline_limit_batch"));  // 512 sequences cap dp at 512
+  CHECK(has_code(w, "deadline_limit_bubble"));
+  CHECK(has_code(w, "deadline_knee"));
+  CHECK((has_code(w, "deadline_fix_batch") || has_code(w, "deadline_fix_batch_short")));
+  CHECK(has_code(w, "deadline_fix_days"));
+  // The knee, not the fastest plan: fewer GPUs than the 24,576 at one micro-batch per step.
+  CHECK(v["plan"]["gpus"].get<int64_t>() < 24576);
+  CHECK(v["plan"]["global_batch_tokens"] == 4194304);
+}
+
+TEST_CASE("global_batch_range errors name the field", "[batch][errors]") {
+  const auto err = [](const std::string& range, const std::string& extra = "") {
+    return error_of(R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096,)" +
+                    extra + R"("global_batch_range":)" + range + "}}");
+  };
+  json e = err(R"({"min":8388608,"max":4194304})");
+  CHECK(e["code"] == "batch_range_inverted");
+  CHECK(e["path"] == "/training/global_batch_range/min");
+  e = err(R"({"min":1,"max":100})");
+  CHECK(e["code"] == "batch_range_empty");
+  CHECK(e["path"] == "/training/global_batch_range");
+  e = err(R"({"max":"NaN"})");
+  CHECK(e["path"] == "/training/global_batch_range/max");
+  e = err(R"({"min":4096})");
+  CHECK(e["code"] == "batch_range_max_missing");
+  e = err(R"({"rule":"critical","max":4194304})");
+  CHECK(e["code"] == "batch_range_max_with_critical");
+  CHECK(e["path"] == "/training/global_batch_range/max");
+  e = err(R"({"max":4194304})", R"("global_batch_tokens":4194304,)");
+  CHECK(e["code"] == "batch_range_or_fixed");
+  e = err("[1, 2]");
+  CHECK(e["path"] == "/training/global_batch_range");
+}
