@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Fits data/perf.json moe_layer_host_overhead (docs/performance-model.md "MoE layer host
-// overhead"): the time per MoE layer per micro-batch a Megatron-Core MoE layer leaves
-// the GPU waiting on the host, which the per-op model does not price.
+// Fits data/perf.json moe_layer_overhead (docs/performance-model.md "MoE layer
+// overhead"): the fixed time per Megatron-Core MoE layer per micro-batch that the
+// per-op model does not price.
 //
 // The rows: the counted MoE pre-training rows of validation/ (Megatron-Bridge tables).
 // Training subset: the rows at even positions (0, 2, 4, ...) of their file names in
@@ -22,8 +22,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = path.resolve(ROOT, process.env.GPUCALC_CLI ?? "build/native/cli/gpucalc");
 const PERF = path.join(ROOT, "data/perf.json");
 const perf = JSON.parse(readFileSync(PERF, "utf8"));
-const o0 = perf.moe_layer_host_overhead.value_ms / 1e3;
-if (!(o0 > 0)) throw new Error("data/perf.json moe_layer_host_overhead.value_ms must be > 0 to read the slopes");
+const o0 = perf.moe_layer_overhead.value_ms / 1e3;
+if (!(o0 > 0)) throw new Error("data/perf.json moe_layer_overhead.value_ms must be > 0 to read the slopes");
 
 const rows = [];
 const files = readdirSync(path.join(ROOT, "validation")).filter((f) => f.endsWith(".json") && f !== "excluded.json" && f !== "regime-ceilings.json").sort();
@@ -40,8 +40,8 @@ for (const f of files) {
   const m = v.plan.micro_batches;
   // Per micro-batch on the critical path (step_time.cpp compose_step): the bubble is
   // (p-1)·chunk_share of it, so it grows with the overhead in that proportion.
-  const tMb = (b.compute_s + b.tp_comm_s + b.cp_comm_s + b.ep_comm_s + b.moe_host_overhead_s + b.pp_comm_s + b.offload_s) / m;
-  const S = (b.moe_host_overhead_s / o0) * (1 + (tMb > 0 ? b.bubble_s / (m * tMb) : 0));
+  const tMb = (b.compute_s + b.tp_comm_s + b.cp_comm_s + b.ep_comm_s + b.moe_overhead_s + b.pp_comm_s + b.offload_s) / m;
+  const S = (b.moe_overhead_s / o0) * (1 + (tMb > 0 ? b.bubble_s / (m * tMb) : 0));
   const T = v.performance.step_time_s;
   const measured = T * (v.performance.tokens_per_s_per_gpu / reported);
   const model = typeof row.scenario.model === "string" ? row.scenario.model : row.scenario.model.name;
@@ -87,7 +87,7 @@ console.log(`  leave-one-model-out, all rows: median |error| ${(lomoErr[Math.flo
 for (const r of rows) console.log(`    ${train.includes(r) ? "train" : "held "} ${r.id.padEnd(48)} ${(err(r, 0) * 100).toFixed(1).padStart(7)}% -> ${(err(r, o) * 100).toFixed(1).padStart(7)}%`);
 
 if (process.argv.includes("--write")) {
-  perf.moe_layer_host_overhead.value_ms = Math.round(o * 1e5) / 100;
+  perf.moe_layer_overhead.value_ms = Math.round(o * 1e5) / 100;
   writeFileSync(PERF, `${JSON.stringify(perf, null, 1)}\n`);
-  console.log(`wrote ${perf.moe_layer_host_overhead.value_ms} ms to data/perf.json`);
+  console.log(`wrote ${perf.moe_layer_overhead.value_ms} ms to data/perf.json`);
 }

@@ -223,7 +223,7 @@ Expected<Calibrated> calibrate(const Scenario& s, const Candidate& chosen, Searc
     StepTime& t = c.best.time;
     // Every term of the breakdown (they add up to the step), the step, and the rates.
     for (double* x :
-         {&t.compute_s, &t.tp_comm_s, &t.cp_comm_s, &t.ep_comm_s, &t.moe_host_overhead_s, &t.offload_s, &t.pp_comm_s,
+         {&t.compute_s, &t.tp_comm_s, &t.cp_comm_s, &t.ep_comm_s, &t.moe_overhead_s, &t.offload_s, &t.pp_comm_s,
           &t.dp_comm_exposed_s, &t.zero3_comm_exposed_s, &t.bubble_s, &t.optimizer_s, &t.dp_comm_total_s})
       *x *= f;
     t.step_time_s = measured;
