@@ -295,7 +295,9 @@ memory tables (torchtune, PEFT, QLoRA). Each run is fed with its published layou
 open (micro-batch, interleaving, recomputation) is chosen by the search. Error =
 predicted / reported − 1. \`ctest\` runs \`scripts/validate.mjs --check\`, which fails when
 a row drifts beyond its tolerance. No constant in the model is tuned to a row: the
-efficiencies come from \`data/perf.json\` with their sources.
+efficiencies come from \`data/perf.json\` with their sources. One constant is fitted on these
+rows: the Megatron-Core MoE layer overhead (\`moe_layer_overhead\`), on the 16 counted MoE rows
+at even positions, and tested on the other 15 (\`scripts/fit-moe-overhead.mjs\`).
 
 **Summary** over the ${counted.length} rows that count toward the accuracy target (first metric of each row):
 median absolute error **${(median * 100).toFixed(1)}%**, mean ${(mean * 100).toFixed(1)}%, max **${(max * 100).toFixed(1)}%**.
