@@ -380,12 +380,12 @@ error only: goodput (failures, checkpoints) and prices are taken as given, and w
 \`assume.mfu\` or \`assume.hfu\` the step time is the user's figure, so no time range is
 given. Most ratios are above 1: the model has been optimistic about time in ${q.ratios_sorted.filter((r) => r > 1).length} of ${q.n} runs.
 `;
-md += `\n## Step-time breakdown of each prediction\n\n| run | compute | TP | CP | PP | DP exposed | ZeRO-3 exposed | bubble | optimizer | step (s) |\n|---|---|---|---|---|---|---|---|---|---|\n`;
+md += `\n## Step-time breakdown of each prediction\n\n| run | compute | TP | CP | EP | MoE overhead | PP | DP exposed | ZeRO-3 exposed | bubble | optimizer | step (s) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n`;
 for (const x of rows) {
   const b = x.v.performance.breakdown;
   const s = x.v.performance.step_time_s;
   const f = (k) => `${((b[k] / s) * 100).toFixed(1)}%`;
-  md += `| ${x.row.id} | ${f("compute_s")} | ${f("tp_comm_s")} | ${f("cp_comm_s")} | ${f("pp_comm_s")} | ${f("dp_comm_exposed_s")} | ${f("zero3_comm_exposed_s")} | ${f("bubble_s")} | ${f("optimizer_s")} | ${s.toFixed(3)} |\n`;
+  md += `| ${x.row.id} | ${f("compute_s")} | ${f("tp_comm_s")} | ${f("cp_comm_s")} | ${f("ep_comm_s")} | ${f("moe_overhead_s")} | ${f("pp_comm_s")} | ${f("dp_comm_exposed_s")} | ${f("zero3_comm_exposed_s")} | ${f("bubble_s")} | ${f("optimizer_s")} | ${s.toFixed(3)} |\n`;
 }
 md += `\n## Sources and notes\n\n`;
 for (const x of rows) {
