@@ -46,6 +46,7 @@ const BREAKDOWN_PARTS = [
   "tp_comm_s",
   "cp_comm_s",
   "ep_comm_s",
+  "moe_overhead_s",
   "pp_comm_s",
   "dp_comm_exposed_s",
   "zero3_comm_exposed_s",

@@ -386,6 +386,7 @@ LayerTime layer_time(const LayerCtx& c, bool moe_layer) {
   // EP all-to-all overlapped with another micro-batch's compute (DeepSeek-V3 DualPipe,
   // Megatron-Core's 1F1B A2A overlap): only what exceeds the layer's compute shows.
   r.ep = c.t->overlap_moe_comm ? std::max(0.0, mlp.ep - r.compute()) : mlp.ep;
+  if (moe_layer) r.overhead = moe_layer_overhead(c);
   return r;
 }
 

@@ -38,6 +38,7 @@ LayerCtx layer_ctx(const ModelShape& m, const Training& t, const Layout& l, cons
 struct LayerTime {
   double fwd = 0, bwd = 0, recompute = 0;  // compute
   double tp = 0, cp = 0, ep = 0;           // exposed communication
+  double overhead = 0;                     // MoE layer fixed time the per-op model misses (moe_time.cpp)
   double compute() const { return fwd + bwd + recompute; }
 };
 
@@ -48,6 +49,10 @@ struct AdapterTime {
   double fwd = 0, bwd = 0;
 };
 AdapterTime lora_adapter_time(const LayerCtx& c, bool moe_layer);
+
+// The fixed time per Megatron-Core MoE layer per micro-batch, forward and backward, that
+// the per-op pricing does not cover (moe_time.cpp).
+double moe_layer_overhead(const LayerCtx& c);
 
 // The output layer on the last stage: the V·h/t head GEMM forward and backward, and the
 // loss over the logits (HBM-bound).

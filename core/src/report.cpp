@@ -191,6 +191,7 @@ void performance_json(JsonWriter& w, const Scenario& s, const StepTime& st) {
   w.field("tp_comm_s", st.tp_comm_s);
   w.field("cp_comm_s", st.cp_comm_s);
   w.field("ep_comm_s", st.ep_comm_s);
+  w.field("moe_overhead_s", st.moe_overhead_s);
   w.field("offload_s", st.offload_s);
   w.field("pp_comm_s", st.pp_comm_s);
   w.field("dp_comm_exposed_s", st.dp_comm_exposed_s);

@@ -13,9 +13,9 @@ namespace gpucalc {
 namespace {
 
 struct StageSum {
-  double compute = 0, tp = 0, cp = 0, ep = 0, fwd = 0, bwd = 0;
+  double compute = 0, tp = 0, cp = 0, ep = 0, overhead = 0, fwd = 0, bwd = 0;
   StageLayers layers;
-  double total() const { return compute + tp + cp + ep; }
+  double total() const { return compute + tp + cp + ep + overhead; }
 };
 
 using Layers = LayerTimes;
@@ -28,6 +28,7 @@ StageSum stage_sum(const ModelShape& m, const Layout& l, const Layers& x, int st
   r.tp = nd * x.dense.tp + nm * x.moe.tp;
   r.cp = nd * x.dense.cp + nm * x.moe.cp;
   r.ep = nm * x.moe.ep;
+  r.overhead = nm * x.moe.overhead;
   r.fwd = nd * x.dense.fwd + nm * x.moe.fwd;
   r.bwd = nd * (x.dense.bwd + x.dense.recompute) + nm * (x.moe.bwd + x.moe.recompute);
   return r;
@@ -226,6 +227,7 @@ StepTime compose_step(const ModelShape& m, const Training& t, const Layout& l, c
   st.tp_comm_s = m_count * crit.tp;
   st.cp_comm_s = m_count * crit.cp;
   st.ep_comm_s = m_count * crit.ep;
+  st.moe_overhead_s = m_count * crit.overhead;
   st.pp_comm_s = m_count * t_pp;
   st.offload_s = m_count * t_offload;
   // 1F1B bubble: (p-1) slots, (p-1)/v interleaved (Narayanan et al. 2021 §2.2). A slot
@@ -236,8 +238,8 @@ StepTime compose_step(const ModelShape& m, const Training& t, const Layout& l, c
       n_crit > 0 ? std::ceil(n_crit / static_cast<double>(l.vpp)) / n_crit : 1.0 / static_cast<double>(l.vpp);
   st.bubble_s = static_cast<double>(l.pp - 1) * chunk_share * t_mb;
   st.optimizer_s = optimizer_time(c, p);
-  st.step_time_s = st.compute_s + st.tp_comm_s + st.cp_comm_s + st.ep_comm_s + st.pp_comm_s + st.offload_s +
-                   st.bubble_s + st.dp_comm_exposed_s + st.zero3_comm_exposed_s + st.optimizer_s;
+  st.step_time_s = st.compute_s + st.tp_comm_s + st.cp_comm_s + st.ep_comm_s + st.moe_overhead_s + st.pp_comm_s +
+                   st.offload_s + st.bubble_s + st.dp_comm_exposed_s + st.zero3_comm_exposed_s + st.optimizer_s;
   return finish();
 }
 

@@ -212,8 +212,9 @@ Expected<Calibrated> calibrate(const Scenario& s, const Candidate& chosen, Searc
       const double f = knobs->measured_s / chosen.time.step_time_s;
       StepTime& t = c.best.time;
       // Every term of the breakdown (they add up to the step), the step, and the rates.
-      for (double* x : {&t.compute_s, &t.tp_comm_s, &t.cp_comm_s, &t.ep_comm_s, &t.offload_s, &t.pp_comm_s,
-                        &t.dp_comm_exposed_s, &t.zero3_comm_exposed_s, &t.bubble_s, &t.optimizer_s, &t.dp_comm_total_s})
+      for (double* x :
+           {&t.compute_s, &t.tp_comm_s, &t.cp_comm_s, &t.ep_comm_s, &t.moe_overhead_s, &t.offload_s, &t.pp_comm_s,
+            &t.dp_comm_exposed_s, &t.zero3_comm_exposed_s, &t.bubble_s, &t.optimizer_s, &t.dp_comm_total_s})
         *x *= f;
       t.step_time_s = knobs->measured_s;
       for (double* x : {&t.tokens_per_s_per_gpu, &t.mfu, &t.hfu, &t.tflops_per_gpu, &t.efficiency}) *x /= f;

@@ -186,3 +186,29 @@ TEST_CASE("Megatron-Core recompute modules drop what they rebuild", "[recompute]
   // mlp: the SwiGLU MLP's gate, up and product (3·f/t), 2 B each.
   CHECK(with_norms - activation_bytes_per_layer(m, t, l) == Approx(2.0 * 8192 * 3 * 28672 / 8).epsilon(1e-12));
 }
+
+TEST_CASE("Megatron-Core MoE layers add their fitted fixed time per layer per micro-batch", "[moe][time]") {
+  // data/perf.json moe_layer_overhead: 5.61 ms per MoE layer per micro-batch (fitted by
+  // scripts/fit-moe-overhead.mjs). Qwen3-30B-A3B on 8 GPUs without pipelining: every one of
+  // its 48 MoE layers on the one stage, 512 / (8 · 2) = 32 micro-batches, no bubble.
+  const char* moe = R"({"model":"qwen3-30b-a3b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096,
+    "global_batch":512,"micro_batch":2,"precision":"bf16"},"parallel":{"gpus":8,"tp":1,"pp":1,"dp":8,"ep":8}})";
+  const json a = answer(moe);
+  CHECK(a["plan"]["micro_batches"] == 32);
+  const json& b = a["performance"]["breakdown"];
+  CHECK(b["moe_overhead_s"].get<double>() == Approx(32 * 48 * 5.61e-3).epsilon(1e-9));
+  // The breakdown still adds up to the step.
+  double sum = 0;
+  for (const char* k : {"compute_s", "tp_comm_s", "cp_comm_s", "ep_comm_s", "moe_overhead_s", "offload_s", "pp_comm_s",
+                        "dp_comm_exposed_s", "zero3_comm_exposed_s", "bubble_s", "optimizer_s"})
+    sum += b[k].get<double>();
+  CHECK(sum == Approx(a["performance"]["step_time_s"].get<double>()).epsilon(1e-12));
+  // A dense model has none; assume.hfu's efficiency already includes it.
+  const json dense = answer(R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096,
+    "global_batch":512},"parallel":{"gpus":8}})");
+  CHECK(dense["performance"]["breakdown"]["moe_overhead_s"] == 0.0);
+  const json hfu =
+      answer(R"({"model":"qwen3-30b-a3b","gpu":"h100-sxm-80gb","assume":{"hfu":0.3},"training":{"tokens":1e12,
+    "seq_len":4096,"global_batch":512,"micro_batch":2},"parallel":{"gpus":8,"tp":1,"pp":1,"dp":8,"ep":8}})");
+  CHECK(hfu["performance"]["breakdown"]["moe_overhead_s"] == 0.0);
+}

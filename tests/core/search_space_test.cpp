@@ -178,9 +178,9 @@ TEST_CASE("a compiled problem evaluates every layout to the same numbers as the 
         REQUIRE(a.memory.total() == b.memory.total());
         REQUIRE(a.fits == b.fits);
         for (auto f : {&StepTime::step_time_s, &StepTime::compute_s, &StepTime::tp_comm_s, &StepTime::cp_comm_s,
-                       &StepTime::ep_comm_s, &StepTime::pp_comm_s, &StepTime::offload_s, &StepTime::bubble_s,
-                       &StepTime::dp_comm_exposed_s, &StepTime::zero3_comm_exposed_s, &StepTime::optimizer_s,
-                       &StepTime::mfu, &StepTime::hfu})
+                       &StepTime::ep_comm_s, &StepTime::moe_overhead_s, &StepTime::pp_comm_s, &StepTime::offload_s,
+                       &StepTime::bubble_s, &StepTime::dp_comm_exposed_s, &StepTime::zero3_comm_exposed_s,
+                       &StepTime::optimizer_s, &StepTime::mfu, &StepTime::hfu})
           REQUIRE(a.time.*f == b.time.*f);
         REQUIRE(a.run.days == b.run.days);
         ++compared;

@@ -207,9 +207,10 @@ TEST_CASE("the validation spread per regime: wide where the model is far off or 
   // docs/validation.md "Uncertainty ranges": per regime an 80% prediction interval of
   // actual / predicted time, exp(mean ± t(0.9, n-1)·sd·sqrt(1 + 1/n)) of the log ratios.
   // Recorded over the counted rows: dense pre-training on measured NVIDIA profiles is
-  // the tight one; MoE (31 Megatron-Bridge runs, all predicted too fast, up to 3×) sits
-  // well above 1; the default profile, tried on every measured GPU's runs, is wider than
-  // the dense band.
+  // the tight one; MoE (31 Megatron-Bridge runs, within -43% to +98% once the fitted
+  // MoE layer overhead is priced, data/perf.json moe_layer_overhead) is centred near 1
+  // but about twice as wide as dense; the default profile, tried on every measured GPU's
+  // runs, is wider than the dense band.
   const ValidationSpread& v = validation_spread();
   REQUIRE(v.ok);
   const auto* dense = v.regime("dense");
@@ -222,9 +223,12 @@ TEST_CASE("the validation spread per regime: wide where the model is far off or 
   CHECK(dense->p10 == Approx(0.85).margin(0.05));
   CHECK(dense->p90 == Approx(1.31).margin(0.08));
   CHECK(dense->p90 / dense->p10 < 1.7);
-  // MoE: the model is optimistic, so the whole band lies above 1.
-  CHECK(moe->p50 > 1.3);
-  CHECK(moe->p10 > 1.0);
+  // MoE: P10 0.726, P50 1.038, P90 1.484 as recorded (docs/validation.md).
+  CHECK(moe->n == 31);
+  CHECK(moe->p10 == Approx(0.726).margin(0.05));
+  CHECK(moe->p50 == Approx(1.04).margin(0.05));
+  CHECK(moe->p90 == Approx(1.48).margin(0.08));
+  CHECK(moe->p90 / moe->p10 > dense->p90 / dense->p10);
   CHECK(unmeasured->n > dense->n);
   CHECK(unmeasured->p90 / unmeasured->p10 > dense->p90 / dense->p10);
   for (const auto& [name, b] : v.regimes) {

@@ -442,6 +442,7 @@ export default {
   bd_tp_comm_s: "TP communication",
   bd_cp_comm_s: "CP communication",
   bd_ep_comm_s: "EP all-to-all",
+  bd_moe_overhead_s: "MoE layer overhead (fitted)",
   bd_offload_s: "Offload transfers (PCIe)",
   bd_pp_comm_s: "PP communication",
   bd_dp_comm_exposed_s: "DP communication (exposed)",

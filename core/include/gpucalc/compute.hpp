@@ -40,6 +40,7 @@ struct StepTime {
   double tp_comm_s = 0;             // TP all-reduces / SP all-gathers and reduce-scatters (exposed)
   double cp_comm_s = 0;             // CP K/V ring exchange left exposed after overlap with attention
   double ep_comm_s = 0;             // MoE expert-parallel all-to-all (dispatch, combine) left exposed
+  double moe_overhead_s = 0;        // MoE layers: fixed time per layer per micro-batch (fitted, moe_time.cpp)
   double offload_s = 0;             // ZeRO-Infinity parameter fetches over PCIe not hidden by compute
   double pp_comm_s = 0;             // pipeline point-to-point sends on the critical path
   double dp_comm_exposed_s = 0;     // DP gradient reduction and parameter gather not hidden by compute

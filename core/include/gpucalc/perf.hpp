@@ -40,6 +40,9 @@ struct PerfData {
   Curve memory_rolloff;               // fraction of the asymptote vs transfer size in MB
   double tile_m = 256, tile_n = 128;  // GEMM output tile (NVIDIA's GEMM guide)
   NcclLatency nccl;
+  // Megatron-Core MoE layer: fixed time per MoE layer per micro-batch, forward and
+  // backward, beyond its priced operations (data/perf.json moe_layer_overhead).
+  double moe_layer_overhead_s = 0;
 };
 
 const PerfData& perf_data();

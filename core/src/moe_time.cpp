@@ -1,0 +1,22 @@
+// The fixed time of a Megatron-Core MoE layer (docs/performance-model.md "MoE layer
+// overhead"): what the per-op pricing of layer_time.cpp leaves out.
+#include "layer_time.hpp"
+
+namespace gpucalc {
+
+// Per MoE layer per micro-batch, forward and backward, whatever the layer's size. A
+// dropless Megatron-Core MoE layer runs the router's top-k, builds the permutation
+// indices, copies each expert's token count to the host to size the all-to-all and the
+// grouped GEMM (a device-to-host synchronisation that stops the host running ahead),
+// and launches many small per-expert kernels; Megatron-Core's MoE guide names the
+// result the "CPU overhead bottleneck" of fine-grained MoE
+// (megatron/core/transformer/moe/README.md). No public measurement gives its size, so
+// it is one time fitted on measured Megatron-Bridge runs (data/perf.json
+// moe_layer_overhead says on which and how well it predicts the others). Other
+// frameworks: not measured, not priced. Under assume.hfu the efficiency includes it.
+double moe_layer_overhead(const LayerCtx& c) {
+  if (c.t->framework != Framework::megatron) return 0.0;
+  return c.k.data->moe_layer_overhead_s;
+}
+
+}  // namespace gpucalc
