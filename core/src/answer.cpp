@@ -7,10 +7,11 @@
 
 namespace gpucalc {
 
-Expected<Answer> evaluate(const Scenario& s) {
+Expected<Answer> evaluate(const Scenario& s) { return evaluate(s, search(s.problem, s.constraints, s.target())); }
+
+Expected<Answer> evaluate(const Scenario& s, SearchResult sr) {
   const Problem& p = s.problem;
   const Constraints& c = s.constraints;
-  SearchResult sr = search(p, c, s.target());
   if (sr.truncated) return too_many_layouts();
   if (!sr.chosen) return explain_no_layout(p, c);
   // The scenario's calibration, if any, scales the chosen layout (uncertainty.cpp) and
@@ -22,9 +23,12 @@ Expected<Answer> evaluate(const Scenario& s) {
 }
 
 Expected<SearchAnswer> search_answer(const Scenario& s, int top_k) {
+  return search_answer(s, search_full(s.problem, s.constraints, s.target(), top_k));
+}
+
+Expected<SearchAnswer> search_answer(const Scenario& s, FullSearch fs) {
   const Problem& p = s.problem;
   const Constraints& c = s.constraints;
-  FullSearch fs = search_full(p, c, s.target(), top_k);
   if (fs.result.truncated) return too_many_layouts();
   if (!fs.result.chosen) return explain_no_layout(p, c);
   Outcome o = outcome(p, *fs.result.chosen);

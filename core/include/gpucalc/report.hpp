@@ -13,10 +13,13 @@ namespace gpucalc {
 // `gpucalc evaluate`: the chosen layout, or an error when the constraints admit no valid
 // layout at all (or the search hit its work bounds, or a calibration is absurd).
 Expected<Answer> evaluate(const Scenario& s);
+// The same on a search already made for s (search_cache.hpp keeps them).
+Expected<Answer> evaluate(const Scenario& s, SearchResult sr);
 
 // `gpucalc search`: the best layout, the top_k fastest fitting layouts at its GPU count,
 // and the GPU count → days / GPU-hours curve with its Pareto front. Errors as evaluate.
 Expected<SearchAnswer> search_answer(const Scenario& s, int top_k);
+Expected<SearchAnswer> search_answer(const Scenario& s, FullSearch fs);
 
 // `gpucalc compare`: the scenario evaluated on each accelerator of the comma-separated
 // catalog ids, one row each in the order given. Errors: the scenario's own, or /gpu for

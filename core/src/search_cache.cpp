@@ -1,0 +1,192 @@
+#include "search_cache.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "json_input.hpp"
+
+namespace gpucalc {
+
+namespace {
+
+// What one search found that no target, price or token count changes: the fastest
+// fitting layout at every GPU count (best_per_count), the least over-capacity layout when
+// nothing fits, the work counts, and the top layouts at the GPU counts asked so far.
+struct Kept {
+  std::string key;
+  SearchResult found;                 // chosen, fastest, target_met, budget_met are worked out per call
+  std::optional<Candidate> best_any;  // the answer when no layout fits
+  std::vector<std::pair<std::pair<int64_t, int>, std::vector<Candidate>>> tops;  // by (GPU count, top_k)
+};
+
+// A few searches, most recent first: the page's workers each ask for one scenario at a
+// time; a reader who goes back to an earlier model or accelerator finds it still here.
+constexpr size_t kKept = 4;
+thread_local std::vector<Kept> kept;
+thread_local int64_t hits = 0;
+
+Kept* find(const std::string& key) {
+  auto it = std::find_if(kept.begin(), kept.end(), [&](const Kept& k) { return k.key == key; });
+  if (it == kept.end()) return nullptr;
+  ++hits;
+  std::rotate(kept.begin(), it, it + 1);
+  return &kept.front();
+}
+
+Kept& keep(const std::string& key, const SearchResult& r) {
+  Kept k;
+  k.key = key;
+  k.found = r;
+  if (r.best_per_count.empty()) k.best_any = r.chosen;
+  k.found.chosen.reset();
+  k.found.fastest.reset();
+  kept.insert(kept.begin(), std::move(k));
+  if (kept.size() > kKept) kept.pop_back();
+  return kept.front();
+}
+
+// The run of a kept layout for this scenario's tokens (compute.hpp run_time, as
+// time_layout() works it out).
+void rerun(const Problem& p, Candidate& c) { c.run = run_time(p.training, c.layout, c.time); }
+
+// The choice among the GPU counts, exactly as search.cpp's search_pass makes it after its
+// enumeration (the same comparisons in the same order, so the same answer bit for bit;
+// tests/core/search_cache_test.cpp checks it against fresh searches).
+void choose(const Problem& p, const Target& t, SearchResult& r, const std::optional<Candidate>& best_any) {
+  struct Point {
+    const Candidate* cand;
+    Outcome out;
+    double days() const {
+      return out.goodput.progress ? out.goodput.wall_days : std::numeric_limits<double>::infinity();
+    }
+    double money() const {
+      if (out.cost) return out.cost->total;
+      return out.goodput.progress ? out.goodput.gpu_hours : std::numeric_limits<double>::infinity();
+    }
+  };
+  std::vector<Point> pts;
+  pts.reserve(r.best_per_count.size());
+  for (const auto& [n, cand] : r.best_per_count) pts.push_back({&cand, outcome(p, cand)});
+  const auto meets_days = [&](const Point& q) { return !t.days || q.days() <= *t.days; };
+  const auto meets_cost = [&](const Point& q) {
+    return !t.max_cost || (q.out.cost && q.out.cost->total <= *t.max_cost);
+  };
+  const auto argmin = [&](auto key, auto keep_if) {
+    const Point* best = nullptr;
+    for (const Point& q : pts)
+      if (keep_if(q) && (!best || key(q) < key(*best))) best = &q;
+    return best;
+  };
+  const auto all = [](const Point&) { return true; };
+  const auto both = [&](const Point& q) { return meets_days(q) && meets_cost(q); };
+  const auto by_days = [](const Point& q) { return q.days(); };
+  const auto by_money = [](const Point& q) { return q.money(); };
+  const auto by_gpus = [](const Point& q) { return static_cast<double>(q.cand->layout.gpus()); };
+  if (const Point* f = argmin(by_days, all)) r.fastest = *f->cand;
+  const Point* pick = t.objective == Objective::cost   ? argmin(by_money, both)
+                      : t.objective == Objective::days ? argmin(by_days, both)
+                                                       : argmin(by_gpus, both);
+  if (!pick && !pts.empty()) {
+    if (t.days && argmin(by_days, meets_days)) pick = argmin(by_money, meets_days);
+    else if (t.days) pick = argmin(by_days, meets_cost);
+    if (!pick) pick = t.days ? argmin(by_days, all) : argmin(by_money, all);
+  }
+  r.target_met = false;
+  r.budget_met = false;
+  if (pick) {
+    r.chosen = *pick->cand;
+    r.target_met = t.days.has_value() && meets_days(*pick);
+    r.budget_met = t.max_cost.has_value() && meets_cost(*pick);
+  }
+  if (!r.chosen) r.chosen = best_any;
+}
+
+// The kept search, its runs worked out for this scenario and its GPU count chosen.
+SearchResult replay(const Scenario& s, const Kept& k) {
+  const Problem& p = s.problem;
+  SearchResult r = k.found;
+  for (auto& [n, cand] : r.best_per_count) rerun(p, cand);
+  std::optional<Candidate> best_any = k.best_any;
+  if (best_any) rerun(p, *best_any);
+  choose(p, s.target(), r, best_any);
+  return r;
+}
+
+// The curve of search_full(): every GPU count's best layout, ascending, with its run and
+// whether it is on the Pareto front of wall-clock days.
+std::vector<CurvePoint> curve_of(const Problem& p, const SearchResult& r) {
+  std::vector<CurvePoint> curve;
+  double best_days = std::numeric_limits<double>::infinity();
+  for (const auto& [n, cand] : r.best_per_count) {
+    CurvePoint pt;
+    pt.best = cand;
+    pt.outcome = outcome(p, cand);
+    const double days =
+        pt.outcome.goodput.progress ? pt.outcome.goodput.wall_days : std::numeric_limits<double>::infinity();
+    pt.pareto = days < best_days;
+    if (pt.pareto) best_days = days;
+    curve.push_back(pt);
+  }
+  return curve;
+}
+
+// The top layouts at `gpus`: kept, or a search at that count alone (the same enumeration
+// search_full() runs for its top layouts).
+std::vector<Candidate> top_at(const Scenario& s, Kept& k, int64_t gpus, int top_k) {
+  const auto at = std::make_pair(gpus, top_k);
+  auto it = std::find_if(k.tops.begin(), k.tops.end(), [&](const auto& e) { return e.first == at; });
+  if (it == k.tops.end()) {
+    Constraints c = s.constraints;
+    c.gpus = gpus;
+    k.tops.emplace_back(at, search_full(s.problem, c, s.target(), top_k).top);
+    it = k.tops.end() - 1;
+  }
+  std::vector<Candidate> top = it->second;
+  for (Candidate& c : top) rerun(s.problem, c);
+  return top;
+}
+
+}  // namespace
+
+std::optional<std::string> time_key(std::string_view scenario_json, const Scenario& s) {
+  auto doc = input::parse_document(scenario_json);
+  if (!doc || !doc->is_object()) return std::nullopt;
+  input::json& root = *doc;
+  for (const char* k : {"name", "description", "cost", "energy", "goodput", "calibration"}) root.erase(k);
+  if (auto t = root.find("target"); t != root.end() && t->is_object())
+    for (const char* k : {"days", "max_cost", "objective"}) t->erase(k);
+  if (auto t = root.find("training"); t != root.end() && t->is_object()) t->erase("tokens");
+  return root.dump() + "|" + std::to_string(s.problem.training.global_batch);
+}
+
+SearchResult cached_search(const Scenario& s, const std::string& key) {
+  if (const Kept* k = find(key)) return replay(s, *k);
+  SearchResult r = search(s.problem, s.constraints, s.target());
+  keep(key, r);
+  return r;
+}
+
+FullSearch cached_search_full(const Scenario& s, const std::string& key, int top_k) {
+  Kept* k = find(key);
+  if (!k) {
+    FullSearch fs = search_full(s.problem, s.constraints, s.target(), top_k);
+    Kept& fresh = keep(key, fs.result);
+    if (fs.result.chosen) fresh.tops.emplace_back(std::make_pair(fs.result.chosen->layout.gpus(), top_k), fs.top);
+    return fs;
+  }
+  FullSearch fs;
+  fs.result = replay(s, *k);
+  if (!fs.result.chosen) return fs;
+  fs.curve = curve_of(s.problem, fs.result);
+  fs.top = top_at(s, *k, fs.result.chosen->layout.gpus(), top_k);
+  return fs;
+}
+
+void clear_search_cache() { kept.clear(); }
+
+int64_t search_cache_hits() { return hits; }
+
+}  // namespace gpucalc
