@@ -247,8 +247,11 @@ writeFileSync(swPath, stamped);
 // are hashed above unstamped: the stamp follows from the hash, not the other way round.
 const bootPath = path.join(DIST, "boot.js");
 const boot = readFileSync(bootPath, "utf8");
-const bootStamped = boot.replace('"gpucalc-dev"', JSON.stringify(`gpucalc-${build}`));
-if (bootStamped === boot) throw new Error("boot.js: BUILD marker not found");
+// It also gets the default scenario's text, which its worker searches before the page asks.
+const bootStamped = boot
+  .replace('"gpucalc-dev"', JSON.stringify(`gpucalc-${build}`))
+  .replace('"gpucalc-default-scenario"', JSON.stringify(JSON.stringify(defaultScenario)));
+if (!bootStamped.includes(`gpucalc-${build}`) || bootStamped.includes("gpucalc-default-scenario")) throw new Error("boot.js: BUILD or DEFAULT marker not found");
 writeFileSync(bootPath, bootStamped);
 
 // ---- page weight: everything a first visit downloads (not the examples, the blog-embed

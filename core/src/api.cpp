@@ -55,17 +55,12 @@ std::string envelope(std::string_view scenario_json, Run run) {
 // (search_cache.hpp): after an edit of the deadline, tokens, a price or goodput the answer
 // costs a choice among the kept GPU counts, not a new search.
 std::string search_json(std::string_view scenario_json, int top_k) {
-  return envelope(scenario_json, [&](const Scenario& s) {
-    const auto key = time_key(scenario_json, s);
-    return key ? search_answer(s, cached_search_full(s, *key, top_k)) : search_answer(s, top_k);
-  });
+  return envelope(scenario_json,
+                  [&](const Scenario& s) { return search_answer(s, cached_search_full(s, scenario_json, top_k)); });
 }
 
 std::string evaluate_json(std::string_view scenario_json) {
-  return envelope(scenario_json, [&](const Scenario& s) {
-    const auto key = time_key(scenario_json, s);
-    return key ? evaluate(s, cached_search(s, *key)) : evaluate(s);
-  });
+  return envelope(scenario_json, [&](const Scenario& s) { return evaluate(s, cached_search(s, scenario_json)); });
 }
 
 std::string compare_json(std::string_view scenario, std::string_view ids) { return wrap(compare(scenario, ids)); }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -22,30 +23,39 @@ struct Kept {
   std::vector<std::pair<std::pair<int64_t, int>, std::vector<Candidate>>> tops;  // by (GPU count, top_k)
 };
 
-// A few searches, most recent first: the page's workers each ask for one scenario at a
-// time; a reader who goes back to an earlier model or accelerator finds it still here.
-constexpr size_t kKept = 4;
-thread_local std::vector<Kept> kept;
+// A few searches, most recent first: the page's answer and search workers ask for one
+// scenario at a time, its comparison worker for one per accelerator compared (eight by
+// default, web/compare.js); a reader who goes back to an earlier model or accelerator finds
+// it still here. An entry is the best layout of each GPU count (tens of candidates).
+constexpr size_t kKept = 16;
+thread_local std::vector<std::unique_ptr<Kept>> kept;
 thread_local int64_t hits = 0;
 
 Kept* find(const std::string& key) {
-  auto it = std::find_if(kept.begin(), kept.end(), [&](const Kept& k) { return k.key == key; });
+  auto it = std::find_if(kept.begin(), kept.end(), [&](const auto& k) { return k->key == key; });
   if (it == kept.end()) return nullptr;
   ++hits;
   std::rotate(kept.begin(), it, it + 1);
-  return &kept.front();
+  return kept.front().get();
 }
 
-Kept& keep(const std::string& key, const SearchResult& r) {
-  Kept k;
-  k.key = key;
-  k.found = r;
-  if (r.best_per_count.empty()) k.best_any = r.chosen;
-  k.found.chosen.reset();
-  k.found.fastest.reset();
+Kept& keep(const std::string& key, SearchResult&& r) {
+  auto k = std::make_unique<Kept>();
+  k->key = key;
+  if (r.best_per_count.empty()) k->best_any = std::move(r.chosen);
+  k->found = std::move(r);
+  k->found.chosen.reset();
+  k->found.fastest.reset();
   kept.insert(kept.begin(), std::move(k));
   if (kept.size() > kKept) kept.pop_back();
-  return kept.front();
+  return *kept.front();
+}
+
+// The searches themselves, each called from one place, so the optimiser has no reason to
+// copy the search's code into several callers.
+[[gnu::noinline]] SearchResult fresh(const Scenario& s) { return search(s.problem, s.constraints, s.target()); }
+[[gnu::noinline]] FullSearch fresh_full(const Scenario& s, const Constraints& c, int top_k) {
+  return search_full(s.problem, c, s.target(), top_k);
 }
 
 // The run of a kept layout for this scenario's tokens (compute.hpp run_time, as
@@ -141,7 +151,7 @@ std::vector<Candidate> top_at(const Scenario& s, Kept& k, int64_t gpus, int top_
   if (it == k.tops.end()) {
     Constraints c = s.constraints;
     c.gpus = gpus;
-    k.tops.emplace_back(at, search_full(s.problem, c, s.target(), top_k).top);
+    k.tops.emplace_back(at, fresh_full(s, c, top_k).top);
     it = k.tops.end() - 1;
   }
   std::vector<Candidate> top = it->second;
@@ -162,20 +172,25 @@ std::optional<std::string> time_key(std::string_view scenario_json, const Scenar
   return root.dump() + "|" + std::to_string(s.problem.training.global_batch);
 }
 
-SearchResult cached_search(const Scenario& s, const std::string& key) {
-  if (const Kept* k = find(key)) return replay(s, *k);
-  SearchResult r = search(s.problem, s.constraints, s.target());
-  keep(key, r);
-  return r;
+SearchResult cached_search(const Scenario& s, std::string_view scenario_json) {
+  const auto key = time_key(scenario_json, s);
+  if (!key) return fresh(s);
+  const Kept* k = find(*key);
+  // A fresh search is kept, then answered as a kept one would be (the same choice).
+  return replay(s, k ? *k : keep(*key, fresh(s)));
 }
 
-FullSearch cached_search_full(const Scenario& s, const std::string& key, int top_k) {
-  Kept* k = find(key);
+FullSearch cached_search_full(const Scenario& s, std::string_view scenario_json, int top_k) {
+  const auto key = time_key(scenario_json, s);
+  Kept* k = key ? find(*key) : nullptr;
   if (!k) {
-    FullSearch fs = search_full(s.problem, s.constraints, s.target(), top_k);
-    Kept& fresh = keep(key, fs.result);
-    if (fs.result.chosen) fresh.tops.emplace_back(std::make_pair(fs.result.chosen->layout.gpus(), top_k), fs.top);
-    return fs;
+    FullSearch fs = fresh_full(s, s.constraints, top_k);
+    if (!key) return fs;
+    const std::optional<int64_t> gpus =
+        fs.result.chosen ? std::optional(fs.result.chosen->layout.gpus()) : std::nullopt;
+    Kept& now = keep(*key, std::move(fs.result));
+    if (gpus) now.tops.emplace_back(std::make_pair(*gpus, top_k), std::move(fs.top));
+    k = &now;
   }
   FullSearch fs;
   fs.result = replay(s, *k);

@@ -25,12 +25,12 @@ namespace gpucalc {
 // the text is not a JSON object (the parser then reports the error).
 std::optional<std::string> time_key(std::string_view scenario_json, const Scenario& s);
 
-// search(s.problem, s.constraints, s.target()), from the cache when an earlier search had
-// the same key.
-SearchResult cached_search(const Scenario& s, const std::string& key);
+// search(s.problem, s.constraints, s.target()) for the scenario `s` read from
+// `scenario_json`, from the cache when an earlier search had the same time_key.
+SearchResult cached_search(const Scenario& s, std::string_view scenario_json);
 
 // search_full(s.problem, s.constraints, s.target(), top_k), likewise.
-FullSearch cached_search_full(const Scenario& s, const std::string& key, int top_k);
+FullSearch cached_search_full(const Scenario& s, std::string_view scenario_json, int top_k);
 
 // Forgets every kept search (tests compare cached answers with fresh ones).
 void clear_search_cache();

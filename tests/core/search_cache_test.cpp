@@ -124,3 +124,19 @@ TEST_CASE("the cache key leaves out only what the choice among GPU counts reads"
   memory["target"]["max_memory_fraction"] = 0.7;
   CHECK(key(memory) != base);
 }
+
+TEST_CASE("a comparison from kept searches is the fresh comparison, byte for byte", "[search][cache][compare]") {
+  json s = json::parse(read_source_file("examples/llama-3.1-70b-h100.json"));
+  const std::string ids = "h100-sxm-80gb,h20-96gb,ascend-910b";
+  clear_search_cache();
+  compare_json(s.dump(), ids);
+  for (double days : {59.0, 60.0, 30.0}) {
+    INFO(days);
+    s["target"]["days"] = days;
+    const int64_t before = search_cache_hits();
+    const std::string cached = compare_json(s.dump(), ids);
+    CHECK(search_cache_hits() - before == 3);
+    clear_search_cache();
+    CHECK(cached == compare_json(s.dump(), ids));
+  }
+}
