@@ -28,8 +28,9 @@ struct Kept {
 // default, web/compare.js); a reader who goes back to an earlier model or accelerator finds
 // it still here. An entry is the best layout of each GPU count (tens of candidates).
 constexpr size_t kKept = 16;
-thread_local std::vector<std::unique_ptr<Kept>> kept;
-thread_local int64_t hits = 0;
+// The core runs on one thread (the CLI, each of the page's workers).
+std::vector<std::unique_ptr<Kept>> kept;
+int64_t hits = 0;
 
 Kept* find(const std::string& key) {
   auto it = std::find_if(kept.begin(), kept.end(), [&](const auto& k) { return k->key == key; });
@@ -65,51 +66,59 @@ void rerun(const Problem& p, Candidate& c) { c.run = run_time(p.training, c.layo
 // The choice among the GPU counts, exactly as search.cpp's search_pass makes it after its
 // enumeration (the same comparisons in the same order, so the same answer bit for bit;
 // tests/core/search_cache_test.cpp checks it against fresh searches).
+struct Point {
+  const Candidate* cand;
+  Outcome out;
+  double days() const { return out.goodput.progress ? out.goodput.wall_days : std::numeric_limits<double>::infinity(); }
+  double money() const {
+    if (out.cost) return out.cost->total;
+    return out.goodput.progress ? out.goodput.gpu_hours : std::numeric_limits<double>::infinity();
+  }
+};
+enum class Keep { all, both, days, cost };
+enum class By { days, money, gpus };
+
+bool kept_by(const Point& q, const Target& t, Keep k) {
+  const bool days = !t.days || q.days() <= *t.days;
+  const bool cost = !t.max_cost || (q.out.cost && q.out.cost->total <= *t.max_cost);
+  return k == Keep::all ? true : k == Keep::both ? days && cost : k == Keep::days ? days : cost;
+}
+
+double value_by(const Point& q, By b) {
+  return b == By::days ? q.days() : b == By::money ? q.money() : static_cast<double>(q.cand->layout.gpus());
+}
+
+// Ascending GPU counts with a strict <: on a tie the point with fewer GPUs stays.
+const Point* argmin(const std::vector<Point>& pts, const Target& t, By by, Keep keep_if) {
+  const Point* best = nullptr;
+  for (const Point& q : pts)
+    if (kept_by(q, t, keep_if) && (!best || value_by(q, by) < value_by(*best, by))) best = &q;
+  return best;
+}
+
 void choose(const Problem& p, const Target& t, SearchResult& r, const std::optional<Candidate>& best_any) {
-  struct Point {
-    const Candidate* cand;
-    Outcome out;
-    double days() const {
-      return out.goodput.progress ? out.goodput.wall_days : std::numeric_limits<double>::infinity();
-    }
-    double money() const {
-      if (out.cost) return out.cost->total;
-      return out.goodput.progress ? out.goodput.gpu_hours : std::numeric_limits<double>::infinity();
-    }
-  };
   std::vector<Point> pts;
   pts.reserve(r.best_per_count.size());
   for (const auto& [n, cand] : r.best_per_count) pts.push_back({&cand, outcome(p, cand)});
-  const auto meets_days = [&](const Point& q) { return !t.days || q.days() <= *t.days; };
-  const auto meets_cost = [&](const Point& q) {
-    return !t.max_cost || (q.out.cost && q.out.cost->total <= *t.max_cost);
-  };
-  const auto argmin = [&](auto key, auto keep_if) {
-    const Point* best = nullptr;
-    for (const Point& q : pts)
-      if (keep_if(q) && (!best || key(q) < key(*best))) best = &q;
-    return best;
-  };
-  const auto all = [](const Point&) { return true; };
-  const auto both = [&](const Point& q) { return meets_days(q) && meets_cost(q); };
-  const auto by_days = [](const Point& q) { return q.days(); };
-  const auto by_money = [](const Point& q) { return q.money(); };
-  const auto by_gpus = [](const Point& q) { return static_cast<double>(q.cand->layout.gpus()); };
-  if (const Point* f = argmin(by_days, all)) r.fastest = *f->cand;
-  const Point* pick = t.objective == Objective::cost   ? argmin(by_money, both)
-                      : t.objective == Objective::days ? argmin(by_days, both)
-                                                       : argmin(by_gpus, both);
+  if (const Point* f = argmin(pts, t, By::days, Keep::all)) r.fastest = *f->cand;
+  const Point* pick = argmin(pts, t,
+                             t.objective == Objective::cost   ? By::money
+                             : t.objective == Objective::days ? By::days
+                                                              : By::gpus,
+                             Keep::both);
   if (!pick && !pts.empty()) {
-    if (t.days && argmin(by_days, meets_days)) pick = argmin(by_money, meets_days);
-    else if (t.days) pick = argmin(by_days, meets_cost);
-    if (!pick) pick = t.days ? argmin(by_days, all) : argmin(by_money, all);
+    // Nothing meets both targets: the cheapest that meets the deadline; else the fastest
+    // within budget; else the fastest (the cheapest when only a budget was set).
+    if (t.days && argmin(pts, t, By::days, Keep::days)) pick = argmin(pts, t, By::money, Keep::days);
+    else if (t.days) pick = argmin(pts, t, By::days, Keep::cost);
+    if (!pick) pick = argmin(pts, t, t.days ? By::days : By::money, Keep::all);
   }
   r.target_met = false;
   r.budget_met = false;
   if (pick) {
     r.chosen = *pick->cand;
-    r.target_met = t.days.has_value() && meets_days(*pick);
-    r.budget_met = t.max_cost.has_value() && meets_cost(*pick);
+    r.target_met = t.days.has_value() && kept_by(*pick, t, Keep::days);
+    r.budget_met = t.max_cost.has_value() && kept_by(*pick, t, Keep::cost);
   }
   if (!r.chosen) r.chosen = best_any;
 }
