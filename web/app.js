@@ -321,6 +321,7 @@ function scheduleExplore(text, then = () => {}) {
       .explore(text, { gpus: answer?.plan?.gpus, min_gpus_fit: answer?.search?.min_gpus_fit })
       .then((result) => {
         if (result.superseded || text !== state.answerText) return;
+        root.dataset.lastExploreMs = result.ms?.toFixed(1) ?? ""; // the search's own time (scripts/bench-page.mjs)
         if (result.envelope?.ok) onExplore(result.envelope.value, text);
         then();
       }, then);
