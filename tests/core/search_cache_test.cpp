@@ -30,6 +30,9 @@ std::vector<Edit> edits() {
       {"deadline 59 days", [](json& s) { s["target"]["days"] = 59; }, true},
       {"deadline 60 days", [](json& s) { s["target"]["days"] = 60; }, true},
       {"deadline 20 days (more GPUs)", [](json& s) { s["target"]["days"] = 20; }, true},
+      {"deadline 2 days (unreachable)", [](json& s) { s["target"]["days"] = 2; }, true},
+      {"unreachable, objective: cost", [](json& s) { s["target"]["objective"] = "cost"; }, true},
+      {"objective: gpus", [](json& s) { s["target"]["objective"] = "gpus"; }, true},
       {"10T tokens", [](json& s) { s["training"]["tokens"] = 10e12; }, true},
       {"a price in USD",
        [](json& s) {
