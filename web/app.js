@@ -314,16 +314,20 @@ function scheduleExplore(text, then = () => {}) {
     then();
     return;
   }
+  // The answer for `text` has just landed, so no keystroke needs debouncing: the full page
+  // starts the search at once (the core reuses its last search when only the deadline,
+  // tokens, prices or goodput changed, so it takes a few ms); the embed waits a little.
   exploreTimer = setTimeout(() => {
     const answer = state.answer;
     state.engine
       .explore(text, { gpus: answer?.plan?.gpus, min_gpus_fit: answer?.search?.min_gpus_fit })
       .then((result) => {
         if (result.superseded || text !== state.answerText) return;
+        root.dataset.lastExploreMs = result.ms?.toFixed(1) ?? ""; // the search's own time (scripts/bench-page.mjs)
         if (result.envelope?.ok) onExplore(result.envelope.value, text);
         then();
       }, then);
-  }, EMBED ? 400 : 120);
+  }, EMBED ? 400 : 0);
 }
 
 // "国产 vs 英伟达" (compare.js): the same job on the chosen accelerators, after the answer,

@@ -7,8 +7,14 @@
 //    comparison workers: one download, one compile per page;
 //  - keeps the downloaded wasm for the service worker (sw.js), which then does not
 //    fetch it a second time.
+//  - when the page opens on the default scenario (no "#s=" link), has the answering
+//    worker search it as soon as the core is instantiated, while the page's modules are
+//    still loading: the page's own first request then finds that search kept
+//    (core/src/search_cache.hpp) and is answered in milliseconds.
 (function () {
   var CACHE = "gpucalc-dev"; // sw.js's cache: scripts/assemble-dist.mjs stamps the build
+  // The default scenario's JSON text (examples/llama-3.1-70b-h100.json), stamped likewise.
+  var DEFAULT = "gpucalc-default-scenario";
   var root = document.documentElement;
   var params = new URLSearchParams(location.search);
   var theme = params.get("theme");
@@ -99,8 +105,10 @@
       if (event.preventDefault) event.preventDefault();
       early.push(event);
     };
+    var linked = new URLSearchParams(location.hash.replace(/^#/, "")).has("s");
+    var warm = !linked && DEFAULT.charAt(0) === "{" ? DEFAULT : null;
     boot.module.then(function (m) {
-      worker.postMessage({ type: "init", module: m });
+      worker.postMessage({ type: "init", module: m, warm: warm });
     });
     boot.worker = worker;
     boot.early = early;

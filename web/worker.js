@@ -1,6 +1,7 @@
 // The core in a Web Worker, so typing never waits for it.
-// in:  first {type: "init", module: WebAssembly.Module | null} (the page's compiled core,
-//      shared by every worker; null: load and compile it here), then
+// in:  first {type: "init", module: WebAssembly.Module | null, warm?: JSON text} (the page's
+//      compiled core, shared by every worker; null: load and compile it here; warm: a
+//      scenario to search before saying ready, whose search the core then keeps), then
 //      {id, op: "evaluate" | "explore" | "compare", scenario: JSON text, hint?: {gpus, min_gpus_fit} | {ids}}
 // out: {type: "ready", version, search, compiled} once, then {id, envelope, ms} per request.
 import { loadCore } from "./gpucalc-api.js";
@@ -29,6 +30,7 @@ function handle({ op, scenario, hint }) {
 
 let init;
 let shared = false; // whether the page's compiled module came with "init"
+let warm = null;
 const module = new Promise((resolve) => {
   init = resolve;
 });
@@ -36,6 +38,14 @@ const module = new Promise((resolve) => {
 const ready = module.then(loadCore).then(
   (c) => {
     core = c;
+    // The default scenario, searched now so the page's first request finds it kept.
+    if (warm) {
+      try {
+        c.evaluate(warm);
+      } catch {
+        /* the page's own request reports any problem */
+      }
+    }
     // readyAt: epoch ms, for the page's start-up timing; compiled: whether this worker
     // compiled the wasm itself.
     self.postMessage({ type: "ready", version: c.version(), search: typeof c.search === "function", compiled: !shared, readyAt: performance.timeOrigin + performance.now() });
@@ -49,6 +59,7 @@ self.onmessage = async (event) => {
   const request = event.data ?? {};
   if (request.type === "init") {
     shared = request.module instanceof WebAssembly.Module;
+    warm = typeof request.warm === "string" ? request.warm : null;
     init(shared ? request.module : null);
     return;
   }

@@ -50,12 +50,15 @@ std::string envelope(std::string_view scenario_json, Run run) {
 
 }  // namespace
 
+// Both reuse the search of an earlier call whose time-relevant inputs were the same
+// (search_cache.hpp): after an edit of the deadline, tokens, a price or goodput the answer
+// costs a choice among the kept GPU counts, not a new search.
 std::string search_json(std::string_view scenario_json, int top_k) {
-  return envelope(scenario_json, [&](const Scenario& s) { return search_answer(s, top_k); });
+  return envelope(scenario_json, [&](const Scenario& s) { return search_answer(s, scenario_json, top_k); });
 }
 
 std::string evaluate_json(std::string_view scenario_json) {
-  return envelope(scenario_json, [](const Scenario& s) { return evaluate(s); });
+  return envelope(scenario_json, [&](const Scenario& s) { return evaluate(s, scenario_json); });
 }
 
 std::string compare_json(std::string_view scenario, std::string_view ids) { return wrap(compare(scenario, ids)); }

@@ -118,7 +118,8 @@ CompareRow compare_row(const std::string& id, const input::json& doc, const std:
     d["cost"].erase("price_per_gpu_hour");
     dropped_price = true;
   }
-  auto s = parse_scenario(d.dump());
+  const std::string text = d.dump();
+  auto s = parse_scenario(text);
   if (!s) return {id, catalog_name(id), s.error()};
   if (dropped_price) {
     const auto& rp = s->problem.cost.rental;
@@ -148,7 +149,9 @@ CompareRow compare_row(const std::string& id, const input::json& doc, const std:
     }
     if (auto e = check_cost_target(*s)) return {id, catalog_name(id), *e};
   }
-  Expected<Answer> a = knobs ? evaluate(*s, knobs) : evaluate(*s);
+  // Each row's search is kept (search_cache.hpp): after a deadline or price edit the
+  // comparison reuses them. A row carrying the calibrated accelerator's knobs searches afresh.
+  Expected<Answer> a = knobs ? evaluate(*s, knobs) : evaluate(*s, text);
   if (!a) return {id, catalog_name(id), a.error()};
   for (auto& n : notes) a->notes.warnings.push_back(std::move(n));
   const std::string name = a->scenario.problem.gpu.name;

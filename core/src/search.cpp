@@ -141,34 +141,12 @@ void keep_top(std::vector<Candidate>& kept, const Candidate& c) {
 
 }  // namespace
 
-SearchResult search_pass(const CompiledProblem& cp, const Constraints& c, const Target& t,
-                         std::vector<Candidate>* fitting, int64_t least_gpus) {
-  const Problem& p = *cp.problem;
-  SearchResult r;
-  // One pass: the best fitting layout at every GPU count (and the least over-capacity
-  // layout, for when nothing fits). Everything else derives from that map.
-  std::optional<Candidate> best_any;
-  r.truncated = !enumerate_layouts(p, c, [&](const Layout& l) {
-    // Memory first: a layout that does not fit is pruned (with every larger
-    // micro-batch) before its step time is computed.
-    if (l.gpus() < least_gpus) return false;  // cannot meet the deadline at any micro-batch
-    Candidate cand = evaluate_memory(cp, l);
-    ++r.layouts_evaluated;
-    if (!cand.fits) {
-      if (!best_any || cand.memory.total() < best_any->memory.total()) {
-        time_layout(cp, cand);
-        best_any = cand;
-      }
-      return false;
-    }
-    time_layout(cp, cand);
-    ++r.layouts_fitting;
-    if (fitting) keep_top(*fitting, cand);
-    auto it = r.best_per_count.find(l.gpus());
-    if (it == r.best_per_count.end()) r.best_per_count.emplace(l.gpus(), cand);
-    else if (better(cand, it->second)) it->second = cand;
-    return true;
-  });
+void choose_count(const Problem& p, const Target& t, SearchResult& r, const std::optional<Candidate>& best_any) {
+  r.chosen.reset();
+  r.fastest.reset();
+  r.miss.reset();
+  r.target_met = false;
+  r.budget_met = false;
   // The targets and the objective compare GPU counts by their best layout's wall-clock
   // run (goodput) and cost (docs/cost.md "Search by cost").
   struct Point {
@@ -237,6 +215,37 @@ SearchResult search_pass(const CompiledProblem& cp, const Constraints& c, const 
     r.budget_met = t.max_cost.has_value() && meets_cost(*pick);
   }
   if (!r.chosen) r.chosen = best_any;
+}
+
+SearchResult search_pass(const CompiledProblem& cp, const Constraints& c, const Target& t,
+                         std::vector<Candidate>* fitting, int64_t least_gpus) {
+  const Problem& p = *cp.problem;
+  SearchResult r;
+  // One pass: the best fitting layout at every GPU count (and the least over-capacity
+  // layout, for when nothing fits). Everything else derives from that map.
+  std::optional<Candidate> best_any;
+  r.truncated = !enumerate_layouts(p, c, [&](const Layout& l) {
+    // Memory first: a layout that does not fit is pruned (with every larger
+    // micro-batch) before its step time is computed.
+    if (l.gpus() < least_gpus) return false;  // cannot meet the deadline at any micro-batch
+    Candidate cand = evaluate_memory(cp, l);
+    ++r.layouts_evaluated;
+    if (!cand.fits) {
+      if (!best_any || cand.memory.total() < best_any->memory.total()) {
+        time_layout(cp, cand);
+        best_any = cand;
+      }
+      return false;
+    }
+    time_layout(cp, cand);
+    ++r.layouts_fitting;
+    if (fitting) keep_top(*fitting, cand);
+    auto it = r.best_per_count.find(l.gpus());
+    if (it == r.best_per_count.end()) r.best_per_count.emplace(l.gpus(), cand);
+    else if (better(cand, it->second)) it->second = cand;
+    return true;
+  });
+  choose_count(p, t, r, best_any);
   return r;
 }
 

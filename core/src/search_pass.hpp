@@ -2,6 +2,7 @@
 // (the hot enumeration) and deadline.cpp (cold: run once per answer, built for size in wasm).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "compiled_problem.hpp"
@@ -12,6 +13,11 @@ namespace gpucalc {
 // under the memory limit; layouts of fewer than least_gpus GPUs are skipped.
 SearchResult search_pass(const CompiledProblem& cp, const Constraints& c, const Target& t,
                          std::vector<Candidate>* fitting, int64_t least_gpus = 0);
+
+// After the enumeration: the chosen GPU count among r.best_per_count (targets, objective,
+// knee of the curve), r.fastest and the targets met; best_any when nothing fits. Shared
+// with search_cache.cpp, which replays a kept enumeration for a new deadline or price.
+void choose_count(const Problem& p, const Target& t, SearchResult& r, const std::optional<Candidate>& best_any);
 
 // target.days not met: fills r.miss (search.hpp DeadlineMiss).
 void explain_miss(const CompiledProblem& cp, const Constraints& c, const Target& t, SearchResult& r);

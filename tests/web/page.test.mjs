@@ -120,8 +120,9 @@ test("the default answer appears, equal to the native CLI; page weight and time 
       Object.entries(kinds).map(([k, v]) => `${k} ${kb(v)} KB`).join(", "),
   );
   // Issue 16's target is 250 KB; measured 2026-12-02 after the coded messages, the model
-  // import and the schema landed: ~251 KB (English). This budget catches growth; it does
-  // not say the target is met (the closing note gives the figure).
+  // import and the schema landed: ~251 KB (English); 252.4 KB after the search cache (4 KB
+  // of wasm) and the lighter HTML, CSS and prebuilt answer. This budget catches growth; it
+  // does not say the target is met (the closing note gives the figure).
   const budgetKb = 253;
   assert.ok(gz < budgetKb * 1024, `page weight ${kb(gz)} KB gzip exceeds ${budgetKb} KB`);
   assert.ok(responses.has(new URL("gpucalc.wasm", server.url).href), "the wasm was fetched");
