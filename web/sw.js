@@ -7,11 +7,24 @@ const BUILD = "dev";
 const PRECACHE = [];
 const CACHE = `gpucalc-${BUILD}`;
 
+// Whether the page's copy of `url` is (or within 5 s lands) in the cache.
+async function pageCopy(cache, url) {
+  if (!PRECACHE.includes("gpucalc.wasm")) return false;
+  for (let i = 0; i < 50; i++) {
+    if (await cache.match(url)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
 self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(CACHE);
-      // The page put its own download of the wasm here (boot.js): not fetched again.
+      // The page puts its own download of the wasm here (boot.js): not fetched again. It
+      // registers this worker once that copy is stored, but on a loaded machine the copy
+      // can still be landing when the install looks: give it a few seconds first.
+      await pageCopy(cache, new URL("gpucalc.wasm", self.registration.scope).href);
       const have = new Set((await cache.keys()).map((r) => r.url));
       const missing = PRECACHE.filter((f) => f !== "index.html" && !have.has(new URL(f, self.registration.scope).href));
       // "no-cache": a conditional request, which the server answers 304 (no body) for
