@@ -81,7 +81,8 @@ const PerfData& perf_data() {
       num("tree_hop_us", "scaleout", p.nccl.tree_hop_out_us);
     }
     if (auto it = j.find("moe_layer_overhead"); it != j.end() && it->is_object())
-      if (auto v = it->find("value_ms"); v != it->end() && v->is_number()) p.moe_layer_overhead_s = v->get<double>() / 1e3;
+      if (auto v = it->find("value_ms"); v != it->end() && v->is_number())
+        p.moe_layer_overhead_s = v->get<double>() / 1e3;
     return p;
   }();
   return d;
