@@ -281,6 +281,24 @@ SearchResult search(const Problem& p, const Constraints& c, const Target& t) {
   return r;
 }
 
+std::vector<CurvePoint> curve_of(const Problem& p, const SearchResult& r) {
+  std::vector<CurvePoint> curve;
+  double best_days = std::numeric_limits<double>::infinity();
+  for (const auto& [n, cand] : r.best_per_count) {
+    CurvePoint pt;
+    pt.best = cand;
+    pt.outcome = outcome(p, cand);
+    // Ascending GPU count: a point is on the front when it beats every smaller count in
+    // wall-clock days (failures, checkpoints and restarts included).
+    const double days =
+        pt.outcome.goodput.progress ? pt.outcome.goodput.wall_days : std::numeric_limits<double>::infinity();
+    pt.pareto = days < best_days;
+    if (pt.pareto) best_days = days;
+    curve.push_back(pt);
+  }
+  return curve;
+}
+
 FullSearch search_full(const Problem& p, const Constraints& c, std::optional<double> target_days, int top_k) {
   Target t;
   t.days = target_days;
@@ -297,19 +315,7 @@ FullSearch search_full(const Problem& p, const Constraints& c, const Target& t, 
   fs.result = search_pass(cp, c, t, c.gpus ? &all : nullptr);
   if (!fs.result.chosen) return fs;
   explain_miss(cp, c, t, fs.result);
-  double best_days = std::numeric_limits<double>::infinity();
-  for (const auto& [n, cand] : fs.result.best_per_count) {
-    CurvePoint pt;
-    pt.best = cand;
-    pt.outcome = outcome(p, cand);
-    // Ascending GPU count: a point is on the front when it beats every smaller count in
-    // wall-clock days (failures, checkpoints and restarts included).
-    const double days =
-        pt.outcome.goodput.progress ? pt.outcome.goodput.wall_days : std::numeric_limits<double>::infinity();
-    pt.pareto = days < best_days;
-    if (pt.pareto) best_days = days;
-    fs.curve.push_back(pt);
-  }
+  fs.curve = curve_of(p, fs.result);
   if (!c.gpus) {
     // Top layouts at the chosen count: a second, much smaller enumeration.
     Constraints at = c;

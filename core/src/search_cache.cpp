@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -78,24 +77,6 @@ SearchResult replay(const Scenario& s, const Kept& k) {
   choose_count(p, t, r, best_any);
   if (r.chosen && t.days && !r.target_met) explain_miss(compile_problem(p), s.constraints, t, r);
   return r;
-}
-
-// The curve of search_full(): every GPU count's best layout, ascending, with its run and
-// whether it is on the Pareto front of wall-clock days.
-std::vector<CurvePoint> curve_of(const Problem& p, const SearchResult& r) {
-  std::vector<CurvePoint> curve;
-  double best_days = std::numeric_limits<double>::infinity();
-  for (const auto& [n, cand] : r.best_per_count) {
-    CurvePoint pt;
-    pt.best = cand;
-    pt.outcome = outcome(p, cand);
-    const double days =
-        pt.outcome.goodput.progress ? pt.outcome.goodput.wall_days : std::numeric_limits<double>::infinity();
-    pt.pareto = days < best_days;
-    if (pt.pareto) best_days = days;
-    curve.push_back(pt);
-  }
-  return curve;
 }
 
 // The top layouts at `gpus`: kept, or a search at that count alone (the same enumeration

@@ -19,6 +19,10 @@ SearchResult search_pass(const CompiledProblem& cp, const Constraints& c, const 
 // with search_cache.cpp, which replays a kept enumeration for a new deadline or price.
 void choose_count(const Problem& p, const Target& t, SearchResult& r, const std::optional<Candidate>& best_any);
 
+// The curve of search_full(): every GPU count's best layout, ascending, with its outcome
+// and whether it is on the Pareto front of wall-clock days (search_cache.cpp replays it).
+std::vector<CurvePoint> curve_of(const Problem& p, const SearchResult& r);
+
 // target.days not met: fills r.miss (search.hpp DeadlineMiss).
 void explain_miss(const CompiledProblem& cp, const Constraints& c, const Target& t, SearchResult& r);
 
