@@ -687,6 +687,24 @@ void read_training(Reader& r, const json& root, Scenario& s) {
            {{"gpu", s.problem.gpu.name}});
 }
 
+// The product tp × pp × cp × dp of the fixed factors, for parallel and calibration.layout
+// alike; above kMaxGpus it fails at the factor that passes it and gives nullopt. Each factor
+// is at most kMaxGpus, so stopping once the product passes it keeps it within int64
+// (tp 1e6 × pp 1e5 × cp 1e6 × dp 1e7 would not be).
+std::optional<int64_t> gpu_product(Reader& r, const std::string& P, const Constraints& c) {
+  int64_t fixed = 1;
+  for (const auto& [v, key] :
+       {std::pair{c.tp, "tp"}, std::pair{c.pp, "pp"}, std::pair{c.cp, "cp"}, std::pair{c.dp, "dp"}}) {
+    fixed *= v.value_or(1);
+    if (fixed > kMaxGpus) {
+      r.fail(P + "/" + key, "too_many_gpus", "makes tp × pp × dp × cp exceed {max} GPUs, the most gpucalc sizes",
+             {{"max", std::to_string(kMaxGpus)}});
+      return std::nullopt;
+    }
+  }
+  return fixed;
+}
+
 void read_parallel(Reader& r, const json& root, Scenario& s) {
   auto it = root.find("parallel");
   if (it == root.end()) return;
@@ -750,16 +768,9 @@ void read_parallel(Reader& r, const json& root, Scenario& s) {
   if (c.dp && c.batch_max == 0 && t.global_batch % *c.dp != 0)
     return bad("dp", "dp_divide_batch", "must divide the global batch ({of} sequences), got {got}", t.global_batch,
                *c.dp);
-  // Each factor is at most kMaxGpus, so stopping once the product passes kMaxGpus keeps
-  // it within int64 (tp 1e6 × pp 1e5 × cp 1e6 × dp 1e7 would not be).
-  int64_t fixed = 1;
-  for (const auto& [v, key] :
-       {std::pair{c.tp, "tp"}, std::pair{c.pp, "pp"}, std::pair{c.cp, "cp"}, std::pair{c.dp, "dp"}}) {
-    fixed *= v.value_or(1);
-    if (fixed > kMaxGpus)
-      return r.fail(P + "/" + key, "too_many_gpus", "makes tp × pp × dp × cp exceed {max} GPUs, the most gpucalc sizes",
-                    {{"max", str(kMaxGpus)}});
-  }
+  const std::optional<int64_t> product = gpu_product(r, P, c);
+  if (!product) return;
+  const int64_t fixed = *product;
   if (c.gpus) {
     const bool all = c.tp && c.pp && c.cp && c.dp;
     if (all && fixed != *c.gpus)
@@ -949,15 +960,7 @@ void read_calibration_layout(Reader& r, const json& o, const std::string& P, Sce
   c.pp = r.integer(o, P, "pp", false, 1, 1 << 20);
   c.dp = r.integer(o, P, "dp", false, 1, 1 << 24);
   c.cp = r.integer(o, P, "cp", false, 1, 1 << 20);
-  // As parallel: stop once the product passes kMaxGpus, which keeps it within int64.
-  int64_t fixed = 1;
-  for (const auto& [v, key] :
-       {std::pair{c.tp, "tp"}, std::pair{c.pp, "pp"}, std::pair{c.cp, "cp"}, std::pair{c.dp, "dp"}}) {
-    fixed *= v.value_or(1);
-    if (fixed > kMaxGpus)
-      return r.fail(P + "/" + key, "too_many_gpus", "makes tp × pp × dp × cp exceed {max} GPUs, the most gpucalc sizes",
-                    {{"max", std::to_string(kMaxGpus)}});
-  }
+  if (!gpu_product(r, P, c)) return;  // as parallel
   c.vpp = r.integer(o, P, "vpp", false, 1, 1 << 20);
   c.ep = r.integer(o, P, "ep", false, 1, 1 << 20);
   c.micro_batch = r.integer(o, P, "micro_batch", false, 1, 1 << 20);
