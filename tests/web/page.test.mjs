@@ -534,8 +534,7 @@ test("outputs of later cores render when present: cost, the quick estimate, othe
   // Cores before the cost issue do not give these: fed by hand here (test data, never
   // shown to users) to check that the page's slots for them work.
   const shown = await page.evaluate(async (cli) => {
-    const { renderAnswer } = await import(new URL("render.js", location.href).href);
-    const { renderCompare } = await import(new URL("compare.js", location.href).href);
+    const { renderAnswer, renderCompare } = await import(new URL("app.js", location.href).href);
     const v = {
       ...cli,
       cost: { currency: "USD", total: 1.234e7, per_gpu_hour: 2.5, formula: "price per GPU-hour × GPUs × hours", price_source: { rule: "catalog", date: "2025-01" } },
