@@ -125,7 +125,9 @@ test("the default answer appears, equal to the native CLI; page weight and time 
   // the batch range and deadline analysis, the calibration that carries, the LoRA and MoE
   // pieces and the China prices landed (the wasm grew from 170 to 188 KB gzip). The target
   // is NOT met; this budget only catches further growth (the closing note gives the figure).
-  const budgetKb = 268;
+  // 256.9 KB once the page's modules are one esbuild bundle (scripts/assemble-dist.mjs) and
+  // the wasm's memory-term texts, goodput, framework profiles and fit limits are built for size.
+  const budgetKb = 258;
   assert.ok(gz < budgetKb * 1024, `page weight ${kb(gz)} KB gzip exceeds ${budgetKb} KB`);
   assert.ok(responses.has(new URL("gpucalc.wasm", server.url).href), "the wasm was fetched");
   await shot(page, "page-desktop.png");
@@ -584,7 +586,8 @@ const settled = (p = page) =>
   );
 const distFormat = async () => {
   const { pathToFileURL } = await import("node:url");
-  return import(pathToFileURL(path.join(DIST, "format.js")).href);
+  // format.js as a module of its own (dist/ has it inside the page's bundle).
+  return import(pathToFileURL(path.join(`${DIST}-modules`, "format.js")).href);
 };
 
 test("MoE presets: total and active parameters in the list, an EP field only for them, EP errors at the field", async () => {
