@@ -6,6 +6,8 @@
 //     default answer shows before the wasm has even compiled, and accuracy-data.js (the
 //     validation report of data/validation.json, loaded when asked for), and
 //     messages.zh.json (the Chinese templates of the core's coded messages);
+//   - bundles the page's modules (esbuild, code splitting; the module-by-module copy
+//     goes to DIST-modules/ for the unit tests);
 //   - stamps sw.js with the list of files to precache and a hash of their bytes,
 //     so every build that changes anything installs a fresh offline copy;
 //   - prints the page weight (what a first visit downloads), raw and gzip.
