@@ -15,7 +15,7 @@
 // GPUCALC_CLI names the native CLI (default build/native/cli/gpucalc).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -156,6 +156,13 @@ const bundlePageScripts = async (lazyEntries) => {
   html = html.replace('<script type="module" src="app.js">', appChunks.map((f) => `<link rel="modulepreload" href="${f}">\n`).join("") + '<script type="module" src="app.js">');
   if (!html.includes('<script type="module" src="app.js">')) throw new Error("index.html: no app.js module script");
   writeFileSync(htmlPath, html);
+  // A module outside the bundle (a worker started by URL, say) that imports one now inside
+  // it would fail at run time: refuse to build (add it to ENTRIES).
+  for (const f of readdirSync(DIST).filter((x) => x.endsWith(".js"))) {
+    for (const [, ref] of readFileSync(path.join(DIST, f), "utf8").matchAll(/["'`]\.?\/?([\w-]+\.js)["'`]/g)) {
+      if (existsSync(path.join(modulesDir, ref)) && !existsSync(path.join(DIST, ref))) throw new Error(`assemble: ${f} refers to ${ref}, which is now inside the page bundle; add ${f} to ENTRIES`);
+    }
+  }
   return new Set([...outputs.keys()].filter((f) => f.startsWith("chunk-") && !reached.has(f)));
 };
 
