@@ -152,7 +152,7 @@ const bundlePageScripts = async (lazyEntries) => {
   // index.html preloads what app.js imports (its chunks), not the modules it no longer has.
   const htmlPath = path.join(DIST, "index.html");
   const appChunks = (outputs.get("app.js")?.imports ?? []).filter((i) => i.kind === "import-statement" && !i.external).map((i) => rel(i.path));
-  let html = readFileSync(htmlPath, "utf8").replace(/<link rel="modulepreload" href="[^"]+">\n?/g, "");
+  let html = readFileSync(htmlPath, "utf8").replace(/<link rel="modulepreload" href="([^"]+)">\n?/g, (link, f) => (existsSync(path.join(DIST, f)) ? link : ""));
   html = html.replace('<script type="module" src="app.js">', appChunks.map((f) => `<link rel="modulepreload" href="${f}">\n`).join("") + '<script type="module" src="app.js">');
   if (!html.includes('<script type="module" src="app.js">')) throw new Error("index.html: no app.js module script");
   writeFileSync(htmlPath, html);
