@@ -6,6 +6,8 @@
 //     default answer shows before the wasm has even compiled, and accuracy-data.js (the
 //     validation report of data/validation.json, loaded when asked for), and
 //     messages.zh.json (the Chinese templates of the core's coded messages);
+//   - bundles the page's modules (esbuild, code splitting; the module-by-module copy
+//     goes to DIST-modules/ for the unit tests);
 //   - stamps sw.js with the list of files to precache and a hash of their bytes,
 //     so every build that changes anything installs a fresh offline copy;
 //   - prints the page weight (what a first visit downloads), raw and gzip.
@@ -13,7 +15,7 @@
 // GPUCALC_CLI names the native CLI (default build/native/cli/gpucalc).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -91,6 +93,77 @@ const minifyPageScripts = async () => {
     const { code } = esbuild.transformSync(readFileSync(file, "utf8"), css ? { loader: "css", minify: true, charset: "utf8" } : { minify: true, format: "esm", target: "es2022", charset: "utf8" });
     writeFileSync(file, code);
   }
+};
+
+// ---- one bundle for the page's modules (esbuild, code splitting): app.js with everything
+// it imports statically, the workers' worker.js, and each module the page imports when
+// asked for (launch, the HF import, the embed snippet, accuracy) or from its workers
+// (gpucalc-api.js, explore.js) keep their file names; code two of them share goes into a
+// chunk-HASH.js both import, so every module still has one instance per page. The core's
+// glue (gpucalc.js, gpucalc-export.js), the strings (locales/) and the generated data
+// loaded on demand (spec-sources.js, accuracy-data.js) stay separate files. Measured with
+// scripts/bench-page.mjs: ~25 modules in one gzip stream instead of one each, ~8 KB gzip
+// less for a first visit. The module-by-module copy goes to DIST-modules/ (not deployed)
+// for the unit tests (tests/web/units.test.mjs), which import single modules.
+// Returns the chunks only lazily loaded entries import (not precached, like them).
+const ENTRIES = ["app.js", "worker.js", "gpucalc-api.js", "explore.js", "launch.js", "launch-worker.js", "hf-import.js", "embed-code.js", "accuracy.js"];
+const SEPARATE = /^(node:|\.\/(gpucalc|gpucalc-export|spec-sources|accuracy-data)\.js$|\.\/locales\/)/;
+const bundlePageScripts = async (lazyEntries) => {
+  let esbuild;
+  try {
+    esbuild = await import("esbuild");
+  } catch {
+    return new Set(); // (minifyPageScripts warned)
+  }
+  const modulesDir = `${DIST}-modules`;
+  rmSync(modulesDir, { recursive: true, force: true });
+  cpSync(DIST, modulesDir, { recursive: true });
+  const { metafile } = await esbuild.build({
+    entryPoints: ENTRIES.map((f) => path.join(modulesDir, f)),
+    outdir: DIST,
+    allowOverwrite: true,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    target: "es2022",
+    charset: "utf8",
+    minify: true,
+    entryNames: "[name]",
+    chunkNames: "chunk-[hash]",
+    metafile: true,
+    logLevel: "error",
+    plugins: [{ name: "separate", setup: (b) => b.onResolve({ filter: /.*/ }, (a) => (a.kind !== "entry-point" && SEPARATE.test(a.path) ? { path: a.path, external: true } : undefined)) }],
+  });
+  const rel = (f) => path.relative(DIST, path.resolve(ROOT, f)).split(path.sep).join("/");
+  const outputs = new Map(Object.entries(metafile.outputs).map(([f, o]) => [rel(f), o]));
+  // The modules now inside a bundle leave dist/.
+  for (const input of Object.keys(metafile.inputs)) {
+    const f = path.relative(modulesDir, path.resolve(ROOT, input)).split(path.sep).join("/");
+    if (!outputs.has(f) && !SEPARATE.test(`./${f}`)) rmSync(path.join(DIST, f), { force: true });
+  }
+  // Which chunks a first visit loads: those the eager entries reach by static import.
+  const reached = new Set();
+  const reach = (f) => {
+    if (reached.has(f)) return;
+    reached.add(f);
+    for (const i of outputs.get(f)?.imports ?? []) if (i.kind === "import-statement" && !i.external) reach(rel(i.path));
+  };
+  for (const f of ENTRIES) if (!lazyEntries.has(f)) reach(f);
+  // index.html preloads what app.js imports (its chunks), not the modules it no longer has.
+  const htmlPath = path.join(DIST, "index.html");
+  const appChunks = (outputs.get("app.js")?.imports ?? []).filter((i) => i.kind === "import-statement" && !i.external).map((i) => rel(i.path));
+  let html = readFileSync(htmlPath, "utf8").replace(/<link rel="modulepreload" href="([^"]+)">\n?/g, (link, f) => (existsSync(path.join(DIST, f)) ? link : ""));
+  html = html.replace('<script type="module" src="app.js">', appChunks.map((f) => `<link rel="modulepreload" href="${f}">\n`).join("") + '<script type="module" src="app.js">');
+  if (!html.includes('<script type="module" src="app.js">')) throw new Error("index.html: no app.js module script");
+  writeFileSync(htmlPath, html);
+  // A module outside the bundle (a worker started by URL, say) that imports one now inside
+  // it would fail at run time: refuse to build (add it to ENTRIES).
+  for (const f of readdirSync(DIST).filter((x) => x.endsWith(".js"))) {
+    for (const [, ref] of readFileSync(path.join(DIST, f), "utf8").matchAll(/["'`]\.?\/?([\w-]+\.js)["'`]/g)) {
+      if (existsSync(path.join(modulesDir, ref)) && !existsSync(path.join(DIST, ref))) throw new Error(`assemble: ${f} refers to ${ref}, which is now inside the page bundle; add ${f} to ENTRIES`);
+    }
+  }
+  return new Set([...outputs.keys()].filter((f) => f.startsWith("chunk-") && !reached.has(f)));
 };
 
 // ---- catalog.js: scalar fields only (a spec {value, source, confidence} becomes its
@@ -245,6 +318,15 @@ writeFileSync(
 // ---- sw.js: precache list + build hash
 await minifyPageScripts();
 
+// Loaded only when asked for ("How accurate is this?", the Expert form's hints): not precached, not part of the
+// first visit's weight; the service worker keeps them once fetched. They are in the build
+// hash, so a new report installs a new cache.
+const LAZY = new Set(["accuracy.js", "accuracy.css", "accuracy-data.js", "locales/accuracy.en.js", "locales/accuracy.zh.js",
+  "locales/scenario-docs.en.js", "locales/scenario-docs.zh.js", "embed-code.js", "spec-sources.js",
+  // "Launch config" (launch.js): loaded when first opened, with its own core.
+  "launch.js", "launch.css", "launch-worker.js", "gpucalc-export.js", "gpucalc-export.wasm"]);
+// The bundles' chunks that only those import (hf-import.js is precached: not lazy here).
+for (const f of await bundlePageScripts(LAZY)) LAZY.add(f);
 const files = [];
 const walk = (dir) => {
   for (const f of readdirSync(dir).sort()) {
@@ -254,13 +336,6 @@ const walk = (dir) => {
   }
 };
 walk(DIST);
-// Loaded only when asked for ("How accurate is this?", the Expert form's hints): not precached, not part of the
-// first visit's weight; the service worker keeps them once fetched. They are in the build
-// hash, so a new report installs a new cache.
-const LAZY = new Set(["accuracy.js", "accuracy.css", "accuracy-data.js", "locales/accuracy.en.js", "locales/accuracy.zh.js",
-  "locales/scenario-docs.en.js", "locales/scenario-docs.zh.js", "embed-code.js", "spec-sources.js",
-  // "Launch config" (launch.js): loaded when first opened, with its own core.
-  "launch.js", "launch.css", "launch-worker.js", "gpucalc-export.js", "gpucalc-export.wasm"]);
 // The examples are fetched (and then kept by the service worker) only when asked for.
 const precache = files.filter((f) => f !== "sw.js" && f !== "embed.js" && !LAZY.has(f) && !f.startsWith("examples/"));
 const hash = createHash("sha256");

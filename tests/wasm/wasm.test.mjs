@@ -40,7 +40,7 @@ describe("examples: wasm == native CLI", () => {
 });
 
 describe("model × GPU presets the page offers: known ids, wasm == native CLI", async () => {
-  const { MODELS, GPUS } = await import(pathToFileURL(path.join(DIST, "presets.js")).href);
+  const { MODELS, GPUS } = await import(pathToFileURL(path.join(`${DIST}-modules`, "presets.js")).href); // (dist/ has it inside the page bundle)
   // Every model on the default GPU, every GPU with the default model, and a fixed
   // one-in-seven sample of the other pairs (each is a full deadline search; all 1,320
   // pairs would take minutes, MoE giants most of it).

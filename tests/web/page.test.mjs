@@ -125,7 +125,9 @@ test("the default answer appears, equal to the native CLI; page weight and time 
   // the batch range and deadline analysis, the calibration that carries, the LoRA and MoE
   // pieces and the China prices landed (the wasm grew from 170 to 188 KB gzip). The target
   // is NOT met; this budget only catches further growth (the closing note gives the figure).
-  const budgetKb = 268;
+  // 253.2 KB once the page's modules are one esbuild bundle (scripts/assemble-dist.mjs) and
+  // the wasm's once-per-answer sources are built for size (wasm/CMakeLists.txt).
+  const budgetKb = 254;
   assert.ok(gz < budgetKb * 1024, `page weight ${kb(gz)} KB gzip exceeds ${budgetKb} KB`);
   assert.ok(responses.has(new URL("gpucalc.wasm", server.url).href), "the wasm was fetched");
   await shot(page, "page-desktop.png");
@@ -534,8 +536,7 @@ test("outputs of later cores render when present: cost, the quick estimate, othe
   // Cores before the cost issue do not give these: fed by hand here (test data, never
   // shown to users) to check that the page's slots for them work.
   const shown = await page.evaluate(async (cli) => {
-    const { renderAnswer } = await import(new URL("render.js", location.href).href);
-    const { renderCompare } = await import(new URL("compare.js", location.href).href);
+    const { renderAnswer, renderCompare } = await import(new URL("app.js", location.href).href);
     const v = {
       ...cli,
       cost: { currency: "USD", total: 1.234e7, per_gpu_hour: 2.5, formula: "price per GPU-hour × GPUs × hours", price_source: { rule: "catalog", date: "2025-01" } },
@@ -585,7 +586,8 @@ const settled = (p = page) =>
   );
 const distFormat = async () => {
   const { pathToFileURL } = await import("node:url");
-  return import(pathToFileURL(path.join(DIST, "format.js")).href);
+  // format.js as a module of its own (dist/ has it inside the page's bundle).
+  return import(pathToFileURL(path.join(`${DIST}-modules`, "format.js")).href);
 };
 
 test("MoE presets: total and active parameters in the list, an EP field only for them, EP errors at the field", async () => {

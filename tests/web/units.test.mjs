@@ -1,4 +1,5 @@
-// The page's pure modules under node (from dist/, as shipped): number formats and
+// The page's pure modules under node (minified as shipped, one file each: dist-modules/,
+// which scripts/assemble-dist.mjs writes before it bundles dist/'s modules): number formats and
 // parsing per locale, permalink encoding and its guards, scenario paths, the
 // parameter-count shape, and the evaluate()-only curve used when a core has no search().
 import assert from "node:assert/strict";
@@ -7,7 +8,7 @@ import { describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { DEFAULT_EXAMPLE, DIST, ROOT, cliEvaluate, readJson } from "../wasm/helpers.mjs";
 
-const load = (f) => import(pathToFileURL(path.join(DIST, f)).href);
+const load = (f) => import(pathToFileURL(path.join(`${DIST}-modules`, f)).href);
 // The page loads its reader's strings before it renders (i18n.js); so do these tests.
 await (await load("i18n.js")).loadLanguage("en");
 const F = await load("format.js");
