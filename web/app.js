@@ -97,6 +97,15 @@ function permalink() {
   return url.href;
 }
 
+// The scenario JSON and its command line, in their folded panel: filled when it is open
+// (on every change) or opened, not on every edit behind a closed panel.
+function fillJson() {
+  const json = $("json-text");
+  if (document.activeElement !== json) json.value = prettyJson(state.scenario);
+  // The command gives the page's answer: with the currency the page prices in.
+  $("cli-text").textContent = cliCommand(JSON.parse(requestText(state.scenario)));
+}
+
 function embedUrl() {
   const url = new URL(location.href);
   url.search = "?embed=1";
@@ -111,23 +120,44 @@ function syncOutputs() {
     const hash = hashFor(state.scenario);
     if (location.hash !== hash) history.replaceState(null, "", hash);
   }
-  const json = $("json-text");
-  if (document.activeElement !== json) json.value = prettyJson(state.scenario);
-  // The command gives the page's answer: with the currency the page prices in.
-  $("cli-text").textContent = cliCommand(JSON.parse(requestText(state.scenario)));
+  if ($("json-details").open) fillJson();
   if (EMBED) $("open-full").href = permalink();
   if (!$("embed-codes").hidden) fillEmbedCodes();
 }
 
+// An edit asks the core first, so its worker computes while the page does the rest; the
+// link, JSON and command line (syncOutputs) and the form's hints follow once the answer is
+// on screen (or after OUTPUTS_MS without one), not on the keystroke's path.
 function edit(mutate) {
   mutate(state.scenario);
   renameScenario(state.scenario);
   state.urlOwned = true;
+  delete root.dataset.lastHeadlineMs;
+  evaluateNow();
+  schedulePreview();
+  scheduleOutputs();
+}
+
+const OUTPUTS_MS = 100;
+let outputsTimer = 0;
+let outputsDue = false;
+function scheduleOutputs() {
+  outputsDue = true;
+  clearTimeout(outputsTimer);
+  outputsTimer = setTimeout(flushOutputs, OUTPUTS_MS);
+}
+function flushOutputs() {
+  clearTimeout(outputsTimer);
+  if (!outputsDue) return;
+  outputsDue = false;
   syncOutputs();
   populateQuickHints();
-  delete root.dataset.lastHeadlineMs;
-  preview();
-  evaluateNow();
+}
+// After an answer has been rendered: the outputs in the next task, once it is on screen.
+function flushOutputsSoon() {
+  if (!outputsDue) return;
+  clearTimeout(outputsTimer);
+  outputsTimer = setTimeout(flushOutputs, 0);
 }
 
 // The default's name ("… 15T tokens in 60 days") would mislabel an edited scenario: while
@@ -167,6 +197,17 @@ function curveKey(scenario) {
   delete s.name;
   delete s.description;
   return JSON.stringify(s);
+}
+
+// The preview runs just before the next frame, and only when the core's answer has not
+// landed by then (it usually has: the edit → answer path then renders once).
+let previewFrame = 0;
+function schedulePreview() {
+  cancelAnimationFrame(previewFrame);
+  const seq = state.seq;
+  previewFrame = requestAnimationFrame(() => {
+    if (seq === state.seq && $("result").getAttribute("aria-busy") === "true") preview();
+  });
 }
 
 function preview() {
@@ -272,6 +313,7 @@ function onAnswer(envelope, text, { prebuilt = false } = {}) {
       $("status").textContent = t("status_error");
       $("status").hidden = false;
     }
+    flushOutputsSoon();
     return;
   }
   state.error = null;
@@ -304,6 +346,7 @@ function onAnswer(envelope, text, { prebuilt = false } = {}) {
     if (!EMBED && state.compare?.text !== text) markCompareStale();
     scheduleExplore(text, () => scheduleCompare(text));
   }
+  flushOutputsSoon();
 }
 
 let exploreTimer = 0;
@@ -872,6 +915,9 @@ function fillEmbedCodes() {
 }
 
 function wireShare() {
+  $("json-details").addEventListener("toggle", () => {
+    if ($("json-details").open) fillJson();
+  });
   $("copy-link").addEventListener("click", () => copyText(permalink(), t("copied_link")));
   $("copy-cli").addEventListener("click", () => copyText(cliCommand(JSON.parse(requestText(state.scenario))), t("copied_cli")));
   // Copies the iframe and shows both snippets (embed-code.js, loaded on first use).
