@@ -199,15 +199,17 @@ function curveKey(scenario) {
   return JSON.stringify(s);
 }
 
-// The preview runs just before the next frame, and only when the core's answer has not
-// landed by then (it usually has: the edit → answer path then renders once).
-let previewFrame = 0;
+// The preview is for a core that takes a while (a new search): it shows only when the
+// answer has not landed PREVIEW_MS after the edit. A cached answer takes a few ms, and the
+// page then draws once, the core's own answer, instead of a preview and then the answer.
+const PREVIEW_MS = 12;
+let previewTimer = 0;
 function schedulePreview() {
-  cancelAnimationFrame(previewFrame);
+  clearTimeout(previewTimer);
   const seq = state.seq;
-  previewFrame = requestAnimationFrame(() => {
+  previewTimer = setTimeout(() => {
     if (seq === state.seq && $("result").getAttribute("aria-busy") === "true") preview();
-  });
+  }, PREVIEW_MS);
 }
 
 function preview() {

@@ -605,13 +605,25 @@ function estimateText(q) {
   });
 }
 
+// Each card below the headline is drawn again only when what it shows changed (its part
+// of the answer, or the language): an edit that moves the deadline but keeps the layout
+// redraws the headline alone. (Nothing else writes into these cards.)
+const drawn = new Map(); // card -> key of what is on screen
+function draw(card, inputs, render, v) {
+  const key = `${L()}|${JSON.stringify(inputs)}`;
+  if (drawn.get(card) === key) return;
+  drawn.set(card, key);
+  render(v);
+}
+
 export function renderAnswer(v, ctx) {
   renderHeadline(v, ctx);
-  renderPlan(v);
-  renderMemory(v);
-  renderTime(v);
-  renderModel(v);
-  renderWarnings(v);
+  const s = v.search ?? {};
+  draw("plan", [v.plan, s.layouts_evaluated, s.layouts_fitting, s.min_gpus_fit], renderPlan, v);
+  draw("memory", [v.memory], renderMemory, v);
+  draw("time", [v.performance, v.plan, v.training?.steps, v.training?.tokens, v.gpu?.peak_tflops, v.model?.flops_per_token], renderTime, v);
+  draw("model", [v.model, v.gpu], renderModel, v);
+  draw("warnings", [v.warnings, v.defaults_applied], renderWarnings, v);
 }
 
 // ---------------------------------------------------------------- curve & top layouts
