@@ -260,7 +260,9 @@ walk(DIST);
 const LAZY = new Set(["accuracy.js", "accuracy.css", "accuracy-data.js", "locales/accuracy.en.js", "locales/accuracy.zh.js",
   "locales/scenario-docs.en.js", "locales/scenario-docs.zh.js", "embed-code.js", "spec-sources.js",
   // "Launch config" (launch.js): loaded when first opened, with its own core.
-  "launch.js", "launch.css", "launch-worker.js", "gpucalc-export.js", "gpucalc-export.wasm"]);
+  "launch.js", "launch.css", "launch-worker.js", "gpucalc-export.js", "gpucalc-export.wasm",
+  // The GPU-count sweep, for a core without search() only (web/worker.js imports it then).
+  "explore.js"]);
 // The examples are fetched (and then kept by the service worker) only when asked for.
 const precache = files.filter((f) => f !== "sw.js" && f !== "embed.js" && !LAZY.has(f) && !f.startsWith("examples/"));
 const hash = createHash("sha256");

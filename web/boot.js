@@ -45,6 +45,23 @@
   preload.href = "locales/" + lang + ".js";
   document.head.appendChild(preload);
 
+  // The answering worker first, so its scripts load while the wasm downloads and compiles.
+  var worker = null;
+  var early = [];
+  try {
+    worker = new Worker(new URL("worker.js", document.baseURI), { type: "module", name: "gpucalc-evaluate" });
+    // Messages that arrive before engine.js takes over are kept and replayed.
+    worker.onmessage = function (event) {
+      early.push(event);
+    };
+    worker.onerror = function (event) {
+      if (event.preventDefault) event.preventDefault();
+      early.push(event);
+    };
+  } catch (e) {
+    worker = null; // no module workers: engine.js falls back
+  }
+
   // The compiled core, or null where this browser cannot share it (each worker then
   // compiles its own). root.dataset.wasmCompiles counts compiles on this page.
   var module = null;
@@ -94,17 +111,7 @@
       });
     },
   };
-  try {
-    var worker = new Worker(new URL("worker.js", document.baseURI), { type: "module", name: "gpucalc-evaluate" });
-    var early = [];
-    // Messages that arrive before engine.js takes over are kept and replayed.
-    worker.onmessage = function (event) {
-      early.push(event);
-    };
-    worker.onerror = function (event) {
-      if (event.preventDefault) event.preventDefault();
-      early.push(event);
-    };
+  if (worker) {
     var linked = new URLSearchParams(location.hash.replace(/^#/, "")).has("s");
     var warm = !linked && DEFAULT.charAt(0) === "{" ? DEFAULT : null;
     boot.module.then(function (m) {
@@ -112,8 +119,6 @@
     });
     boot.worker = worker;
     boot.early = early;
-  } catch (e) {
-    /* no module workers: engine.js falls back */
   }
   window.__gpucalcBoot = boot;
 })();
