@@ -115,25 +115,30 @@ function embedUrl() {
 
 // ---------------------------------------------------------------- scenario changes
 
-function syncOutputs() {
+function syncUrl() {
   if (state.urlOwned) {
     const hash = hashFor(state.scenario);
     if (location.hash !== hash) history.replaceState(null, "", hash);
   }
+}
+
+function syncOutputs() {
+  syncUrl();
   if ($("json-details").open) fillJson();
   if (EMBED) $("open-full").href = permalink();
   if (!$("embed-codes").hidden) fillEmbedCodes();
 }
 
-// An edit asks the core first, so its worker computes while the page does the rest; the
-// link, JSON and command line (syncOutputs) and the form's hints follow once the answer is
-// on screen (or after OUTPUTS_MS without one), not on the keystroke's path.
+// An edit asks the core first, so its worker computes while the page does the rest: the
+// URL at once (it is the scenario's), the JSON and command line (syncOutputs) and the
+// form's hints once the answer is on screen (or after OUTPUTS_MS without one).
 function edit(mutate) {
   mutate(state.scenario);
   renameScenario(state.scenario);
   state.urlOwned = true;
   delete root.dataset.lastHeadlineMs;
   evaluateNow();
+  syncUrl();
   schedulePreview();
   scheduleOutputs();
 }
@@ -284,13 +289,17 @@ function evaluateNow() {
   const seq = ++state.seq;
   // aria-busy: the answer on screen is not yet the one for the inputs (also what the
   // tests wait on).
-  $("result").setAttribute("aria-busy", "true");
-  state.engine.evaluate(text).then((result) => {
+  const answered = (result) => {
     if (result.superseded || seq !== state.seq) return;
     $("result").setAttribute("aria-busy", "false");
     root.dataset.lastCoreMs = result.ms?.toFixed(1) ?? ""; // the core's own time (scripts/bench-page.mjs)
     onAnswer(result.envelope, text);
-  }, fail);
+  };
+  // The first request for the default scenario: the worker answered it while the page loaded.
+  const warm = state.engine.takeWarm(text);
+  if (warm) return answered(warm);
+  $("result").setAttribute("aria-busy", "true");
+  state.engine.evaluate(text).then(answered, fail);
 }
 
 function markStale() {
@@ -416,7 +425,7 @@ function renderExploreNow() {
   if (!state.explore || state.explore.text !== state.answerText) return;
   $("curve-card").classList.remove("stale");
   $("top-card").classList.remove("stale");
-  renderExplore(state.explore.value, state.answer, {});
+  renderExplore(state.explore.value, state.answer, { width: state.curveWidth });
 }
 
 function renderAll() {
@@ -1075,7 +1084,9 @@ async function start() {
     watchEmbedHeight();
   }
   let resizeTimer = 0;
-  new ResizeObserver(() => {
+  new ResizeObserver((entries) => {
+    // The chart's width, known here without making the browser lay out (render.js).
+    state.curveWidth = Math.round(entries[entries.length - 1].contentRect.width);
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(renderExploreNow, 100);
   }).observe($("curve"));

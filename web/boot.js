@@ -113,7 +113,7 @@
   };
   if (worker) {
     var linked = new URLSearchParams(location.hash.replace(/^#/, "")).has("s");
-    var warm = !linked && DEFAULT.charAt(0) === "{" ? DEFAULT : null;
+    var warm = !linked && DEFAULT.charAt(0) === "{" ? requestText(JSON.parse(DEFAULT)) : null;
     boot.module.then(function (m) {
       worker.postMessage({ type: "init", module: m, warm: warm });
     });
@@ -121,4 +121,19 @@
     boot.early = early;
   }
   window.__gpucalcBoot = boot;
+
+  // The text the page will ask the core for (web/money.js requestText): the scenario
+  // priced in the reader's currency when it names none. The worker keeps its answer to
+  // this text, for the page's first request.
+  function requestText(scenario) {
+    if (scenario.cost && scenario.cost.currency) return JSON.stringify(scenario);
+    var currency = null;
+    try {
+      currency = localStorage.getItem("gpucalc.currency");
+    } catch (e) {
+      currency = null;
+    }
+    if (currency !== "USD" && currency !== "CNY") currency = lang === "zh" ? "CNY" : "USD";
+    return JSON.stringify(Object.assign({}, scenario, { cost: Object.assign({}, scenario.cost || {}, { currency: currency }) }));
+  }
 })();

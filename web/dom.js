@@ -107,7 +107,10 @@ function morph(old, next) {
   const want = next.attributes;
   for (let i = 0; i < want.length; i++) {
     const { name, value } = want[i];
-    if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+    if (old.getAttribute(name) === value) continue;
+    // Styles through the CSSOM, as they were made (the page's CSP refuses style attributes).
+    if (name === "style") old.style.cssText = next.style.cssText;
+    else old.setAttribute(name, value);
   }
   const have = old.attributes;
   if (have.length !== want.length) {

@@ -640,7 +640,9 @@ export function renderExplore(x, answer, ctx) {
   const card = $("curve-card");
   if (curve.length >= 2) {
     const box = $("curve");
-    const width = box.clientWidth || box.parentElement.clientWidth - 40;
+    // ctx.width: the box's width as last laid out (app.js); reading clientWidth here would
+    // force a layout of the page in the middle of an update.
+    const width = ctx.width || box.clientWidth || box.parentElement.clientWidth - 40;
     const chosenPoint = curve.find((p) => p.gpus === chosen);
     const chart = curveChart(curve, {
       width,

@@ -48,16 +48,21 @@ const ready = module.then(loadCore).then(
   (c) => {
     core = c;
     // The default scenario, searched now so the page's first request finds it kept.
+    // Its answer goes with "ready": the page's first request, when it is for this very
+    // text, takes it from there instead of asking again (engine.js takeWarm).
+    let kept = null;
     if (warm) {
       try {
-        c.evaluate(warm);
+        const t0 = performance.now();
+        kept = { text: warm, envelope: c.evaluate(warm) };
+        kept.ms = performance.now() - t0;
       } catch {
         /* the page's own request reports any problem */
       }
     }
     // readyAt: epoch ms, for the page's start-up timing; compiled: whether this worker
     // compiled the wasm itself.
-    self.postMessage({ type: "ready", version: c.version(), search: typeof c.search === "function", compiled: !shared, readyAt: performance.timeOrigin + performance.now() });
+    self.postMessage({ type: "ready", version: c.version(), search: typeof c.search === "function", compiled: !shared, readyAt: performance.timeOrigin + performance.now(), warm: kept });
   },
   (error) => {
     self.postMessage({ type: "fatal", message: String(error?.message ?? error) });
