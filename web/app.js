@@ -371,7 +371,7 @@ function scheduleExplore(text, then = () => {}) {
   // The answer for `text` has just landed, so no keystroke needs debouncing: the full page
   // starts the search at once (the core reuses its last search when only the deadline,
   // tokens, prices or goodput changed, so it takes a few ms); the embed waits a little.
-  exploreTimer = setTimeout(() => {
+  const ask = () => {
     const answer = state.answer;
     state.engine
       .explore(text, { gpus: answer?.plan?.gpus, min_gpus_fit: answer?.search?.min_gpus_fit })
@@ -381,7 +381,11 @@ function scheduleExplore(text, then = () => {}) {
         if (result.envelope?.ok) onExplore(result.envelope.value, text);
         then();
       }, then);
-  }, EMBED ? 400 : 0);
+  };
+  // (The full page asks in the answer's own task: the search worker starts while the
+  // answer is being drawn.)
+  if (EMBED) exploreTimer = setTimeout(ask, 400);
+  else ask();
 }
 
 // "国产 vs 英伟达" (compare.js): the same job on the chosen accelerators, after the answer,
