@@ -1054,9 +1054,8 @@ async function start() {
     state.scenario = fromLink.value;
     state.urlOwned = fromLink.owned;
   }
-  fillQuickSelects();
   wireProgress(state.engine);
-  applyLanguage();
+  applyLanguage(); // fills the Quick form's lists
   wireQuick();
   wireShare();
   wireTrust();
