@@ -324,7 +324,9 @@ await minifyPageScripts();
 const LAZY = new Set(["accuracy.js", "accuracy.css", "accuracy-data.js", "locales/accuracy.en.js", "locales/accuracy.zh.js",
   "locales/scenario-docs.en.js", "locales/scenario-docs.zh.js", "embed-code.js", "spec-sources.js",
   // "Launch config" (launch.js): loaded when first opened, with its own core.
-  "launch.js", "launch.css", "launch-worker.js", "gpucalc-export.js", "gpucalc-export.wasm"]);
+  "launch.js", "launch.css", "launch-worker.js", "gpucalc-export.js", "gpucalc-export.wasm",
+  // The GPU-count sweep, for a core without search() only (web/worker.js imports it then).
+  "explore.js"]);
 // The bundles' chunks that only those import (hf-import.js is precached: not lazy here).
 for (const f of await bundlePageScripts(LAZY)) LAZY.add(f);
 const files = [];

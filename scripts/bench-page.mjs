@@ -30,25 +30,32 @@ const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; ch
 // A static server like a typical static host (GitHub Pages, nginx): an ETag per file,
 // "cache-control: no-cache" (the browser revalidates), 304 without a body when the file
 // is unchanged. It logs every request with the bytes of body it sent, as gzip -9 (what a
-// server compressing at the best level sends): a 304 sends none.
+// server compressing at the best level sends): a 304 sends none. The gzip sizes are
+// computed when the log is read (gzipSize), not while the page waits for the response:
+// a static host sends files it has compressed before.
+const gzipSizes = new Map();
+const gzipSize = (file) => {
+  if (!gzipSizes.has(file)) gzipSizes.set(file, gzipSync(readFileSync(file), { level: 9 }).length);
+  return gzipSizes.get(file);
+};
 function serve(root) {
   const log = [];
-  const gz = new Map();
+  const etags = new Map();
   const server = createServer((req, res) => {
     const url = new URL(req.url, "http://127.0.0.1");
     let file = path.join(root, path.normalize(decodeURIComponent(url.pathname)));
     try {
       if (statSync(file).isDirectory()) file = path.join(file, "index.html");
       const body = readFileSync(file);
-      if (!gz.has(file)) gz.set(file, { gzip: gzipSync(body, { level: 9 }).length, etag: `"${createHash("sha1").update(body).digest("hex").slice(0, 16)}"` });
-      const { gzip, etag } = gz.get(file);
+      if (!etags.has(file)) etags.set(file, `"${createHash("sha1").update(body).digest("hex").slice(0, 16)}"`);
+      const etag = etags.get(file);
       const headers = { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream", "cache-control": "no-cache", etag };
       if (req.headers["if-none-match"] === etag) {
         log.push({ path: path.relative(root, file), raw: 0, gzip: 0, notModified: true });
         res.writeHead(304, headers).end();
         return;
       }
-      log.push({ path: path.relative(root, file), raw: body.length, gzip });
+      log.push({ path: path.relative(root, file), raw: body.length, get gzip() { return gzipSize(file); } });
       res.writeHead(200, headers).end(body);
     } catch {
       res.writeHead(404).end();

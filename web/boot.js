@@ -45,6 +45,23 @@
   preload.href = "locales/" + lang + ".js";
   document.head.appendChild(preload);
 
+  // The answering worker first, so its scripts load while the wasm downloads and compiles.
+  var worker = null;
+  var early = [];
+  try {
+    worker = new Worker(new URL("worker.js", document.baseURI), { type: "module", name: "gpucalc-evaluate" });
+    // Messages that arrive before engine.js takes over are kept and replayed.
+    worker.onmessage = function (event) {
+      early.push(event);
+    };
+    worker.onerror = function (event) {
+      if (event.preventDefault) event.preventDefault();
+      early.push(event);
+    };
+  } catch (e) {
+    worker = null; // no module workers: engine.js falls back
+  }
+
   // The compiled core, or null where this browser cannot share it (each worker then
   // compiles its own). root.dataset.wasmCompiles counts compiles on this page.
   var module = null;
@@ -94,26 +111,29 @@
       });
     },
   };
-  try {
-    var worker = new Worker(new URL("worker.js", document.baseURI), { type: "module", name: "gpucalc-evaluate" });
-    var early = [];
-    // Messages that arrive before engine.js takes over are kept and replayed.
-    worker.onmessage = function (event) {
-      early.push(event);
-    };
-    worker.onerror = function (event) {
-      if (event.preventDefault) event.preventDefault();
-      early.push(event);
-    };
+  if (worker) {
     var linked = new URLSearchParams(location.hash.replace(/^#/, "")).has("s");
-    var warm = !linked && DEFAULT.charAt(0) === "{" ? DEFAULT : null;
+    var warm = !linked && DEFAULT.charAt(0) === "{" ? requestText(JSON.parse(DEFAULT)) : null;
     boot.module.then(function (m) {
       worker.postMessage({ type: "init", module: m, warm: warm });
     });
     boot.worker = worker;
     boot.early = early;
-  } catch (e) {
-    /* no module workers: engine.js falls back */
   }
   window.__gpucalcBoot = boot;
+
+  // The text the page will ask the core for (web/money.js requestText): the scenario
+  // priced in the reader's currency when it names none. The worker keeps its answer to
+  // this text, for the page's first request.
+  function requestText(scenario) {
+    if (scenario.cost && scenario.cost.currency) return JSON.stringify(scenario);
+    var currency = null;
+    try {
+      currency = localStorage.getItem("gpucalc.currency");
+    } catch (e) {
+      currency = null;
+    }
+    if (currency !== "USD" && currency !== "CNY") currency = lang === "zh" ? "CNY" : "USD";
+    return JSON.stringify(Object.assign({}, scenario, { cost: Object.assign({}, scenario.cost || {}, { currency: currency }) }));
+  }
 })();

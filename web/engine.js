@@ -171,6 +171,15 @@ export class Engine {
     return this.fast.ready;
   }
 
+  // The answering worker's answer to the default scenario, searched while the page loaded
+  // (boot.js "warm"): {envelope, ms} once, when `scenarioText` is exactly that text.
+  takeWarm(scenarioText) {
+    const warm = this.fast?.info?.warm;
+    if (!warm || warm.text !== scenarioText) return null;
+    this.fast.info.warm = null;
+    return { envelope: JSON.parse(warm.envelope), ms: warm.ms };
+  }
+
   evaluate(scenarioText) {
     return this.fast.request({ op: "evaluate", scenario: scenarioText });
   }

@@ -6,8 +6,8 @@ export const GIB = 2 ** 30;
 
 const locales = { zh: "zh-CN", en: "en-US" };
 const cache = new Map();
-function nf(lang, digits, extra = {}) {
-  const key = `${lang}|${digits}|${JSON.stringify(extra)}`;
+function nf(lang, digits, extra) {
+  const key = extra ? `${lang}|${digits}|${JSON.stringify(extra)}` : `${lang}|${digits}`;
   let f = cache.get(key);
   if (!f) {
     f = new Intl.NumberFormat(locales[lang] ?? "en-US", { maximumFractionDigits: digits, ...extra });

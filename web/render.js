@@ -2,7 +2,7 @@
 // in <details> one click away. Sections whose data the core does not give yet
 // (step-time breakdown, cost, quick estimate) stay hidden until it does.
 import { curveChart, curveLegend, stackedBar } from "./charts.js";
-import { $, el, fill } from "./dom.js";
+import { $, el, fill, patch, setText } from "./dom.js";
 import * as F from "./format.js";
 import { coreMessage, lang, raw, t } from "./i18n.js";
 import { gpuById } from "./presets.js";
@@ -113,17 +113,15 @@ export function renderHeadline(v, ctx) {
   const fixed = ctx.scenario?.parallel?.gpus !== undefined;
   const key = !fits ? "headline_nofit" : fixed ? "headline_fixed" : "headline";
   const h = $("headline");
-  h.replaceChildren(fill(raw(key), values));
   // Cost arrives with a later core (scenario `cost`); shown only when the core gives it.
-  if (v.cost && (Number.isFinite(v.cost.total) || v.cost.pending)) {
-    h.append(fill(raw("headline_cost"), { cost: el("span", { class: "num", text: v.cost.pending ? "…" : money(v.cost) }) }));
-  }
+  const cost = v.cost && (Number.isFinite(v.cost.total) || v.cost.pending);
+  patch(h, fill(raw(key), values), cost ? fill(raw("headline_cost"), { cost: el("span", { class: "num", text: v.cost.pending ? "…" : money(v.cost) }) }) : null);
   h.classList.toggle("bad", !fits);
   h.dataset.gpus = String(plan.gpus);
   h.dataset.days = String(tr.days);
 
   const model = v.model?.name ?? v.model?.id ?? "";
-  $("subline").textContent = [
+  setText($("subline"), [
     model,
     jobSubline(v, ctx.scenario),
     t("n_tokens", { v: big(tr.tokens ?? ctx.scenario?.training?.tokens) }),
@@ -131,12 +129,12 @@ export function renderHeadline(v, ctx) {
     `${planText(plan)} · ZeRO-${plan.zero_stage} · ${t("recompute")} ${t(`recompute_${plan.recompute}`)}`,
   ]
     .filter(Boolean)
-    .join(" · ");
+    .join(" · "));
 
   const note = $("target-note");
   const s = v.search ?? {};
   if (s.target_days != null && s.target_met === false) {
-    note.textContent = t("target_missed", { target: n1(s.target_days), days: n1(tr.days) });
+    setText(note, t("target_missed", { target: n1(s.target_days), days: n1(tr.days) }));
     note.hidden = false;
   } else note.hidden = true;
 
@@ -243,14 +241,14 @@ export function renderHeadline(v, ctx) {
     );
   }
   facts.push(...jobHeadlineFacts(v, fact));
-  $("facts").replaceChildren(...facts);
+  patch($("facts"), ...facts);
 
   // The article's rule of thumb (core output `quick_estimate`), beside the full answer;
   // its arithmetic and why the full answer differs, one click away.
   const est = $("estimate");
   const q = v.quick_estimate;
   if (q && Number.isFinite(q.gpus)) {
-    est.replaceChildren(
+    patch(est,
       el(
         "details",
         { class: "estimate-details" },
@@ -312,7 +310,7 @@ function renderPlan(v) {
     ["flash_attention", "FlashAttention", p.flash_attention !== undefined ? t(p.flash_attention ? "on" : "off") : undefined],
     ["framework", t("framework"), p.framework],
   ];
-  $("plan").replaceChildren(
+  patch($("plan"),
     ...chips
       .filter(([, , value]) => value !== undefined && value !== null)
       .map(([key, label, value]) => {
@@ -327,11 +325,11 @@ function renderPlan(v) {
       }),
   );
   const s = v.search ?? {};
-  $("plan-note").textContent = t("plan_note", {
+  setText($("plan-note"), t("plan_note", {
     evaluated: n0(s.layouts_evaluated),
     fitting: n0(s.layouts_fitting),
     min: s.min_gpus_fit != null ? n0(s.min_gpus_fit) : "—",
-  });
+  }));
 }
 
 // ---------------------------------------------------------------- memory
@@ -348,9 +346,9 @@ function renderMemory(v) {
   const total = mem.total_bytes ?? MEMORY_PARTS.reduce((s, k) => s + (mem[`${k}_bytes`] ?? 0), 0);
   const fits = mem.fits ?? total <= cap;
   const summary = $("mem-summary");
-  summary.textContent = fits
+  setText(summary, fits
     ? t("mem_fits", { used: gib(total), cap: gib(cap), pct: pct(cap ? total / cap : 0), free: gib(mem.headroom_bytes ?? cap - total) })
-    : t("mem_nofit", { used: gib(total), cap: gib(cap) });
+    : t("mem_nofit", { used: gib(total), cap: gib(cap) }));
   summary.classList.toggle("bad", !fits);
   const limit = memoryLimit(mem);
   summary.classList.toggle("warn", fits && total > limit * cap);
@@ -384,10 +382,10 @@ function renderMemory(v) {
     ),
   );
   const role = mem.stage_role && mem.stage_role !== "only" ? el("p", { class: "hint", text: t("mem_role", { role: t(`role_${mem.stage_role}`), stage: mem.stage, layers: mem.layers_on_gpu }) }) : null;
-  $("mem-chart").replaceChildren(bar, legend, el("p", { class: "hint", text: t("headroom_note") }), role ?? "", hostMemoryNote(mem) ?? "", fitNote(mem) ?? "");
+  patch($("mem-chart"), bar, legend, el("p", { class: "hint", text: t("headroom_note") }), role ?? "", hostMemoryNote(mem) ?? "", fitNote(mem) ?? "");
 
   const items = Array.isArray(mem.items) ? mem.items : [];
-  $("mem-items").replaceChildren(
+  patch($("mem-items"),
     ...items.map((item) =>
       el(
         "li",
@@ -429,7 +427,7 @@ function renderTime(v) {
       label: `${t(`bd_${k}`)}: ${F.seconds(L(), b[k])}`,
     }));
     const sum = segments.reduce((s, x) => s + x.value, 0);
-    chart.replaceChildren(
+    patch(chart,
       el("p", { class: "mem-summary", text: t("bd_summary", { step: F.seconds(L(), perf.step_time_s) }) }),
       stackedBar({ segments, scale: Math.max(sum, perf.step_time_s ?? 0), label: t("bd_label") }),
       el(
@@ -449,12 +447,12 @@ function renderTime(v) {
     chart.hidden = false;
   } else {
     chart.hidden = true;
-    chart.replaceChildren();
+    patch(chart);
   }
 
   const m = plan.micro_batches;
   const bubble = perf.bubble_fraction;
-  $("time-facts").replaceChildren(
+  patch($("time-facts"),
     fact({
       key: "step_time",
       label: t("f_step"),
@@ -529,13 +527,17 @@ function renderModel(v) {
       source: "PaLM (Chowdhery et al. 2022) appendix B; Narayanan et al. 2021 eq. 3",
     }),
   );
-  $("model-facts").replaceChildren(...facts);
+  patch($("model-facts"), ...facts);
 
   const gpu = v.gpu ?? {};
-  $("gpu-title").textContent = `${gpu.name ?? ""} · ${t("peak", { v: n0(gpu.peak_tflops), p: String(gpu.precision ?? "").toUpperCase() })}`;
+  setText($("gpu-title"), `${gpu.name ?? ""} · ${t("peak", { v: n0(gpu.peak_tflops), p: String(gpu.precision ?? "").toUpperCase() })}`);
   const specs = gpu.specs && typeof gpu.specs === "object" ? Object.entries(gpu.specs) : [];
   const table = $("spec-table");
-  table.replaceChildren(
+  // The table is the GPU's alone: rebuilt only when the GPU or the language changes.
+  const specKey = `${L()}|${JSON.stringify(gpu.specs ?? null)}`;
+  if (table.dataset.specKey === specKey && table.childElementCount) return;
+  table.dataset.specKey = specKey;
+  patch(table,
     el(
       "thead",
       {},
@@ -576,13 +578,13 @@ async function showSpecSource(event) {
 function renderWarnings(v) {
   const warnings = Array.isArray(v.warnings) ? v.warnings : [];
   const defaults = Array.isArray(v.defaults_applied) ? v.defaults_applied : [];
-  $("warnings").replaceChildren(
+  patch($("warnings"),
     ...warnings.map((w) => {
       const m = coreMessage(w);
       return el("li", { lang: m.translated ? undefined : "en", text: m.text });
     }),
   );
-  $("defaults").replaceChildren(
+  patch($("defaults"),
     ...defaults.map((d) => {
       const m = coreMessage(d);
       return el("li", { lang: m.translated ? undefined : "en", text: `${t("default_applied")} ${m.text}` });
@@ -603,13 +605,25 @@ function estimateText(q) {
   });
 }
 
+// Each card below the headline is drawn again only when what it shows changed (its part
+// of the answer, or the language): an edit that moves the deadline but keeps the layout
+// redraws the headline alone. (Nothing else writes into these cards.)
+const drawn = new Map(); // card -> key of what is on screen
+function draw(card, inputs, render, v) {
+  const key = `${L()}|${JSON.stringify(inputs)}`;
+  if (drawn.get(card) === key) return;
+  drawn.set(card, key);
+  render(v);
+}
+
 export function renderAnswer(v, ctx) {
   renderHeadline(v, ctx);
-  renderPlan(v);
-  renderMemory(v);
-  renderTime(v);
-  renderModel(v);
-  renderWarnings(v);
+  const s = v.search ?? {};
+  draw("plan", [v.plan, s.layouts_evaluated, s.layouts_fitting, s.min_gpus_fit], renderPlan, v);
+  draw("memory", [v.memory], renderMemory, v);
+  draw("time", [v.performance, v.plan, v.training?.steps, v.training?.tokens, v.gpu?.peak_tflops, v.model?.flops_per_token], renderTime, v);
+  draw("model", [v.model, v.gpu], renderModel, v);
+  draw("warnings", [v.warnings, v.defaults_applied], renderWarnings, v);
 }
 
 // ---------------------------------------------------------------- curve & top layouts
@@ -626,7 +640,9 @@ export function renderExplore(x, answer, ctx) {
   const card = $("curve-card");
   if (curve.length >= 2) {
     const box = $("curve");
-    const width = box.clientWidth || box.parentElement.clientWidth - 40;
+    // ctx.width: the box's width as last laid out (app.js); reading clientWidth here would
+    // force a layout of the page in the middle of an update.
+    const width = ctx.width || box.clientWidth || box.parentElement.clientWidth - 40;
     const chosenPoint = curve.find((p) => p.gpus === chosen);
     const chart = curveChart(curve, {
       width,
@@ -648,7 +664,7 @@ export function renderExplore(x, answer, ctx) {
         chosen: chosenPoint ? t("curve_chosen", { n: n0(chosen), days: n1(chosenPoint.days) }) : "",
       },
     });
-    box.replaceChildren(
+    patch(box,
       chart,
       curveLegend({
         pareto: t("legend_pareto"),
@@ -658,9 +674,9 @@ export function renderExplore(x, answer, ctx) {
       }),
     );
     box.dataset.points = String(all.length);
-    $("curve-note").textContent = x.source === "search" ? t("curve_note_search") : t("curve_note_sweep");
+    setText($("curve-note"), x.source === "search" ? t("curve_note_search") : t("curve_note_sweep"));
     const table = $("curve-table");
-    table.replaceChildren(
+    patch(table,
       el(
         "thead",
         {},
@@ -706,7 +722,7 @@ export function renderExplore(x, answer, ctx) {
       [t("th_days"), (e) => n1(e.training?.days), true],
     ].filter((c) => c[2]);
     const table = $("top-table");
-    table.replaceChildren(
+    patch(table,
       el("caption", { class: "sr-only", text: t("top_caption", { n: n0(chosen) }) }),
       el("thead", {}, el("tr", {}, cols.map(([h]) => el("th", { scope: "col", text: h })))),
       el(
@@ -721,7 +737,7 @@ export function renderExplore(x, answer, ctx) {
         ),
       ),
     );
-    $("top-note").textContent = x.source === "search" ? t("top_note_search", { n: n0(chosen) }) : t("top_note_sweep", { n: n0(chosen) });
+    setText($("top-note"), x.source === "search" ? t("top_note_search", { n: n0(chosen) }) : t("top_note_sweep", { n: n0(chosen) }));
     topCard.hidden = false;
   } else topCard.hidden = true;
 }

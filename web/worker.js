@@ -5,7 +5,10 @@
 //      {id, op: "evaluate" | "explore" | "compare", scenario: JSON text, hint?: {gpus, min_gpus_fit} | {ids}}
 // out: {type: "ready", version, search, compiled} once, then {id, envelope, ms} per request.
 import { loadCore } from "./gpucalc-api.js";
-import { sweep } from "./explore.js";
+
+// The core's glue, fetched now while the page's compiled module is on its way (loadCore
+// imports the same module: one fetch).
+import("./gpucalc.js").catch(() => {});
 
 let core = null;
 
@@ -13,7 +16,10 @@ function evaluateObject(scenario) {
   return JSON.parse(core.evaluate(JSON.stringify(scenario)));
 }
 
-function handle({ op, scenario, hint }) {
+// The sweep over GPU counts (explore.js), only for a core without search(): loaded then.
+let sweep = null;
+
+async function handle({ op, scenario, hint }) {
   if (op === "evaluate") return JSON.parse(core.evaluate(scenario));
   // The same job on other accelerators: compare(json, "id,id,…").
   if (op === "compare") return JSON.parse(core.compare(scenario, String(hint?.ids ?? "")));
@@ -22,7 +28,10 @@ function handle({ op, scenario, hint }) {
     if (typeof core.search === "function") {
       envelope = JSON.parse(core.search(scenario));
       if (envelope.ok) envelope.value.source = "search";
-    } else envelope = sweep(evaluateObject, JSON.parse(scenario), hint);
+    } else {
+      sweep ??= (await import("./explore.js")).sweep;
+      envelope = sweep(evaluateObject, JSON.parse(scenario), hint);
+    }
     return envelope;
   }
   return { ok: false, error: { path: "", message: `unknown operation ${op}` } };
@@ -39,16 +48,21 @@ const ready = module.then(loadCore).then(
   (c) => {
     core = c;
     // The default scenario, searched now so the page's first request finds it kept.
+    // Its answer goes with "ready": the page's first request, when it is for this very
+    // text, takes it from there instead of asking again (engine.js takeWarm).
+    let kept = null;
     if (warm) {
       try {
-        c.evaluate(warm);
+        const t0 = performance.now();
+        kept = { text: warm, envelope: c.evaluate(warm) };
+        kept.ms = performance.now() - t0;
       } catch {
         /* the page's own request reports any problem */
       }
     }
     // readyAt: epoch ms, for the page's start-up timing; compiled: whether this worker
     // compiled the wasm itself.
-    self.postMessage({ type: "ready", version: c.version(), search: typeof c.search === "function", compiled: !shared, readyAt: performance.timeOrigin + performance.now() });
+    self.postMessage({ type: "ready", version: c.version(), search: typeof c.search === "function", compiled: !shared, readyAt: performance.timeOrigin + performance.now(), warm: kept });
   },
   (error) => {
     self.postMessage({ type: "fatal", message: String(error?.message ?? error) });
@@ -68,7 +82,7 @@ self.onmessage = async (event) => {
   const t0 = performance.now();
   let envelope;
   try {
-    envelope = handle(request);
+    envelope = await handle(request);
   } catch (error) {
     envelope = { ok: false, error: { path: "", message: String(error?.message ?? error) }, crashed: true };
   }

@@ -47,8 +47,10 @@ const QWEN3_MOE = {
   torch_dtype: "bfloat16", vocab_size: 151936,
 };
 
-const scenarioInUrl = () => {
-  const s = new URLSearchParams(new URL(page.url()).hash.slice(1)).get("s");
+// The page writes the URL in the task after an edit's answer is drawn (app.js edit).
+const scenarioInUrl = async () => {
+  await page.waitForFunction(() => !document.documentElement.dataset.outputs);
+  const s = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get("s");
   return JSON.parse(Buffer.from(s, "base64url").toString("utf8"));
 };
 const status = () => page.locator("#hf-status").innerText();
@@ -77,7 +79,7 @@ test("desktop, en: a pasted Llama 3.2 1B config counts 1.24B and names the key i
   assert.match(text, /1,235,814,400/); // the Hugging Face safetensors total
   assert.match(text, /Not understood, not counted: logit_scale/);
   await waitForAnswer(page).catch(() => {});
-  const s = scenarioInUrl();
+  const s = await scenarioInUrl();
   assert.deepEqual(s.model, { hf_config: LLAMA_1B });
   assert.equal(cliEvaluate(s).value.model.params, 1235814400, "the CLI reads the same scenario");
   await noOverflow();
@@ -116,7 +118,7 @@ test("360-px phone, zh: a chosen Qwen3-30B-A3B config.json file counts 30.5B", a
   await page.waitForFunction(() => /计得/.test(document.querySelector("#hf-status").textContent));
   assert.match(await status(), /30,532,122,624/); // the safetensors total, "30.5B in total"
   assert.doesNotMatch(await status(), /未理解/);
-  assert.equal(scenarioInUrl().model.hf_config.num_experts, 128);
+  assert.equal((await scenarioInUrl()).model.hf_config.num_experts, 128);
   await noOverflow();
   await page.locator("#hf-import").scrollIntoViewIfNeeded();
   await shot(page, "hf-import-zh-phone.png");
@@ -150,8 +152,8 @@ test("Expert → Custom: a 1B shape counts 1.24B, not 1.40B with the 70B's head_
   await waitForAnswer(page);
   await page.click("#mode-expert");
   await page.locator('#expert .field[data-path="/model"] select').selectOption("");
-  for (let i = 0; i < 50 && typeof scenarioInUrl().model !== "object"; i++) await page.waitForTimeout(100);
-  assert.equal(scenarioInUrl().model.head_dim, undefined, "8192 / 64 stays derived");
+  for (let i = 0; i < 50 && typeof (await scenarioInUrl()).model !== "object"; i++) await page.waitForTimeout(100);
+  assert.equal((await scenarioInUrl()).model.head_dim, undefined, "8192 / 64 stays derived");
   const set = async (p, v) => page.locator(`#expert .field[data-path="/model/${p}"] input`).fill(v);
   await set("layers", "16");
   await set("hidden", "2048");
@@ -159,8 +161,8 @@ test("Expert → Custom: a 1B shape counts 1.24B, not 1.40B with the 70B's head_
   await set("ffn_hidden", "8192");
   await page.locator('#expert .field[data-path="/model/tied_embeddings"] select').selectOption("true");
   await waitForAnswer(page).catch(() => {});
-  for (let i = 0; i < 50 && scenarioInUrl().model.tied_embeddings !== true; i++) await page.waitForTimeout(100);
-  const s = scenarioInUrl();
+  for (let i = 0; i < 50 && (await scenarioInUrl()).model.tied_embeddings !== true; i++) await page.waitForTimeout(100);
+  const s = await scenarioInUrl();
   assert.equal(s.model.hidden, 2048);
   assert.equal(cliEvaluate(s).value.model.params, 1235814400);
   assert.notEqual(s.name, "Llama 3.1 70B pre-training on H100, 15T tokens in 60 days");

@@ -51,10 +51,16 @@ after(async () => {
 });
 
 const defaultScenario = () => readJson(DEFAULT_EXAMPLE);
+// The page writes the URL in the task after an edit's answer is drawn (app.js edit).
+const currentUrl = async () => {
+  await page.waitForFunction(() => !document.documentElement.dataset.outputs);
+  return page.evaluate(() => location.href);
+};
 const scenarioInUrl = async () => {
-  const hash = new URL(page.url()).hash;
+  await page.waitForFunction(() => !document.documentElement.dataset.outputs);
+  const hash = await page.evaluate(() => location.hash);
   const s = new URLSearchParams(hash.slice(1)).get("s");
-  assert.ok(s, `no scenario in ${page.url()}`);
+  assert.ok(s, `no scenario in ${hash}`);
   return JSON.parse(Buffer.from(s, "base64url").toString("utf8"));
 };
 
@@ -220,7 +226,7 @@ test("Quick mode: a model by parameter count, and tokens from a fine-tuning data
 
   // A permalink keeps it.
   const other = await browser.context.newPage();
-  await other.goto(page.url());
+  await other.goto(await currentUrl());
   await waitForAnswer(other);
   assert.equal(await other.inputValue("#q-model"), "@params");
   await other.close();
@@ -326,7 +332,7 @@ test("permalink round trip: a link reproduces the scenario and the answer", asyn
   await page.fill("#q-goal", "45");
   await page.waitForFunction(() => document.querySelector("#headline").textContent.includes("H200") && !document.querySelector("#answer.stale"));
   const gpus = await waitForAnswer(page);
-  const link = page.url();
+  const link = await currentUrl();
   const scenario = await scenarioInUrl();
   assert.equal(scenario.gpu, "h200-sxm-141gb");
   assert.equal(scenario.target.days, 45);
@@ -718,7 +724,7 @@ test("QLoRA on one GPU: memory drops, the trainable parameters show; LoRA fields
 
   // A permalink reproduces the job.
   const other = await browser.context.newPage();
-  await other.goto(page.url());
+  await other.goto(await currentUrl());
   await waitForAnswer(other);
   assert.equal(await other.isChecked("#q-job-qlora"), true);
   assert.equal(await other.inputValue("#q-lora-rank"), "64");
