@@ -340,6 +340,11 @@ const walk = (dir) => {
 walk(DIST);
 // The examples are fetched (and then kept by the service worker) only when asked for.
 const precache = files.filter((f) => f !== "sw.js" && f !== "embed.js" && !LAZY.has(f) && !f.startsWith("examples/"));
+// Each language's strings: the service worker keeps at install the ones the first visit
+// downloaded (the reader's), and the other language from the next visit on (web/sw.js), so
+// an English reader's first visit does not transfer the Chinese strings.
+const LANGUAGE = ["locales/en.js", "locales/zh.js", "messages.zh.json"];
+for (const f of LANGUAGE) if (!precache.includes(f)) throw new Error(`sw.js: language file ${f} is not in dist/`);
 const hash = createHash("sha256");
 for (const f of [...precache, ...files.filter((f) => LAZY.has(f) || f.startsWith("examples/"))]) hash.update(f).update(readFileSync(path.join(DIST, f)));
 const build = hash.digest("hex").slice(0, 12);
@@ -347,8 +352,9 @@ const swPath = path.join(DIST, "sw.js");
 let sw = readFileSync(swPath, "utf8");
 const stamped = sw
   .replace(/const BUILD = "[^"]*";/, `const BUILD = ${JSON.stringify(build)};`)
-  .replace(/const PRECACHE = \[[^\]]*\];/, `const PRECACHE = ${JSON.stringify(["./", ...precache])};`);
-if (stamped === sw || !stamped.includes(build)) throw new Error("sw.js: BUILD / PRECACHE markers not found");
+  .replace(/const PRECACHE = \[[^\]]*\];/, `const PRECACHE = ${JSON.stringify(["./", ...precache.filter((f) => !LANGUAGE.includes(f))])};`)
+  .replace(/const LANGUAGE = \[[^\]]*\];/, `const LANGUAGE = ${JSON.stringify(LANGUAGE)};`);
+if (stamped === sw || !stamped.includes(build) || !stamped.includes(JSON.stringify(LANGUAGE))) throw new Error("sw.js: BUILD / PRECACHE / LANGUAGE markers not found");
 writeFileSync(swPath, stamped);
 // boot.js keeps its download of the wasm in the same cache (gpucalc-BUILD). Its own bytes
 // are hashed above unstamped: the stamp follows from the hash, not the other way round.

@@ -1020,6 +1020,10 @@ function registerServiceWorker() {
   kept
     .catch(() => {})
     .then(() => navigator.serviceWorker.register("sw.js"))
+    .then(() => navigator.serviceWorker.ready)
+    // The strings this page loaded before the worker served it (sw.js keeps the other
+    // language from the next visit on).
+    .then((registration) => registration.active?.postMessage({ type: "keep", files: i18n.loadedFiles() }))
     .catch(() => {
       /* offline support is a bonus; the page works without it */
     });

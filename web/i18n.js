@@ -53,6 +53,11 @@ export async function loadLanguage(lang) {
   STRINGS[lang] = strings;
 }
 
+// The files of the languages loaded so far (web/sw.js keeps them for offline use).
+export function loadedFiles() {
+  return [...Object.keys(STRINGS).map((l) => `locales/${l}.js`), ...Object.keys(templates).map((l) => `messages.${l}.json`)];
+}
+
 export function setLanguage(lang) {
   current = STRINGS[lang] ? lang : "en";
 }

@@ -1,10 +1,15 @@
-// Service worker: after one visit the page works offline. scripts/assemble-dist.mjs
-// stamps BUILD (a hash of every file) and PRECACHE (every file of dist/), so a new
-// build installs a new cache and drops the old one; the install revalidates what the
-// first visit already downloaded rather than downloading it again. Same-origin GETs only; cache
-// first, then the network (a file the build did not list is fetched and kept).
+// Service worker: after one visit the page works offline in the reader's language, after
+// two in both. scripts/assemble-dist.mjs stamps BUILD (a hash of every file), PRECACHE
+// (the files of dist/ a first visit needs) and LANGUAGE (each language's strings), so a
+// new build installs a new cache and drops the old one; the install revalidates what the
+// first visit already downloaded rather than downloading it again. Of LANGUAGE, the
+// page names the files it has loaded (the reader's language: a "keep" message, which
+// revalidates them) and the other language is fetched on the next visit (topUp), so a
+// first visit does not pay for strings it does not show. Same-origin GETs only; cache first, then the network (a file
+// the build did not list is fetched and kept).
 const BUILD = "dev";
 const PRECACHE = [];
+const LANGUAGE = [];
 const CACHE = `gpucalc-${BUILD}`;
 
 // Whether the page's copy of `url` is (or within 5 s lands) in the cache.
@@ -51,11 +56,34 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+// The language files in `files` (all of LANGUAGE on a visit this worker serves, the
+// second on) that the cache does not hold yet.
+async function topUp(files = LANGUAGE) {
+  const cache = await caches.open(CACHE);
+  for (const f of files) {
+    if (!LANGUAGE.includes(f)) continue;
+    const url = new URL(f, self.registration.scope).href;
+    if (await cache.match(url)) continue;
+    try {
+      const response = await fetch(new Request(url, { cache: "no-cache" }));
+      if (response.ok) await cache.put(url, response);
+    } catch {
+      /* offline: the next visit tries again */
+    }
+  }
+}
+
+// The page, once this worker is active: the language files it loaded before that.
+self.addEventListener("message", (event) => {
+  if (event.data?.type === "keep" && Array.isArray(event.data.files)) event.waitUntil(topUp(event.data.files));
+});
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate") event.waitUntil(topUp());
   event.respondWith(
     (async () => {
       const cache = await caches.open(CACHE);

@@ -1,5 +1,5 @@
-// Static and offline: after one visit, the service worker serves the page with the
-// network gone (the browser set offline and the server shut down), in full and
+// Static and offline: after one visit, the service worker serves the page in the
+// reader's language, after two in both, with the network gone (the browser set offline and the server shut down), in full and
 // embed mode, and the core still answers new inputs.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -34,7 +34,13 @@ test("first visit: the service worker installs and caches the whole site", async
     for (let i = 0; i < 100 && !navigator.serviceWorker.controller; i++) await new Promise((r) => setTimeout(r, 50));
     const keys = await caches.keys();
     const cache = await caches.open(keys.find((k) => k.startsWith("gpucalc-")));
-    const urls = (await cache.keys()).map((r) => new URL(r.url).pathname);
+    // The page's own strings arrive by its "keep" message once the worker is active.
+    let urls = [];
+    for (let i = 0; i < 200; i++) {
+      urls = (await cache.keys()).map((r) => new URL(r.url).pathname);
+      if (urls.includes("/locales/en.js")) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
     return { scope: registration.scope, controlled: Boolean(navigator.serviceWorker.controller), keys, urls };
   });
   assert.equal(cached.controlled, true, "the page is controlled by the service worker");
@@ -42,9 +48,31 @@ test("first visit: the service worker installs and caches the whole site", async
   // Every file sw.js lists (scripts/assemble-dist.mjs stamps it: the page's bundle and its
   // chunks among them), and these by name.
   const precache = JSON.parse(readFileSync(path.join(DIST, "sw.js"), "utf8").match(/const PRECACHE = (\[[^\]]*\]);/)[1]);
-  for (const f of ["/", "/index.html", "/app.js", "/worker.js", "/gpucalc.js", "/gpucalc.wasm", "/style.css", "/locales/zh.js", ...precache.map((f) => new URL(f, "http://x/").pathname)]) {
+  for (const f of ["/", "/index.html", "/app.js", "/worker.js", "/gpucalc.js", "/gpucalc.wasm", "/style.css", "/locales/en.js", ...precache.map((f) => new URL(f, "http://x/").pathname)]) {
     assert.ok(cached.urls.includes(f), `${f} is cached (have ${cached.urls.length} files)`);
   }
+  // An English reader's first visit does not transfer the Chinese strings (issue 16's
+  // first-visit weight): the service worker fetches them on the next visit.
+  for (const f of ["/locales/zh.js", "/messages.zh.json"]) {
+    assert.ok(!cached.urls.includes(f), `${f} is not fetched by an English reader's first visit`);
+    assert.ok(!server.requests.includes(f), `${f} was not requested`);
+  }
+});
+
+test("second visit: the service worker keeps the other language too", async () => {
+  await page.reload();
+  await waitForAnswer(page);
+  const urls = await page.evaluate(async () => {
+    for (let i = 0; i < 200; i++) {
+      const keys = await caches.keys();
+      const cache = await caches.open(keys.find((k) => k.startsWith("gpucalc-")));
+      const have = (await cache.keys()).map((r) => new URL(r.url).pathname);
+      if (have.includes("/locales/zh.js") && have.includes("/messages.zh.json")) return have;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return [];
+  });
+  assert.ok(urls.includes("/locales/zh.js") && urls.includes("/messages.zh.json"), "zh.js and messages.zh.json are cached after a second visit");
 });
 
 test("offline: reload, embed mode and new inputs all work with the network gone", async () => {

@@ -17,8 +17,10 @@ const TYPES = {
 };
 
 export async function startServer(root, prefix = "/") {
+  const requests = []; // every path asked for, in order
   const server = createServer((req, res) => {
     const url = new URL(req.url, "http://127.0.0.1");
+    requests.push(url.pathname);
     if (!url.pathname.startsWith(prefix)) {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");
       return;
@@ -46,6 +48,7 @@ export async function startServer(root, prefix = "/") {
   return {
     url: `http://127.0.0.1:${port}${prefix}`,
     port,
+    requests,
     // Closes the listener and every open connection (keep-alive included), so the
     // origin is really gone: what the offline test needs.
     close: () =>
