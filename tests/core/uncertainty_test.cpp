@@ -220,8 +220,10 @@ TEST_CASE("the validation spread per regime: wide where the model is far off or 
   REQUIRE(moe);
   REQUIRE(unmeasured);
   CHECK(dense->n >= 30);
-  CHECK(dense->p10 == Approx(0.85).margin(0.05));
-  CHECK(dense->p90 == Approx(1.31).margin(0.08));
+  // Dense: P10 0.911, P90 1.268 since the NeMo 24.07 rows run their recipes' TP overlap
+  // and recomputation (validation/nemo2407_*.json; they were 15-34% too slow).
+  CHECK(dense->p10 == Approx(0.91).margin(0.05));
+  CHECK(dense->p90 == Approx(1.27).margin(0.08));
   CHECK(dense->p90 / dense->p10 < 1.7);
   // MoE: P10 0.726, P50 1.038, P90 1.484 as recorded (docs/validation.md).
   CHECK(moe->n == 31);
