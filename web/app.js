@@ -296,7 +296,11 @@ function evaluateNow() {
   };
   // The first request for the default scenario: the worker answered it while the page loaded.
   const warm = state.engine.takeWarm(text);
-  if (warm) return answered(warm);
+  if (warm) {
+    // Marked for the tests: boot.js's copy of requestText must give money.js's text.
+    root.dataset.warmAnswer = "taken";
+    return answered(warm);
+  }
   $("result").setAttribute("aria-busy", "true");
   state.engine.evaluate(text).then(answered, fail);
 }

@@ -82,6 +82,8 @@ test("the default answer, every section open, is Chinese", async () => {
   await page.goto(`${server.url}?lang=zh`);
   await waitForAnswer(page);
   assert.equal(await page.evaluate(() => document.documentElement.lang), "zh-CN");
+  // Priced in 元: boot.js's copy of requestText gives the text the page asks for.
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.warmAnswer), "taken");
   await assertChinese("default answer");
   await shot(page, "zh-desktop-open.png", { fullPage: true });
 });
