@@ -120,6 +120,65 @@ double nf4_bytes_per_param(bool double_quant) {
   return (4.0 + (double_quant ? 8.0 / 64.0 + 32.0 / (64.0 * 256.0) : 32.0 / 64.0)) / 8.0;
 }
 
+namespace {
+
+// Element sizes of the tensors a layer saves for backward (docs/memory-model.md §2c).
+// Under Transformer Engine FP8 (Megatron-Core's TE layers), each Linear, LayerNormLinear
+// and GroupedLinear with a trained weight quantises its input and keeps only that FP8
+// copy for its weight-gradient GEMM, not the 16-bit tensor (TransformerEngine v2.18,
+// commit 27486e0, transformer_engine/pytorch/module/linear.py _linear_forward_impl "Discard
+// row-wise data" -> saved_inputmat; layernorm_linear.py ln_out_to_save;
+// grouped_linear.py inputmats; v1.8 linear.py saved_inputmat_t and layernorm_linear.py
+// ln_out in uint8): 1 B per element with delayed or current (tensorwise) scaling, plus
+// one E8M0 scale per 32 values with MXFP8 (only the column-wise copy is kept). Tensors
+// saved by other kernels stay 16-bit: the norms' inputs, attention's Q, K, V, O, the
+// activation function's input (Megatron-Core fused_bias_swiglu without
+// activation_func_fp8_input_store), the router's input. torchao's Float8Linear keeps the
+// bf16 input (pytorch/ao torchao/float8/float8_linear.py matmul_with_hp_or_float8_args:
+// save_for_backward(input_hp, ...)), and under LoRA the frozen base linear keeps nothing
+// while the adapter keeps the 16-bit input (NeMo/Megatron-Bridge LoRA sets
+// return_layernorm_output on the base; its adapters are Megatron, not TE, linears).
+struct SavedElem {
+  double gemm_in = kAct;    // a TE linear's own copy of its input
+  bool own_copies = false;  // each TE linear keeps its own copy (16-bit: one shared tensor)
+  // linear_proj's FP8 copy of the attention output O beside attention's bf16 O. Megatron-
+  // Core >= 0.15 makes linear_proj keep the original O instead (set_save_original_input)
+  // for every recipe but delayed, which TE does not support there (megatron/core/
+  // transformer/attention.py; TE linear.py "DelayedScaling recipe is not supported").
+  double proj_extra = 0;
+};
+SavedElem saved_elem(const Training& t) {
+  SavedElem e;
+  if (t.precision != Precision::fp8 || t.framework != Framework::megatron || is_adapter_stage(t)) return e;
+  e.gemm_in = t.fp8_recipe == Fp8Recipe::mxfp8 ? 1.0 + 1.0 / 32.0 : 1.0;
+  e.own_copies = true;
+  if (t.fp8_recipe == Fp8Recipe::delayed) e.proj_extra = e.gemm_in;
+  return e;
+}
+
+// Bytes per token per unit of width that the QKV projection's input costs. A TE
+// LayerNormLinear keeps its normalised input (ln_out); MLA's input norm feeds two TE
+// Linears, the q and kv down-projections (Megatron-Core gpt_layer_specs.py, without
+// mla_down_proj_fusion), each keeping its own FP8 copy.
+double qkv_input_bytes(const ModelShape& m, const SavedElem& e) {
+  return e.own_copies && is_mla(m) ? 2.0 * e.gemm_in : e.gemm_in;
+}
+
+// The MLP's input. Dense: fc1 is a TE LayerNormLinear (its ln_out). MoE: the router keeps
+// the 16-bit norm output (Megatron-Core moe_utils.py RouterGatingLinearFunction saves
+// inp), and under FP8 the shared experts' fc1 keeps an FP8 copy beside it.
+double mlp_input_bytes(const ModelShape& m, const Layout& l, const SavedElem& e, bool moe_layer) {
+  if (!moe_layer) return e.gemm_in;
+  const bool shared = shared_expert_width(m) > 0 && !recomputes(l, RecomputeModule::shared_experts);
+  return kAct + (e.own_copies && shared ? e.gemm_in : 0.0);
+}
+
+// An MLP's intermediates per token, width w: the activation function keeps its 16-bit
+// input (SwiGLU: gate and up, 2w; GELU: w) and fc2 its input, the activation output (w).
+double mlp_inner_bytes(double mats, double w, const SavedElem& e) { return kAct * (mats - 1.0) * w + e.gemm_in * w; }
+
+}  // namespace
+
 double activation_bytes_per_layer(const ModelShape& m, const Training& t, const Layout& l, bool moe_layer) {
   // Tensors a layer saves for its backward pass, per micro-batch, per GPU
   // (docs/memory-model.md §2). s is the local sequence s/cp (context parallelism
@@ -186,38 +245,41 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
   // projections keep theirs. Per-head q/k norms (Qwen3, Gemma 3) keep Q and K before
   // normalisation.
   const double norms = static_cast<double>(m.norms_per_layer);
-  double bytes = kAct * sb * h * (norms / seq_shard + (rc_norm ? 0.0 : 2.0 / linear_in_shard));
+  const SavedElem e = saved_elem(t);
+  double bytes = kAct * sb * h * norms / seq_shard;
+  if (!rc_norm) bytes += sb * h * (qkv_input_bytes(m, e) + mlp_input_bytes(m, l, e, moe_layer)) / linear_in_shard;
   if (m.qk_norm) bytes += kAct * sb * (a + g) * d / tp;
   // Attention: Q, K, V (after RoPE) and the attention output O feeding the output
-  // projection: s·b·(2·a·d + 2·g·d); split by TP over heads.
-  bytes += kAct * sb * ((rc_up ? 0.0 : qd + kd + vd) + od) / tp;
+  // projection: s·b·(2·a·d + 2·g·d); split by TP over heads. Under FP8 with delayed
+  // scaling linear_proj also keeps its FP8 copy of O.
+  bytes += kAct * sb * ((rc_up ? 0.0 : qd + kd + vd) + od) / tp + e.proj_extra * sb * od / tp;
   if (is_mla(m)) {
     // MLA's latents, computed on every TP rank (Megatron-Core MLA down-projections are
-    // not split): the q_a and kv_a outputs feeding their RMSNorms and the normalised
-    // latents feeding the up-projections, plus the shared RoPE key.
+    // not split): the q_a and kv_a outputs feeding their RMSNorms (16-bit) and the
+    // normalised latents the up-projections (TE LayerNormLinear) keep, plus the shared
+    // RoPE key.
     const double qr = static_cast<double>(m.mla.q_lora_rank), kr = static_cast<double>(m.mla.kv_lora_rank);
-    bytes += kAct * sb * (2.0 * qr + 2.0 * kr + static_cast<double>(m.mla.qk_rope_head_dim));
+    bytes += sb * (kAct * (qr + kr + static_cast<double>(m.mla.qk_rope_head_dim)) + e.gemm_in * (qr + kr));
   }
-  // SwiGLU: gate and up projections (2f) feed silu(gate)·up, whose output (f) feeds
-  // down. GELU: fc1 output (f, the GELU input) and GELU output (f, the fc2 input).
   const double mats = swiglu ? 3.0 : 2.0;
   if (!moe_layer) {
-    if (!recomputes(l, RM::mlp)) bytes += kAct * sb * mats * f / tp;
+    if (!recomputes(l, RM::mlp)) bytes += sb * mlp_inner_bytes(mats, f, e) / tp;
   } else if (recomputes(l, RM::moe)) {
     // The whole MoE block is rebuilt: nothing inside it is kept.
   } else {
     // MoE block (Megatron-Core MoE): per routed copy of a token the permuted input (h,
-    // the expert fc1's input) and the expert's MLP tensors (mats·f_e, split by expert-TP);
-    // the routing probability is applied inside the activation (Megatron-Core experts.py,
-    // weighted_bias_swiglu), so the expert output before the combine is not kept. The
-    // shared experts count as a dense MLP of their width; the router keeps fp32 logits
-    // and probabilities (E each) on the local tokens.
+    // the expert fc1's input) and the expert's MLP tensors (split by expert-TP); the
+    // routing probability is applied inside the activation (Megatron-Core experts.py,
+    // weighted_bias_swiglu), so the expert output before the combine is not kept.
+    // moe_act drops the activation output (fc2's input). The shared experts count as a
+    // dense MLP of their width; the router keeps fp32 logits and probabilities (E each)
+    // on the local tokens.
     // With expert-TP etp < tp each rank routes only its sequence shard (SP): etp/tp of
     // the micro-batch's tokens, at full expert width / etp.
     const double etp = static_cast<double>(l.etp);
-    const double act_kept = recomputes(l, RM::moe_act) ? mats - 1.0 : mats;
-    const double shared_kept = recomputes(l, RM::shared_experts) ? 0.0 : mats * fs / tp;
-    bytes += kAct * sb * (load * k_top * (etp / seq_shard) * (h + act_kept * fe / etp) + shared_kept);
+    const double expert = recomputes(l, RM::moe_act) ? kAct * (mats - 1.0) * fe : mlp_inner_bytes(mats, fe, e);
+    const double shared_kept = recomputes(l, RM::shared_experts) ? 0.0 : mlp_inner_bytes(mats, fs, e) / tp;
+    bytes += sb * (load * k_top * (etp / seq_shard) * (e.gemm_in * h + expert / etp) + shared_kept);
     bytes += 8.0 * sb * static_cast<double>(m.moe.experts) / seq_shard;
   }
   // Dropout: 1-byte masks after attention and after the MLP (Korthikanti Table 2's 2sbh).

@@ -449,7 +449,11 @@ std::vector<Message> warnings_json(const Scenario& s, const SearchResult& sr, co
       w.push_back(coded("spec_low_confidence", "gpu.{field} for {gpu} is a low-confidence figure",
                         {{"field", name}, {"gpu", p.gpu.name}}));
   }
-  if (p.training.precision == Precision::fp8)
+  // Megatron (Transformer Engine) FP8 GEMM inputs are counted at 1 byte and torchao's
+  // Float8Linear keeps them in bf16 (memory.cpp saved_elem); the other stacks' FP8 paths
+  // are not modelled and keep 16 bits.
+  const Framework fw = p.training.framework;
+  if (p.training.precision == Precision::fp8 && fw != Framework::megatron && fw != Framework::torchtitan)
     w.push_back(coded("fp8_activations_16bit",
                       "fp8: matmuls run at the FP8 peak; activations are still counted at 16 bits (conservative)"));
   if (p.model.layers % l.pp != 0 && !uneven_split(l))
