@@ -4,7 +4,6 @@
 // All text goes in through textContent; nothing user-provided is parsed as HTML.
 import { $, el } from "./dom.js";
 import { Engine } from "./engine.js";
-import { ExpertForm } from "./expert.js";
 import * as F from "./format.js";
 import * as i18n from "./i18n.js";
 import { coreMessage, t } from "./i18n.js";
@@ -800,7 +799,14 @@ function wireQuick() {
 
 // ---------------------------------------------------------------- expert form
 
-function ensureExpert() {
+// The form's module (expert.js) loads when Expert mode is first shown: most readers stay
+// in Quick mode, and a first visit does not transfer it (the service worker fetches it on
+// the next visit for offline use; scripts/assemble-dist.mjs LATER).
+let expertModule = null;
+async function ensureExpert() {
+  if (state.expert) return state.expert;
+  expertModule ??= import("./expert.js");
+  const { ExpertForm } = await expertModule;
   if (state.expert) return state.expert;
   state.expert = new ExpertForm($("expert-fields"), {
     onEdit: (field, result) => {
@@ -863,8 +869,6 @@ function setMode(mode, { save = true } = {}) {
   $("mode-expert").setAttribute("aria-pressed", String(mode === "expert"));
   $("quick").hidden = mode !== "quick";
   $("expert").hidden = mode !== "expert";
-  if (mode === "expert") ensureExpert().populate(state.scenario, state.answer, true);
-  else populateQuick(true);
   if (save) {
     try {
       localStorage.setItem("gpucalc.mode", mode);
@@ -872,6 +876,14 @@ function setMode(mode, { save = true } = {}) {
       /* ignore */
     }
   }
+  if (mode === "expert") {
+    // Asked again once the form exists, so an error lands beside its field.
+    ensureExpert().then((form) => {
+      if (state.mode !== "expert") return;
+      form.populate(state.scenario, state.answer, true);
+      evaluateNow();
+    });
+  } else populateQuick(true);
   evaluateNow();
 }
 

@@ -55,7 +55,7 @@ export async function loadLanguage(lang) {
 
 // The files of the languages loaded so far (web/sw.js keeps them for offline use).
 export function loadedFiles() {
-  return [...Object.keys(STRINGS).map((l) => `locales/${l}.js`), ...Object.keys(templates).map((l) => `messages.${l}.json`)];
+  return Object.keys(STRINGS).map((l) => `locales/${l}.js`);
 }
 
 export function setLanguage(lang) {
@@ -93,15 +93,16 @@ export function translateDom(root = document) {
 // The core's errors, warnings and notes are coded ({code, params, message}, the
 // templates in data/messages.json): English shows the core's message; another language
 // renders its own template for the code with the same parameters. The Chinese templates
-// (messages.zh.json, written by scripts/assemble-dist.mjs) are fetched only when the page
-// is shown in Chinese. A {reason} whose value is a code is that message, rendered in turn.
+// (MESSAGES, which scripts/assemble-dist.mjs appends to locales/zh.js) come with the
+// page's Chinese strings, so an English reader never downloads them. A {reason} whose
+// value is a code is that message, rendered in turn.
 const templates = {};
 
 export async function loadMessages(which = current) {
-  if (which === "en" || templates[which]) return;
+  if (which === "en" || templates[which] || !LOADERS[which]) return;
   try {
-    const res = await fetch(`messages.${which}.json`);
-    if (res.ok) templates[which] = await res.json();
+    const { MESSAGES } = await LOADERS[which]();
+    if (MESSAGES) templates[which] = MESSAGES;
   } catch {
     /* offline before the first visit cached it: messages stay in English */
   }
