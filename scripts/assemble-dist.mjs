@@ -5,7 +5,8 @@
 //     the native CLI's answer to it) so the page's lists are the core's own and the
 //     default answer shows before the wasm has even compiled, and accuracy-data.js (the
 //     validation report of data/validation.json, loaded when asked for), and
-//     the Chinese templates of the core's coded messages (appended to locales/zh.js);
+//     the Chinese templates of the core's coded messages (those a default answer shows appended
+//     to locales/zh.js, the rest in locales/messages.zh.js);
 //   - bundles the page's modules (esbuild, code splitting; the module-by-module copy
 //     goes to DIST-modules/ for the unit tests);
 //   - stamps sw.js with the list of files to precache and a hash of their bytes,
@@ -45,17 +46,6 @@ for (const f of ["gpucalc.js", "gpucalc.wasm", "gpucalc-export.js", "gpucalc-exp
 for (const f of readdirSync(path.join(ROOT, "examples"))) {
   if (f.endsWith(".json")) copyFileSync(path.join(ROOT, "examples", f), path.join(DIST, "examples", f));
 }
-// The core's coded messages in Chinese (data/messages.json, code → zh template): appended
-// to locales/zh.js as MESSAGES (web/i18n.js loadMessages), so English visits do not carry
-// them and a Chinese one gets them in the same gzip stream as the page's Chinese strings
-// (one response, 1.4 KB gzip less than a separate messages.zh.json).
-const messages = readJson("data/messages.json");
-writeFileSync(
-  path.join(DIST, "locales", "zh.js"),
-  readFileSync(path.join(DIST, "locales", "zh.js"), "utf8") +
-    `\nexport const MESSAGES = ${JSON.stringify(Object.fromEntries(Object.entries(messages).map(([code, t]) => [code, t.zh])))};\n`,
-);
-
 // ---- one style sheet: the sheets index.html links (style.css, jobtype.css, trust.css) are
 // concatenated into style.css, in the order linked, and the links to the others dropped:
 // one response and one gzip stream instead of three.
@@ -247,9 +237,9 @@ const validationForPage = () => {
 // The default scenario's answer (evaluate) and curve/top layouts (search), from the
 // native CLI on exactly the text the page sends. The page shows them at once and the
 // wasm core recomputes the answer as soon as it is ready (tests/wasm pins wasm == CLI).
-const runCli = (command) => {
+const runCli = (command, scenario = defaultScenario) => {
   try {
-    return JSON.parse(execFileSync(CLI, [command, "-"], { input: JSON.stringify(defaultScenario), encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] }));
+    return JSON.parse(execFileSync(CLI, [command, "-"], { input: JSON.stringify(scenario), encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] }));
   } catch (error) {
     console.warn(`assemble: no prebuilt default ${command} (${String(error.message).split("\n")[0]})`);
     return null;
@@ -263,8 +253,42 @@ const sig6 = (v) =>
   : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, sig6(x)]))
   : v;
 const cliAnswer = runCli("evaluate");
-const defaultAnswer = cliAnswer && sig6(cliAnswer);
+// Without the texts no part of the page shows (web/*.js never reads them): the GPU's
+// efficiency profile with its sources (compare.js reads a comparison row's own), the
+// uncertainty's method texts, the rule of thumb's formula and explanation (render.js
+// words them from their numbers). The wasm core's full answer replaces this one.
+const forPage = (a) => {
+  const { perf_profile: _p, ...gpu } = a.gpu ?? {};
+  const { explanation: _e, formula: _f, ...quick } = a.quick_estimate ?? {};
+  const { source: _s, time, memory, ...u } = a.uncertainty ?? {};
+  const noMethod = (x) => x && Object.fromEntries(Object.entries(x).filter(([k]) => k !== "method"));
+  return { ...a, gpu, quick_estimate: quick, uncertainty: { ...u, time: noMethod(time), memory: noMethod(memory) } };
+};
+const defaultAnswer = cliAnswer && sig6(forPage(cliAnswer));
 const searched = runCli("search");
+// The core's coded messages in Chinese (data/messages.json, code → zh template), in two
+// parts (web/i18n.js): the templates of the codes the default scenario's answer and search
+// show (priced in 元, as a Chinese reader's page asks for them) are appended to locales/zh.js as MESSAGES (one gzip stream with the page's Chinese
+// strings, so a default Chinese visit renders them at once and an English one never
+// downloads them); the rest (~9 KB gzip, mostly input errors) go to
+// locales/messages.zh.js, which the page loads the first time a message without its
+// template is to be shown and the service worker fetches on the next visit (LATER).
+const messages = readJson("data/messages.json");
+const shownByDefault = new Set();
+const inYuan = { ...defaultScenario, cost: { ...defaultScenario.cost, currency: "CNY" } };
+JSON.stringify([cliAnswer, searched, runCli("evaluate", inYuan), runCli("search", inYuan)], (k, v) => {
+  if ((k === "code" || k === "reason") && typeof v === "string" && v in messages) shownByDefault.add(v);
+  return v;
+});
+const zhTemplates = (keep) => Object.fromEntries(Object.entries(messages).filter(([code]) => shownByDefault.has(code) === keep).map(([code, t]) => [code, t.zh]));
+writeFileSync(
+  path.join(DIST, "locales", "zh.js"),
+  readFileSync(path.join(DIST, "locales", "zh.js"), "utf8") + `\nexport const MESSAGES = ${JSON.stringify(zhTemplates(true))};\n`,
+);
+writeFileSync(
+  path.join(DIST, "locales", "messages.zh.js"),
+  "// Generated by scripts/assemble-dist.mjs from data/messages.json. Do not edit.\n" + `export default ${JSON.stringify(zhTemplates(false))};\n`,
+);
 const slim = (e) => ({
   plan: e.plan,
   memory: Object.fromEntries(Object.entries(e.memory ?? {}).filter(([k]) => ["total_bytes", "capacity_bytes", "used_fraction", "fits"].includes(k))),
@@ -342,11 +366,13 @@ const LAZY = new Set(["accuracy.js", "accuracy.css", "accuracy-data.js", "locale
   // The Expert form and the Hugging Face config.json import, loaded when first shown: 4 KB
   // gzip a first visit no longer transfers (the service worker fetches them on the next
   // visit for offline use: OFFLINE_MODULES).
-  "expert.js", "hf-import.js", "hf-import.css"]);
+  "expert.js", "hf-import.js", "hf-import.css",
+  // The Chinese templates of the coded messages a default answer does not show (i18n.js).
+  "locales/messages.zh.js"]);
 // Lazily loaded modules the page still needs offline: sw.js fetches them (and the chunks
 // only they import, added by bundlePageScripts) on the second visit, like the other
 // language's strings.
-const OFFLINE_MODULES = new Set(["expert.js", "hf-import.js", "hf-import.css"]);
+const OFFLINE_MODULES = new Set(["expert.js", "hf-import.js", "hf-import.css", "locales/messages.zh.js"]);
 // The bundles' chunks that only those import.
 for (const f of await bundlePageScripts(LAZY)) LAZY.add(f);
 const files = [];

@@ -289,6 +289,9 @@ function evaluateNow() {
   // tests wait on).
   const answered = (result) => {
     if (result.superseded || seq !== state.seq) return;
+    // A coded message whose template is not loaded yet (i18n.js: a Chinese reader's input
+    // errors and rarer warnings): drawn once the templates are here, never in English.
+    if (i18n.missingMessages(result.envelope)) return void i18n.loadMoreMessages().then(() => answered(result));
     $("result").setAttribute("aria-busy", "false");
     root.dataset.lastCoreMs = result.ms?.toFixed(1) ?? ""; // the core's own time (scripts/bench-page.mjs)
     onAnswer(result.envelope, text);
@@ -1075,6 +1078,11 @@ async function start() {
     state.urlOwned = fromLink.owned;
   }
   wireProgress(state.engine);
+  // What was drawn with "…" for a message whose template had not arrived: drawn again.
+  i18n.onMoreMessages(() => {
+    if (state.answer) renderAll();
+    if (state.error) showError(state.error, false);
+  });
   applyLanguage(); // fills the Quick form's lists
   wireQuick();
   wireShare();
