@@ -289,9 +289,10 @@ function evaluateNow() {
   // tests wait on).
   const answered = (result) => {
     if (result.superseded || seq !== state.seq) return;
-    // A coded message whose template is not loaded yet (i18n.js: a Chinese reader's input
-    // errors and rarer warnings): drawn once the templates are here, never in English.
-    if (i18n.missingMessages(result.envelope)) return void i18n.loadMoreMessages().then(() => answered(result));
+    // An error whose template is not loaded yet (i18n.js: a Chinese reader's input errors):
+    // shown once the templates are here, never in English. (An answer is drawn at once, a
+    // rarer warning as "…" until they arrive, so its curve and comparison do not wait.)
+    if (!result.envelope?.ok && i18n.missingMessages(result.envelope)) return void i18n.loadMoreMessages().then(() => answered(result));
     $("result").setAttribute("aria-busy", "false");
     root.dataset.lastCoreMs = result.ms?.toFixed(1) ?? ""; // the core's own time (scripts/bench-page.mjs)
     onAnswer(result.envelope, text);

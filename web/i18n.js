@@ -99,8 +99,9 @@ export function translateDom(root = document) {
 // with the page's Chinese strings (MESSAGES in locales/zh.js), the rest (mostly input
 // errors a default visit never shows) in locales/messages.zh.js, loaded the first time
 // a message without a template is to be shown (loadMoreMessages; app.js waits for it
-// before it draws such an answer), so neither an English reader nor a first Chinese visit
-// downloads them. A {reason} whose value is a code is that message, rendered in turn.
+// before it shows such an error, and draws again what it showed as "…" meanwhile), so
+// neither an English reader nor a first Chinese visit downloads them. A {reason} whose
+// value is a code is that message, rendered in turn.
 const templates = {};
 const MORE = { zh: () => import("./locales/messages.zh.js") };
 const more = {}; // language -> promise of the rest of its templates (settled: tried)
@@ -122,8 +123,11 @@ export async function loadMessages(which = current) {
   }
 }
 
+// While they load, the root element has data-messages-pending (what the tests wait on).
+const pending = (on) => globalThis.document?.documentElement.toggleAttribute("data-messages-pending", on);
 export function loadMoreMessages(which = current) {
   if (!MORE[which]) return Promise.resolve();
+  if (!more[which]) pending(true);
   more[which] ??= MORE[which]()
     .then((m) => {
       templates[which] = { ...templates[which], ...m.default };
@@ -134,6 +138,7 @@ export function loadMoreMessages(which = current) {
     .then(() => {
       moreTried[which] = true;
       if (which === current) onMore();
+      pending(false);
     });
   return more[which];
 }
