@@ -5,7 +5,8 @@
 //     the native CLI's answer to it) so the page's lists are the core's own and the
 //     default answer shows before the wasm has even compiled, and accuracy-data.js (the
 //     validation report of data/validation.json, loaded when asked for), and
-//     messages.zh.json (the Chinese templates of the core's coded messages);
+//     the Chinese templates of the core's coded messages (those a default answer shows appended
+//     to locales/zh.js, the rest in locales/messages.zh.js);
 //   - bundles the page's modules (esbuild, code splitting; the module-by-module copy
 //     goes to DIST-modules/ for the unit tests);
 //   - stamps sw.js with the list of files to precache and a hash of their bytes,
@@ -45,14 +46,6 @@ for (const f of ["gpucalc.js", "gpucalc.wasm", "gpucalc-export.js", "gpucalc-exp
 for (const f of readdirSync(path.join(ROOT, "examples"))) {
   if (f.endsWith(".json")) copyFileSync(path.join(ROOT, "examples", f), path.join(DIST, "examples", f));
 }
-// The core's coded messages in Chinese (data/messages.json, code → zh template): fetched
-// by web/i18n.js only when the page is shown in Chinese, so English visits do not carry it.
-const messages = readJson("data/messages.json");
-writeFileSync(
-  path.join(DIST, "messages.zh.json"),
-  JSON.stringify(Object.fromEntries(Object.entries(messages).map(([code, t]) => [code, t.zh]))),
-);
-
 // ---- one style sheet: the sheets index.html links (style.css, jobtype.css, trust.css) are
 // concatenated into style.css, in the order linked, and the links to the others dropped:
 // one response and one gzip stream instead of three.
@@ -106,7 +99,7 @@ const minifyPageScripts = async () => {
 // less for a first visit. The module-by-module copy goes to DIST-modules/ (not deployed)
 // for the unit tests (tests/web/units.test.mjs), which import single modules.
 // Returns the chunks only lazily loaded entries import (not precached, like them).
-const ENTRIES = ["app.js", "worker.js", "gpucalc-api.js", "explore.js", "launch.js", "launch-worker.js", "hf-import.js", "embed-code.js", "accuracy.js"];
+const ENTRIES = ["app.js", "worker.js", "gpucalc-api.js", "explore.js", "launch.js", "launch-worker.js", "hf-import.js", "embed-code.js", "accuracy.js", "expert.js"];
 const SEPARATE = /^(node:|\.\/(gpucalc|gpucalc-export|spec-sources|accuracy-data)\.js$|\.\/locales\/)/;
 const bundlePageScripts = async (lazyEntries) => {
   let esbuild;
@@ -149,10 +142,11 @@ const bundlePageScripts = async (lazyEntries) => {
     for (const i of outputs.get(f)?.imports ?? []) if (i.kind === "import-statement" && !i.external) reach(rel(i.path));
   };
   for (const f of ENTRIES) if (!lazyEntries.has(f)) reach(f);
-  // index.html preloads what app.js imports (its chunks), not the modules it no longer has.
+  // index.html preloads what app.js imports (its chunks), not the modules it no longer has
+  // nor those loaded when asked for.
   const htmlPath = path.join(DIST, "index.html");
   const appChunks = (outputs.get("app.js")?.imports ?? []).filter((i) => i.kind === "import-statement" && !i.external).map((i) => rel(i.path));
-  let html = readFileSync(htmlPath, "utf8").replace(/<link rel="modulepreload" href="([^"]+)">\n?/g, (link, f) => (existsSync(path.join(DIST, f)) ? link : ""));
+  let html = readFileSync(htmlPath, "utf8").replace(/<link rel="modulepreload" href="([^"]+)">\n?/g, (link, f) => (existsSync(path.join(DIST, f)) && !lazyEntries.has(f) ? link : ""));
   html = html.replace('<script type="module" src="app.js">', appChunks.map((f) => `<link rel="modulepreload" href="${f}">\n`).join("") + '<script type="module" src="app.js">');
   if (!html.includes('<script type="module" src="app.js">')) throw new Error("index.html: no app.js module script");
   writeFileSync(htmlPath, html);
@@ -163,7 +157,15 @@ const bundlePageScripts = async (lazyEntries) => {
       if (existsSync(path.join(modulesDir, ref)) && !existsSync(path.join(DIST, ref))) throw new Error(`assemble: ${f} refers to ${ref}, which is now inside the page bundle; add ${f} to ENTRIES`);
     }
   }
-  return new Set([...outputs.keys()].filter((f) => f.startsWith("chunk-") && !reached.has(f)));
+  const lazyChunks = [...outputs.keys()].filter((f) => f.startsWith("chunk-") && !reached.has(f));
+  // Of those, the ones the modules kept for offline use import (LATER below).
+  const later = new Set(reached);
+  reached.clear();
+  for (const f of OFFLINE_MODULES) if (f.endsWith(".js")) reach(f);
+  for (const f of lazyChunks) if (reached.has(f)) OFFLINE_MODULES.add(f);
+  reached.clear();
+  for (const f of later) reached.add(f);
+  return new Set(lazyChunks);
 };
 
 // ---- catalog.js: scalar fields only (a spec {value, source, confidence} becomes its
@@ -235,9 +237,9 @@ const validationForPage = () => {
 // The default scenario's answer (evaluate) and curve/top layouts (search), from the
 // native CLI on exactly the text the page sends. The page shows them at once and the
 // wasm core recomputes the answer as soon as it is ready (tests/wasm pins wasm == CLI).
-const runCli = (command) => {
+const runCli = (command, scenario = defaultScenario) => {
   try {
-    return JSON.parse(execFileSync(CLI, [command, "-"], { input: JSON.stringify(defaultScenario), encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] }));
+    return JSON.parse(execFileSync(CLI, [command, "-"], { input: JSON.stringify(scenario), encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] }));
   } catch (error) {
     console.warn(`assemble: no prebuilt default ${command} (${String(error.message).split("\n")[0]})`);
     return null;
@@ -251,13 +253,55 @@ const sig6 = (v) =>
   : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, sig6(x)]))
   : v;
 const cliAnswer = runCli("evaluate");
-const defaultAnswer = cliAnswer && sig6(cliAnswer);
+// Without the texts no part of the page shows (web/*.js never reads them): the GPU's
+// efficiency profile with its sources (compare.js reads a comparison row's own), the
+// uncertainty's method texts, the OOM flag's rule and source (trust.js words its own),
+// the formulas of the rule of thumb, goodput, cost and energy and the rule of thumb's
+// explanation (render.js words them from their numbers). The wasm core's full answer
+// replaces this one a moment later.
+const without = (o, keys) => o && Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
+const forPage = (a) => ({
+  ...a,
+  gpu: without(a.gpu, ["perf_profile"]),
+  quick_estimate: without(a.quick_estimate, ["explanation", "formula"]),
+  uncertainty: a.uncertainty && { ...without(a.uncertainty, ["source"]), time: without(a.uncertainty.time, ["method"]), memory: without(a.uncertainty.memory, ["method"]) },
+  oom_risk: without(a.oom_risk, ["rule", "source"]),
+  goodput: without(a.goodput, ["formula", "checkpoint_interval_rule"]),
+  cost: without(a.cost, ["formula"]),
+  energy: without(a.energy, ["formula"]),
+});
+const defaultAnswer = cliAnswer && sig6(forPage(cliAnswer));
 const searched = runCli("search");
+// The core's coded messages in Chinese (data/messages.json, code → zh template), in two
+// parts (web/i18n.js): the templates of the codes the default scenario's answer and search
+// show (priced in 元, as a Chinese reader's page asks for them) are appended to locales/zh.js as MESSAGES (one gzip stream with the page's Chinese
+// strings, so a default Chinese visit renders them at once and an English one never
+// downloads them); the rest (~9 KB gzip, mostly input errors) go to
+// locales/messages.zh.js, which the page loads the first time a message without its
+// template is to be shown and the service worker fetches on the next visit (LATER).
+const messages = readJson("data/messages.json");
+const shownByDefault = new Set();
+const inYuan = { ...defaultScenario, cost: { ...defaultScenario.cost, currency: "CNY" } };
+JSON.stringify([cliAnswer, searched, runCli("evaluate", inYuan), runCli("search", inYuan)], (k, v) => {
+  if ((k === "code" || k === "reason") && typeof v === "string" && v in messages) shownByDefault.add(v);
+  return v;
+});
+const zhTemplates = (keep) => Object.fromEntries(Object.entries(messages).filter(([code]) => shownByDefault.has(code) === keep).map(([code, t]) => [code, t.zh]));
+writeFileSync(
+  path.join(DIST, "locales", "zh.js"),
+  readFileSync(path.join(DIST, "locales", "zh.js"), "utf8") + `\nexport const MESSAGES = ${JSON.stringify(zhTemplates(true))};\n`,
+);
+writeFileSync(
+  path.join(DIST, "locales", "messages.zh.js"),
+  "// Generated by scripts/assemble-dist.mjs from data/messages.json. Do not edit.\n" + `export default ${JSON.stringify(zhTemplates(false))};\n`,
+);
+// A top layout with what its row in the table shows (render.js renderExplore).
+const pick = (o, keys) => Object.fromEntries(Object.entries(o ?? {}).filter(([k]) => keys.includes(k)));
 const slim = (e) => ({
-  plan: e.plan,
-  memory: Object.fromEntries(Object.entries(e.memory ?? {}).filter(([k]) => ["total_bytes", "capacity_bytes", "used_fraction", "fits"].includes(k))),
-  performance: Object.fromEntries(Object.entries(e.performance ?? {}).filter(([k]) => ["step_time_s", "mfu", "hfu", "tflops_per_gpu"].includes(k))),
-  training: e.training,
+  plan: pick(e.plan, ["tp", "pp", "vpp", "dp", "cp", "ep", "micro_batch", "zero_stage", "recompute"]),
+  memory: pick(e.memory, ["total_bytes"]),
+  performance: pick(e.performance, ["step_time_s", "mfu"]),
+  training: pick(e.training, ["days"]),
 });
 const defaultSearch =
   searched && Array.isArray(searched.curve)
@@ -326,8 +370,18 @@ const LAZY = new Set(["accuracy.js", "accuracy.css", "accuracy-data.js", "locale
   // "Launch config" (launch.js): loaded when first opened, with its own core.
   "launch.js", "launch.css", "launch-worker.js", "gpucalc-export.js", "gpucalc-export.wasm",
   // The GPU-count sweep, for a core without search() only (web/worker.js imports it then).
-  "explore.js"]);
-// The bundles' chunks that only those import (hf-import.js is precached: not lazy here).
+  "explore.js",
+  // The Expert form and the Hugging Face config.json import, loaded when first shown: 4 KB
+  // gzip a first visit no longer transfers (the service worker fetches them on the next
+  // visit for offline use: OFFLINE_MODULES).
+  "expert.js", "hf-import.js", "hf-import.css",
+  // The Chinese templates of the coded messages a default answer does not show (i18n.js).
+  "locales/messages.zh.js"]);
+// Lazily loaded modules the page still needs offline: sw.js fetches them (and the chunks
+// only they import, added by bundlePageScripts) on the second visit, like the other
+// language's strings.
+const OFFLINE_MODULES = new Set(["expert.js", "hf-import.js", "hf-import.css", "locales/messages.zh.js"]);
+// The bundles' chunks that only those import.
 for (const f of await bundlePageScripts(LAZY)) LAZY.add(f);
 const files = [];
 const walk = (dir) => {
@@ -343,7 +397,7 @@ const precache = files.filter((f) => f !== "sw.js" && f !== "embed.js" && !LAZY.
 // Each language's strings: the service worker keeps at install the ones the first visit
 // downloaded (the reader's), and the other language from the next visit on (web/sw.js), so
 // an English reader's first visit does not transfer the Chinese strings.
-const LANGUAGE = ["locales/en.js", "locales/zh.js", "messages.zh.json"];
+const LANGUAGE = ["locales/en.js", "locales/zh.js"];
 for (const f of LANGUAGE) if (!precache.includes(f)) throw new Error(`sw.js: language file ${f} is not in dist/`);
 const hash = createHash("sha256");
 for (const f of [...precache, ...files.filter((f) => LAZY.has(f) || f.startsWith("examples/"))]) hash.update(f).update(readFileSync(path.join(DIST, f)));
@@ -353,9 +407,16 @@ let sw = readFileSync(swPath, "utf8");
 const stamped = sw
   .replace(/const BUILD = "[^"]*";/, `const BUILD = ${JSON.stringify(build)};`)
   .replace(/const PRECACHE = \[[^\]]*\];/, `const PRECACHE = ${JSON.stringify(["./", ...precache.filter((f) => !LANGUAGE.includes(f))])};`)
-  .replace(/const LANGUAGE = \[[^\]]*\];/, `const LANGUAGE = ${JSON.stringify(LANGUAGE)};`);
-if (stamped === sw || !stamped.includes(build) || !stamped.includes(JSON.stringify(LANGUAGE))) throw new Error("sw.js: BUILD / PRECACHE / LANGUAGE markers not found");
-writeFileSync(swPath, stamped);
+  .replace(/const LATER = \[[^\]]*\];/, `const LATER = ${JSON.stringify([...LANGUAGE, ...OFFLINE_MODULES])};`);
+if (stamped === sw || !stamped.includes(build) || !stamped.includes(JSON.stringify(LANGUAGE).slice(0, -1))) throw new Error("sw.js: BUILD / PRECACHE / LATER markers not found");
+// Minified once stamped (comments, white space and local names; its declarations stay as
+// written, `const PRECACHE=[...];`, which tests/web/offline.test.mjs reads): ~0.9 KB gzip.
+const swMinified = await import("esbuild").then(
+  (esbuild) => esbuild.transformSync(stamped, { minifyWhitespace: true, minifyIdentifiers: true, target: "es2022", charset: "utf8" }).code,
+  () => stamped,
+);
+if (!/const PRECACHE=\[[^\]]*\];/.test(swMinified) && swMinified !== stamped) throw new Error("sw.js: PRECACHE not found after minifying");
+writeFileSync(swPath, swMinified);
 // boot.js keeps its download of the wasm in the same cache (gpucalc-BUILD). Its own bytes
 // are hashed above unstamped: the stamp follows from the hash, not the other way round.
 const bootPath = path.join(DIST, "boot.js");
@@ -369,10 +430,10 @@ writeFileSync(bootPath, bootStamped);
 
 // ---- page weight: everything a first visit downloads (not the examples, the blog-embed
 // script, which the page itself never loads, or the LAZY files above); a reader downloads
-// one language's strings (i18n.js), and the Chinese one the coded messages' templates. scripts/bench-page.mjs measures the
+// one language's strings (i18n.js), the Chinese ones with the coded messages' templates. scripts/bench-page.mjs measures the
 // same in a browser, service worker included.
 const pageWeight = files.filter(
-  (f) => (/\.(html|js|css|wasm|svg)$/.test(f) || f === "messages.zh.json") && f !== "embed.js" && !LAZY.has(f) && !f.startsWith("examples/"),
+  (f) => /\.(html|js|css|wasm|svg)$/.test(f) && f !== "embed.js" && !LAZY.has(f) && !f.startsWith("examples/"),
 );
 const gzipOf = (f) => gzipSync(readFileSync(path.join(DIST, f)), { level: 9 }).length;
 let raw = 0;
@@ -381,7 +442,7 @@ for (const f of pageWeight) {
   raw += statSync(path.join(DIST, f)).size;
   gz += gzipOf(f);
 }
-const zhOnly = gzipOf("locales/zh.js") + gzipOf("messages.zh.json");
+const zhOnly = gzipOf("locales/zh.js");
 const enOnly = gzipOf("locales/en.js");
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 console.log(`assemble: dist/ ready, build ${build}, ${files.length} files`);

@@ -9,7 +9,8 @@
 //     the median time from the keystroke to the core's full answer on screen, and to
 //     the curve and top layouts being current too.
 // The server behaves like a static host: ETags, 304 for an unchanged file.
-// Usage: node scripts/bench-page.mjs [DIST] [EDITS]   (default dist, 15 edits; RUNS=3 cold loads)
+// Usage: node scripts/bench-page.mjs [DIST] [EDITS]   (default dist, 15 edits; RUNS=3 cold loads;
+// PAGE_LANG=zh: a reader whose browser asks for Chinese, default en)
 // Prints a human summary and, last, one JSON line with the figures.
 import { createHash } from "node:crypto";
 import { readFileSync, statSync, mkdtempSync, rmSync } from "node:fs";
@@ -25,6 +26,8 @@ const DIST = path.resolve(ROOT, process.argv[2] ?? process.env.GPUCALC_DIST ?? "
 const EDITS = Number(process.argv[3] ?? 15);
 const RUNS = Number(process.env.RUNS ?? 3);
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const PAGE_LANG = process.env.PAGE_LANG ?? "en";
+if (!["en", "zh"].includes(PAGE_LANG)) throw new Error(`PAGE_LANG must be en or zh, got ${PAGE_LANG}`);
 const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".json": "application/json", ".wasm": "application/wasm", ".svg": "image/svg+xml" };
 
 // A static server like a typical static host (GitHub Pages, nginx): an ETag per file,
@@ -82,7 +85,7 @@ const answered = () => {
 async function firstVisit(browserArgs) {
   const server = await serve(DIST);
   const profile = mkdtempSync(path.join(tmpdir(), "gpucalc-bench-"));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: browserArgs, viewport: { width: 1280, height: 900 } });
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: [...browserArgs, `--lang=${PAGE_LANG === "zh" ? "zh-CN" : "en-US"}`], locale: PAGE_LANG === "zh" ? "zh-CN" : "en-US", viewport: { width: 1280, height: 900 } });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto(server.url);
@@ -153,8 +156,9 @@ const cores = runs.flatMap((r) => r.coreMs).filter(Number.isFinite);
 console.log(`edit -> core's answer on screen: median ${median(answers).toFixed(1)} ms, min ${Math.min(...answers).toFixed(1)}, max ${Math.max(...answers).toFixed(1)} (${answers.length} edits)`);
 if (cores.length) console.log(`  of which the core's evaluate() in its worker: median ${median(cores).toFixed(1)} ms`);
 console.log(`edit -> answer, curve and top layouts current: median ${median(fulls).toFixed(1)} ms (${fulls.length} edits)`);
-console.log(`(headless Chromium ${CHROMIUM}, cold profile per run, ${RUNS} runs, dist ${path.relative(ROOT, DIST) || "."})`);
+console.log(`(headless Chromium ${CHROMIUM}, cold profile per run, ${RUNS} runs, reader's language ${PAGE_LANG}, dist ${path.relative(ROOT, DIST) || "."})`);
 console.log(JSON.stringify({
+  lang: PAGE_LANG,
   weight_gzip_bytes: total.gzip,
   requests: total.requests,
   wasm_requests: wasmFetches,

@@ -4,7 +4,6 @@
 // All text goes in through textContent; nothing user-provided is parsed as HTML.
 import { $, el } from "./dom.js";
 import { Engine } from "./engine.js";
-import { ExpertForm } from "./expert.js";
 import * as F from "./format.js";
 import * as i18n from "./i18n.js";
 import { coreMessage, t } from "./i18n.js";
@@ -290,6 +289,10 @@ function evaluateNow() {
   // tests wait on).
   const answered = (result) => {
     if (result.superseded || seq !== state.seq) return;
+    // An error whose template is not loaded yet (i18n.js: a Chinese reader's input errors):
+    // shown once the templates are here, never in English. (An answer is drawn at once, a
+    // rarer warning as "…" until they arrive, so its curve and comparison do not wait.)
+    if (!result.envelope?.ok && i18n.missingMessages(result.envelope)) return void i18n.loadMoreMessages().then(() => answered(result));
     $("result").setAttribute("aria-busy", "false");
     root.dataset.lastCoreMs = result.ms?.toFixed(1) ?? ""; // the core's own time (scripts/bench-page.mjs)
     onAnswer(result.envelope, text);
@@ -800,7 +803,14 @@ function wireQuick() {
 
 // ---------------------------------------------------------------- expert form
 
-function ensureExpert() {
+// The form's module (expert.js) loads when Expert mode is first shown: most readers stay
+// in Quick mode, and a first visit does not transfer it (the service worker fetches it on
+// the next visit for offline use; scripts/assemble-dist.mjs LATER).
+let expertModule = null;
+async function ensureExpert() {
+  if (state.expert) return state.expert;
+  expertModule ??= import("./expert.js");
+  const { ExpertForm } = await expertModule;
   if (state.expert) return state.expert;
   state.expert = new ExpertForm($("expert-fields"), {
     onEdit: (field, result) => {
@@ -863,8 +873,6 @@ function setMode(mode, { save = true } = {}) {
   $("mode-expert").setAttribute("aria-pressed", String(mode === "expert"));
   $("quick").hidden = mode !== "quick";
   $("expert").hidden = mode !== "expert";
-  if (mode === "expert") ensureExpert().populate(state.scenario, state.answer, true);
-  else populateQuick(true);
   if (save) {
     try {
       localStorage.setItem("gpucalc.mode", mode);
@@ -872,6 +880,14 @@ function setMode(mode, { save = true } = {}) {
       /* ignore */
     }
   }
+  if (mode === "expert") {
+    // Asked again once the form exists, so an error lands beside its field.
+    ensureExpert().then((form) => {
+      if (state.mode !== "expert") return;
+      form.populate(state.scenario, state.answer, true);
+      evaluateNow();
+    });
+  } else populateQuick(true);
   evaluateNow();
 }
 
@@ -1063,6 +1079,11 @@ async function start() {
     state.urlOwned = fromLink.owned;
   }
   wireProgress(state.engine);
+  // What was drawn with "…" for a message whose template had not arrived: drawn again.
+  i18n.onMoreMessages(() => {
+    if (state.answer) renderAll();
+    if (state.error) showError(state.error, false);
+  });
   applyLanguage(); // fills the Quick form's lists
   wireQuick();
   wireShare();

@@ -4,10 +4,90 @@
 // (a documented default, the preset's value, or what it chose in the last answer).
 import { el } from "./dom.js";
 import { parseAmount } from "./format.js";
-import { lang, t } from "./i18n.js";
+import { addStrings, lang, t } from "./i18n.js";
 import { GPUS, MODELS, gpuById, modelById } from "./presets.js";
 import { GROUPS, baseOf, docOf, docsLoaded, getPath, loadDocs, overridesOf, textOf } from "./schema.js";
 import { modelInfo, modelLabel, relevance } from "./jobtype.js";
+
+// The form's own strings (each group's help, what a blank field means), in both
+// languages: they travel with the form, which a first visit does not load.
+const TEXT = {
+  en: {
+    gh_moe: "Mixture of experts (model.moe) and multi-head latent attention (model.attention); blank = the preset's.",
+    gh_job: "Pre-training or fine-tuning, LoRA/QLoRA adapters, and a fine-tuning dataset instead of a token count.",
+    gh_memory: "Optimizer states, FP32 master weights, and ZeRO-Offload / ZeRO-Infinity to CPU memory.",
+    gh_model: "A preset, or a preset with fields overridden, or a full custom shape.",
+    gh_gpu: "A catalog GPU, or one with specs overridden; a custom GPU needs memory and BF16 peak.",
+    gh_training: "What is trained and how.",
+    gh_parallel: "Fix any of these; the rest are searched. gpus = tp × pp × dp × cp.",
+    gh_target: "With a deadline, the answer is the fewest GPUs that finish in time.",
+    gh_assume: "Override the model's efficiency and runtime overheads.",
+    gh_about: "Informational; shown in the answer and kept in links and files.",
+    def_required: "Required",
+    def_preset: "Preset: {v}",
+    def_catalog: "Catalog: {v}",
+    def_none: "Not set",
+    def_none_days: "No deadline",
+    def_none_mfu: "Predicted by the time model",
+    def_none_hfu: "The GPU's efficiency",
+    def_none_max_position_embeddings: "Needed only with learned positions",
+    def_none_tokens: "Required, unless a dataset is given",
+    def_none_experts: "Dense (no experts)",
+    def_none_top_k: "Needed with experts",
+    def_none_expert_ffn_hidden: "Needed with experts",
+    def_none_capacity_factor: "Dropless (no capacity limit)",
+    def_none_first_stage_layers: "Even split",
+    def_none_last_stage_layers: "Even split",
+    def_none_kv_lora_rank: "Needed with MLA",
+    def_none_qk_nope_head_dim: "Needed with MLA",
+    def_none_qk_rope_head_dim: "Needed with MLA",
+    def_none_v_head_dim: "Needed with MLA",
+    def_none_pcie_gbs: "By GPU generation (PCIe 4.0/5.0 x16)",
+    def_none_host_memory_bw_gbs: "The core's default share of host DRAM bandwidth",
+    def_chosen: "Chosen: {v}",
+    def_chosen_pending: "Chosen by the calculator",
+    def_fallback: "Default: {v}",
+    def_value: "Default: {v}",
+  },
+  zh: {
+    gh_moe: "混合专家（model.moe）与多头潜在注意力（model.attention）；留空即用预设的值。",
+    gh_job: "预训练或微调、LoRA/QLoRA 适配器，以及用微调数据集代替 token 数。",
+    gh_memory: "优化器状态、FP32 主权重，以及 ZeRO-Offload / ZeRO-Infinity 卸载到 CPU 内存。",
+    gh_model: "预设、在预设上改动部分字段，或完整的自定义结构。",
+    gh_gpu: "目录中的 GPU，或改动部分规格；自定义 GPU 至少需要显存与 BF16 峰值。",
+    gh_training: "训练什么、怎么训练。",
+    gh_parallel: "可固定任意几项，其余由计算器搜索。gpus = tp × pp × dp × cp。",
+    gh_target: "设了截止天数，结果就是按期完成的最少 GPU。",
+    gh_assume: "覆盖效率与运行时开销的默认值。",
+    gh_about: "说明性字段，会显示在结果中并保留在链接与文件里。",
+    def_required: "必填",
+    def_preset: "预设：{v}",
+    def_catalog: "目录：{v}",
+    def_none: "未设置",
+    def_none_days: "不设截止",
+    def_none_mfu: "由时间模型预测",
+    def_none_hfu: "取该 GPU 的效率",
+    def_none_max_position_embeddings: "仅可学习位置编码需要",
+    def_none_tokens: "必填，除非给出数据集",
+    def_none_experts: "稠密模型（无专家）",
+    def_none_top_k: "有专家时必填",
+    def_none_expert_ffn_hidden: "有专家时必填",
+    def_none_capacity_factor: "不丢 token（无容量上限）",
+    def_none_first_stage_layers: "均匀切分",
+    def_none_last_stage_layers: "均匀切分",
+    def_none_kv_lora_rank: "MLA 时必填",
+    def_none_qk_nope_head_dim: "MLA 时必填",
+    def_none_qk_rope_head_dim: "MLA 时必填",
+    def_none_v_head_dim: "MLA 时必填",
+    def_none_pcie_gbs: "按 GPU 代际（PCIe 4.0/5.0 x16）",
+    def_none_host_memory_bw_gbs: "内核默认的主机内存带宽份额",
+    def_chosen: "计算器选择：{v}",
+    def_chosen_pending: "由计算器选择",
+    def_fallback: "默认：{v}",
+    def_value: "默认：{v}",
+  },
+};
+for (const [code, strings] of Object.entries(TEXT)) addStrings(code, strings);
 
 const OPEN_GROUPS = new Set(["model", "gpu", "training", "target"]);
 // The field's hint: the schema's docs text in the page's language (loaded with the form).

@@ -55,7 +55,9 @@ export async function loadLanguage(lang) {
 
 // The files of the languages loaded so far (web/sw.js keeps them for offline use).
 export function loadedFiles() {
-  return [...Object.keys(STRINGS).map((l) => `locales/${l}.js`), ...Object.keys(templates).map((l) => `messages.${l}.json`)];
+  const files = Object.keys(STRINGS).map((l) => `locales/${l}.js`);
+  for (const l of Object.keys(more)) files.push(`locales/messages.${l}.js`);
+  return files;
 }
 
 export function setLanguage(lang) {
@@ -93,19 +95,69 @@ export function translateDom(root = document) {
 // The core's errors, warnings and notes are coded ({code, params, message}, the
 // templates in data/messages.json): English shows the core's message; another language
 // renders its own template for the code with the same parameters. The Chinese templates
-// (messages.zh.json, written by scripts/assemble-dist.mjs) are fetched only when the page
-// is shown in Chinese. A {reason} whose value is a code is that message, rendered in turn.
+// come in two parts (scripts/assemble-dist.mjs): those the default scenario's answer shows
+// with the page's Chinese strings (MESSAGES in locales/zh.js), the rest (mostly input
+// errors a default visit never shows) in locales/messages.zh.js, loaded the first time
+// a message without a template is to be shown (loadMoreMessages; app.js waits for it
+// before it shows such an error, and draws again what it showed as "…" meanwhile), so
+// neither an English reader nor a first Chinese visit downloads them. A {reason} whose
+// value is a code is that message, rendered in turn.
 const templates = {};
+const MORE = { zh: () => import("./locales/messages.zh.js") };
+const more = {}; // language -> promise of the rest of its templates (settled: tried)
+const moreTried = {}; // language -> true once that promise settled (loaded or not)
+let onMore = () => {};
+// Called (once per language) when the rest of the templates has arrived, or failed to:
+// the page redraws what it showed meanwhile.
+export function onMoreMessages(callback) {
+  onMore = callback;
+}
 
 export async function loadMessages(which = current) {
-  if (which === "en" || templates[which]) return;
+  if (which === "en" || templates[which] || !LOADERS[which]) return;
   try {
-    const res = await fetch(`messages.${which}.json`);
-    if (res.ok) templates[which] = await res.json();
+    const { MESSAGES } = await LOADERS[which]();
+    if (MESSAGES) templates[which] = { ...MESSAGES, ...templates[which] };
   } catch {
     /* offline before the first visit cached it: messages stay in English */
   }
 }
+
+// While they load, the root element has data-messages-pending (what the tests wait on).
+const pending = (on) => globalThis.document?.documentElement.toggleAttribute("data-messages-pending", on);
+export function loadMoreMessages(which = current) {
+  if (!MORE[which]) return Promise.resolve();
+  if (!more[which]) pending(true);
+  more[which] ??= MORE[which]()
+    .then((m) => {
+      templates[which] = { ...templates[which], ...m.default };
+    })
+    .catch(() => {
+      /* offline before a visit cached it: these messages stay in English */
+    })
+    .then(() => {
+      moreTried[which] = true;
+      if (which === current) onMore();
+      pending(false);
+    });
+  return more[which];
+}
+
+// Whether `value` (an answer's envelope, a message) holds a coded message (or a {reason}
+// that is a code) whose template the current language has not loaded yet, and could.
+export function missingMessages(value) {
+  if (!MORE[current] || moreTried[current]) return false;
+  const table = templates[current] ?? {};
+  let missing = false;
+  JSON.stringify(value, function (k, v) {
+    if (((k === "code" && typeof this.message === "string") || (k === "reason" && /^[a-z\d]+_[a-z\d_]+$/.test(v))) && !(v in table)) missing = true;
+    return v;
+  });
+  return missing;
+}
+
+// A changed set of templates draws the cards again (render.js keys its cards on this).
+export const messagesKey = () => Object.keys(templates[current] ?? {}).length;
 
 function renderCoded(table, code, params) {
   return table[code].replace(/\{(\w+)\}/g, (m, k) => {
@@ -115,11 +167,17 @@ function renderCoded(table, code, params) {
   });
 }
 
-// Returns {text, translated} for a coded message (a bare string is shown as is).
+// Returns {text, translated} for a coded message (a bare string is shown as is). A code
+// whose template has not arrived yet shows "…" (never the English) and asks for the rest
+// of the templates; onMoreMessages' callback then draws it again.
 export function coreMessage(m) {
   const message = typeof m === "string" ? m : String(m?.message ?? "");
   const table = templates[current];
   if (current === "en") return { text: message, translated: true };
+  if (m && typeof m === "object" && missingMessages(m)) {
+    loadMoreMessages();
+    return { text: "…", translated: true };
+  }
   if (table && m && typeof m === "object" && m.code in table) {
     return { text: renderCoded(table, m.code, m.params ?? {}), translated: true };
   }

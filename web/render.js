@@ -4,7 +4,7 @@
 import { curveChart, curveLegend, stackedBar } from "./charts.js";
 import { $, el, fill, patch, setText } from "./dom.js";
 import * as F from "./format.js";
-import { coreMessage, lang, raw, t } from "./i18n.js";
+import { coreMessage, lang, messagesKey, raw, t } from "./i18n.js";
 import { gpuById } from "./presets.js";
 import { FIELD_BY_PATH } from "./schema.js";
 import { hostMemoryNote, jobHeadlineFacts, jobSubline, modelJobFacts } from "./render-job.js";
@@ -606,11 +606,11 @@ function estimateText(q) {
 }
 
 // Each card below the headline is drawn again only when what it shows changed (its part
-// of the answer, or the language): an edit that moves the deadline but keeps the layout
+// of the answer, the language, or its coded messages' templates): an edit that moves the deadline but keeps the layout
 // redraws the headline alone. (Nothing else writes into these cards.)
 const drawn = new Map(); // card -> key of what is on screen
 function draw(card, inputs, render, v) {
-  const key = `${L()}|${JSON.stringify(inputs)}`;
+  const key = `${L()}|${messagesKey()}|${JSON.stringify(inputs)}`;
   if (drawn.get(card) === key) return;
   drawn.set(card, key);
   render(v);

@@ -1,15 +1,16 @@
 // Service worker: after one visit the page works offline in the reader's language, after
 // two in both. scripts/assemble-dist.mjs stamps BUILD (a hash of every file), PRECACHE
-// (the files of dist/ a first visit needs) and LANGUAGE (each language's strings), so a
-// new build installs a new cache and drops the old one; the install revalidates what the
-// first visit already downloaded rather than downloading it again. Of LANGUAGE, the
+// (the files of dist/ a first visit needs) and LATER (each language's strings, and the
+// modules of the Expert form and the model import, which a first visit does not load),
+// so a new build installs a new cache and drops the old one; the install revalidates what
+// the first visit already downloaded rather than downloading it again. Of LATER, the
 // page names the files it has loaded (the reader's language: a "keep" message, which
-// revalidates them) and the other language is fetched on the next visit (topUp), so a
-// first visit does not pay for strings it does not show. Same-origin GETs only; cache first, then the network (a file
-// the build did not list is fetched and kept).
+// revalidates them) and the rest is fetched on the next visit (topUp), so a first visit
+// does not pay for what it does not show. Same-origin GETs only; cache first, then the
+// network (a file the build did not list is fetched and kept).
 const BUILD = "dev";
 const PRECACHE = [];
-const LANGUAGE = [];
+const LATER = [];
 const CACHE = `gpucalc-${BUILD}`;
 
 // Whether the page's copy of `url` is (or within 5 s lands) in the cache.
@@ -56,12 +57,12 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-// The language files in `files` (all of LANGUAGE on a visit this worker serves, the
-// second on) that the cache does not hold yet.
-async function topUp(files = LANGUAGE) {
+// The files of LATER in `files` (all of them on a visit this worker serves, the second
+// on) that the cache does not hold yet.
+async function topUp(files = LATER) {
   const cache = await caches.open(CACHE);
   for (const f of files) {
-    if (!LANGUAGE.includes(f)) continue;
+    if (!LATER.includes(f)) continue;
     const url = new URL(f, self.registration.scope).href;
     if (await cache.match(url)) continue;
     try {

@@ -72,8 +72,8 @@ export async function launch({ locale = "en-US", viewport = { width: 1280, heigh
 }
 
 // Waits until the headline shows the core's answer for the current inputs (not a
-// stale one, not a preview, no evaluation in flight), optionally different from
-// `previous`; returns its GPU count.
+// stale one, not a preview, no evaluation in flight, no message template on its way),
+// optionally different from `previous`; returns its GPU count.
 export async function waitForAnswer(page, previous = null) {
   await page.waitForFunction(
     (prev) => {
@@ -84,6 +84,7 @@ export async function waitForAnswer(page, previous = null) {
         h.dataset.gpus !== prev &&
         !h.closest(".stale") &&
         !h.dataset.preview &&
+        !document.documentElement.hasAttribute("data-messages-pending") && // web/i18n.js
         document.querySelector("#result").getAttribute("aria-busy") === "false"
       );
     },

@@ -136,7 +136,15 @@ test("the default answer appears, equal to the native CLI; page weight and time 
   // is NOT met; this budget only catches further growth (the closing note gives the figure).
   // 253.2 KB once the page's modules are one esbuild bundle (scripts/assemble-dist.mjs) and
   // the wasm's once-per-answer sources are built for size (wasm/CMakeLists.txt).
-  const budgetKb = 254;
+  // 248.6 KB (fifth session): the Expert form and the model import load when first shown,
+  // sw.js is minified, the wasm core has no exception support and embeds perf.json and
+  // uncertainty.json without their prose. English meets the 250 KB target; a Chinese
+  // reader's first visit (257.7 KB, scripts/bench-page.mjs with PAGE_LANG=zh) does not.
+  // 246.9 KB (sixth session): the prebuilt default answer and top layouts without what the
+  // page never reads, the Expert form's own strings in expert.js; a Chinese reader's first
+  // visit 248.9 KB, the coded messages' templates a default answer does not show loading
+  // on demand (tests/web/zh.test.mjs checks it under 250 KB).
+  const budgetKb = 248;
   assert.ok(gz < budgetKb * 1024, `page weight ${kb(gz)} KB gzip exceeds ${budgetKb} KB`);
   assert.ok(responses.has(new URL("gpucalc.wasm", server.url).href), "the wasm was fetched");
   await shot(page, "page-desktop.png");

@@ -1,6 +1,7 @@
 // The Chinese page in Debian's headless Chromium: with every section and the accuracy
 // dialog open, with a missing price (a warning), an out-of-memory answer (the OOM badge
-// and its tooltip) and a bad value (an error), no English sentence is left.
+// and its tooltip) and a bad value (an error, also on a cold page whose templates for it
+// load on demand), no English sentence is left.
 //
 // The rule: the text a reader sees (text nodes and title / aria-label / placeholder
 // attributes) may hold identifiers (snake_case, dotted and slashed paths), units,
@@ -17,6 +18,7 @@ const CITATIONS = ["#acc-table a[title]", ".acc-sub", "#launch-text"];
 const BACKLOG = [".source", "#mem-items .formula"];
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { gzipSync } from "node:zlib";
 import { DIST } from "../wasm/helpers.mjs";
 import { b64url, launch, shot, waitForAnswer } from "./harness.mjs";
 import { startServer } from "./static-server.mjs";
@@ -170,6 +172,53 @@ test("a bad value: the error at its field is Chinese", async () => {
   await waitForAnswer(page);
   await openEverything();
   await shot(page, "zh-phone-open.png", { fullPage: true });
+});
+
+// A first visit does not download the Chinese templates of the messages a default answer
+// does not show (locales/messages.zh.js, web/i18n.js): the first input error on a cold
+// page is drawn once they arrive, in Chinese, and never shows English meanwhile.
+test("a cold page's first input error is Chinese, never English while its template loads", async () => {
+  const cold = await launch({ locale: "zh-CN" });
+  try {
+    const rest = [];
+    cold.page.on("request", (r) => new URL(r.url()).pathname.endsWith("/locales/messages.zh.js") && rest.push(r.url()));
+    // Every body the first visit downloaded (workers' requests surface on the context).
+    const bodies = new Map();
+    cold.context.on("response", async (response) => {
+      try {
+        if (response.status() === 200 && !bodies.has(response.url())) bodies.set(response.url(), await response.body());
+      } catch {
+        /* redirects and aborted bodies carry none */
+      }
+    });
+    await cold.page.goto(server.url);
+    await waitForAnswer(cold.page);
+    await cold.page.waitForLoadState("networkidle");
+    assert.deepEqual(rest, [], "a default visit loads locales/messages.zh.js");
+    // Issue 16: a Chinese reader's first visit under 250 KB gzip (248.9 KB measured with
+    // scripts/bench-page.mjs, PAGE_LANG=zh, when the templates moved out of zh.js).
+    const gz = [...bodies.values()].reduce((sum, body) => sum + gzipSync(body, { level: 9 }).length, 0);
+    console.log(`# Chinese first visit: ${(gz / 1024).toFixed(1)} KB gzip over ${bodies.size} responses`);
+    assert.ok(gz < 250 * 1024, `a Chinese first visit is ${(gz / 1024).toFixed(1)} KB gzip, over 250 KB`);
+    // Every text the tokens field's error paragraph shows, as it changes.
+    await cold.page.evaluate(() => {
+      const p = document.querySelector('.field[data-path="/training/tokens"] .field-error');
+      window.shownErrors = [];
+      new MutationObserver(() => window.shownErrors.push(p.textContent)).observe(p, { childList: true, subtree: true, characterData: true });
+    });
+    await cold.page.fill("#q-tokens", "-1");
+    const error = cold.page.locator('.field[data-path="/training/tokens"] .field-error');
+    await error.waitFor({ state: "visible" });
+    assert.match(await error.innerText(), /必须/);
+    assert.equal(rest.length, 1, "the error's template came with locales/messages.zh.js");
+    assert.equal(await error.locator('[lang="en"]').count(), 0);
+    const shown = await cold.page.evaluate(() => window.shownErrors);
+    assert.ok(shown.length > 0);
+    for (const text of shown) assert.doesNotMatch(text, /[A-Za-z]{2,}\s+[a-z]+\s+[a-z]+/, `English shown: ${text}`); // "must be a number > 0"
+    assert.deepEqual(cold.problems, []);
+  } finally {
+    await cold.close();
+  }
 });
 
 test("no console errors or warnings, no request to another origin", () => {

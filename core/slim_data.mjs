@@ -1,0 +1,101 @@
+// Writes a copy of a data/ JSON file for the wasm build's embedded catalogs, without the
+// members the core never reads: prose written for people (a file's `about`, perf.json's
+// table of `sources`, the fitted MoE overhead's derivation). The page's wasm is part of
+// every first visit (issue 16: under 250 KB gzip); the CLI embeds the files whole.
+// Every other token is copied as written (numbers keep their spelling, so 2.0 stays a
+// float for nlohmann/json), white space outside strings dropped. The wasm and native
+// answers are compared byte for byte by tests/wasm/.
+// Usage: node core/slim_data.mjs IN OUT   (core/CMakeLists.txt runs it under Emscripten)
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+// Per file: JSON paths of members to leave out; "*" matches any key, "**" any depth.
+const DROP = {
+  "perf.json": [["**", "about"], ["sources"], ["moe_layer_overhead", "source"]],
+  "uncertainty.json": [["**", "about"]],
+};
+
+const [input, output] = process.argv.slice(2);
+if (!input || !output) throw new Error("usage: node core/slim_data.mjs IN OUT");
+const text = readFileSync(input, "utf8");
+const rules = DROP[path.basename(input)] ?? [];
+
+const matches = (rule, at) => {
+  const go = (r, p) => {
+    if (r === rule.length) return p === at.length;
+    if (rule[r] === "**") return go(r + 1, p) || (p < at.length && go(r, p + 1));
+    return p < at.length && (rule[r] === "*" || rule[r] === at[p]) && go(r + 1, p + 1);
+  };
+  return go(0, 0);
+};
+
+// A minimal JSON reader that returns the compact text of each value, scalars as written.
+let i = 0;
+const ws = () => {
+  while (/\s/.test(text[i] ?? "")) i++;
+};
+const fail = (what) => {
+  throw new Error(`${input}: ${what} at offset ${i}`);
+};
+const string = () => {
+  const start = i++;
+  while (text[i] !== '"') {
+    if (i >= text.length) fail("unterminated string");
+    i += text[i] === "\\" ? 2 : 1;
+  }
+  i++;
+  return text.slice(start, i);
+};
+const value = (at) => {
+  ws();
+  const c = text[i];
+  if (c === "{") {
+    i++;
+    const out = [];
+    ws();
+    if (text[i] === "}") return i++, "{}";
+    for (;;) {
+      ws();
+      if (text[i] !== '"') fail("expected a key");
+      const keyText = string();
+      const key = JSON.parse(keyText);
+      ws();
+      if (text[i++] !== ":") fail("expected ':'");
+      const v = value([...at, key]);
+      if (!rules.some((r) => matches(r, [...at, key]))) out.push(`${keyText}:${v}`);
+      ws();
+      if (text[i] === ",") i++;
+      else if (text[i] === "}") return i++, `{${out.join(",")}}`;
+      else fail("expected ',' or '}'");
+    }
+  }
+  if (c === "[") {
+    i++;
+    const out = [];
+    ws();
+    if (text[i] === "]") return i++, "[]";
+    for (;;) {
+      out.push(value([...at, String(out.length)]));
+      ws();
+      if (text[i] === ",") i++;
+      else if (text[i] === "]") return i++, `[${out.join(",")}]`;
+      else fail("expected ',' or ']'");
+    }
+  }
+  if (c === '"') return string();
+  const m = /^(-?\d+(\.\d+)?([eE][+-]?\d+)?|true|false|null)/.exec(text.slice(i, i + 64));
+  if (!m) fail("unexpected token");
+  i += m[0].length;
+  return m[0];
+};
+const slim = value([]);
+ws();
+if (i !== text.length) fail("trailing text");
+// Same document, apart from the members dropped.
+const strip = (v, at) =>
+  Array.isArray(v) ? v.map((x, k) => strip(x, [...at, String(k)]))
+  : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).filter(([k]) => !rules.some((r) => matches(r, [...at, k]))).map(([k, x]) => [k, strip(x, [...at, k])]))
+  : v;
+if (JSON.stringify(JSON.parse(slim)) !== JSON.stringify(strip(JSON.parse(text), []))) fail("slim copy differs from the original beyond the dropped members");
+mkdirSync(path.dirname(output), { recursive: true });
+writeFileSync(output, slim);
