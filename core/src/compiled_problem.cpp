@@ -25,4 +25,10 @@ void time_layout(const CompiledProblem& cp, Candidate& c) {
   c.run = run_time(cp.problem->training, c.layout, c.time);
 }
 
+bool time_layout_unless(const CompiledProblem& cp, Candidate& c, const std::function<bool(double)>& hopeless) {
+  if (!step_time_unless(cp, c.layout, hopeless, c.time)) return false;
+  c.run = run_time(cp.problem->training, c.layout, c.time);
+  return true;
+}
+
 }  // namespace gpucalc

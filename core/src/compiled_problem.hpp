@@ -7,6 +7,7 @@
 // inner loop combines precomputed pieces.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -61,5 +62,14 @@ StageMemory worst_stage_memory(const CompiledProblem& cp, const Layout& l);
 StepTime step_time(const CompiledProblem& cp, const Layout& l);
 Candidate evaluate_memory(const CompiledProblem& cp, const Layout& l);
 void time_layout(const CompiledProblem& cp, Candidate& c);
+
+// step_time() and time_layout() that give up early: once the step's pipeline part (the
+// compute, TP, CP and EP communication, MoE overhead, pipeline sends and bubble of the
+// critical stage; never more than step_time_s, step_time.cpp) is known, hopeless(that
+// bound) true returns false with `st` unfinished (c.time and c.run unset). The search
+// uses it to skip what cannot beat its GPU count's best (search.cpp search_pass).
+bool step_time_unless(const CompiledProblem& cp, const Layout& l, const std::function<bool(double)>& hopeless,
+                      StepTime& st);
+bool time_layout_unless(const CompiledProblem& cp, Candidate& c, const std::function<bool(double)>& hopeless);
 
 }  // namespace gpucalc

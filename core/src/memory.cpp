@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "compiled_problem.hpp"
 #include "gpucalc/framework.hpp"
@@ -351,9 +352,34 @@ int64_t min_gpus_to_hold_states(const ModelShape& m, const Training& t, double c
 
 namespace {
 
+// What every stage of one layout shares, worked out once per layout: the state bytes per
+// parameter and the activations saved per layer (dense or MoE; as saved, and as rebuilt
+// by full recomputation), each computed on first use by the same call as before.
+struct LayoutMemo {
+  const ModelShape& m;
+  const Training& t;
+  const Layout& l;
+  StateBytes sb;
+  std::optional<double> act[2], rebuilt[2];  // by moe_layer
+  LayoutMemo(const ModelShape& m_, const Training& t_, const Layout& l_)
+      : m(m_), t(t_), l(l_), sb(state_bytes(t_, &m_)) {}
+  double activations(bool moe) {
+    if (!act[moe]) act[moe] = activation_bytes_per_layer(m, t, l, moe);
+    return *act[moe];
+  }
+  double rebuilt_activations(bool moe) {
+    if (!rebuilt[moe]) {
+      Layout r = l;
+      r.recompute = Recompute::none;  // the rebuilt layer holds every tensor, scores included
+      rebuilt[moe] = activation_bytes_per_layer(m, t, r, moe);
+    }
+    return *rebuilt[moe];
+  }
+};
+
 // One stage's memory with the model's parameter counts already derived.
 StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l, const Overheads& o, int stage,
-                         const ParamCounts& pc) {
+                         const ParamCounts& pc, LayoutMemo& memo) {
   StageMemory r;
   r.stage = stage;
   const bool last = stage == l.pp - 1;
@@ -371,7 +397,7 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
   // Hybrid sharding (parallel.shard) keeps the states sharded within groups of shard·cp.
   const double shard = static_cast<double>(zero_shard(l) * l.cp);
   const double eshard = static_cast<double>(expert_shard(l));
-  const StateBytes sb = state_bytes(t, &m);
+  const StateBytes& sb = memo.sb;
   const bool titan = t.framework == Framework::torchtitan;
   const bool z3 = l.zero_stage >= 3;
   if (!is_adapter_stage(t)) {
@@ -506,8 +532,8 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
   // bytes per layer are their weighted mean.
   const double dense_share =
       static_cast<double>(sp.layers.dense) / static_cast<double>(std::max<int64_t>(1, sp.layers.total));
-  const double per_layer = dense_share * activation_bytes_per_layer(m, t, l, false) +
-                           (dense_share < 1.0 ? (1.0 - dense_share) * activation_bytes_per_layer(m, t, l, true) : 0.0);
+  const double per_layer =
+      dense_share * memo.activations(false) + (dense_share < 1.0 ? (1.0 - dense_share) * memo.activations(true) : 0.0);
   const double seq_shard = (t.sequence_parallel && l.tp > 1) ? static_cast<double>(l.tp) : 1.0;
   const double s_local = static_cast<double>(t.seq_len) / static_cast<double>(l.cp);
   const double sbh = s_local * static_cast<double>(l.micro_batch) * static_cast<double>(m.hidden);
@@ -526,10 +552,9 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
       r.host_bytes += r.host_activations;
       r.layer_activations -= r.host_activations;
     }
-    Layout rebuilt = l;
-    rebuilt.recompute = Recompute::none;  // the rebuilt layer holds every tensor, scores included
-    r.recompute_working = std::max(sp.layers.dense > 0 ? activation_bytes_per_layer(m, t, rebuilt, false) : 0.0,
-                                   sp.layers.moe() > 0 ? activation_bytes_per_layer(m, t, rebuilt, true) : 0.0);
+    // The rebuilt layer holds every tensor, scores included.
+    r.recompute_working = std::max(sp.layers.dense > 0 ? memo.rebuilt_activations(false) : 0.0,
+                                   sp.layers.moe() > 0 ? memo.rebuilt_activations(true) : 0.0);
   } else {
     r.layer_activations = static_cast<double>(in_flight) * chunk_layers * per_layer;
   }
@@ -567,15 +592,16 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
 
 StageMemory worst_stage_memory(const ModelShape& m, const Training& t, const Layout& l, const Overheads& o,
                                const ParamCounts& pc) {
-  StageMemory a = stage_memory(m, t, l, o, 0, pc);
+  LayoutMemo memo(m, t, l);
+  StageMemory a = stage_memory(m, t, l, o, 0, pc, memo);
   if (l.pp == 1) return a;
-  StageMemory z = stage_memory(m, t, l, o, static_cast<int>(l.pp - 1), pc);
+  StageMemory z = stage_memory(m, t, l, o, static_cast<int>(l.pp - 1), pc, memo);
   StageMemory worst = z.total() > a.total() ? z : a;
   if ((uneven_split(l) || (is_moe(m) && m.moe.first_dense_layers > 0)) && l.pp > 2) {
     // Stage 0's dense layers are lighter than MoE ones, or an uneven split gave it
     // fewer: the next stage (the middle stages' share, almost as many micro-batches in
     // flight) can be the fullest.
-    StageMemory b = stage_memory(m, t, l, o, 1, pc);
+    StageMemory b = stage_memory(m, t, l, o, 1, pc, memo);
     if (b.total() > worst.total()) worst = b;
   }
   return worst;
@@ -584,7 +610,8 @@ StageMemory worst_stage_memory(const ModelShape& m, const Training& t, const Lay
 }  // namespace
 
 StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l, const Overheads& o, int stage) {
-  return stage_memory(m, t, l, o, stage, count_params(m));
+  LayoutMemo memo(m, t, l);
+  return stage_memory(m, t, l, o, stage, count_params(m), memo);
 }
 
 StageMemory worst_stage_memory(const ModelShape& m, const Training& t, const Layout& l, const Overheads& o) {

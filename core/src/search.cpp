@@ -114,11 +114,16 @@ Error explain_no_layout(const Problem& p, const Constraints& c) {
   return coded_error("/parallel", "no_layout", "the fixed fields admit no valid layout");
 }
 
+namespace {
+// Step times within 0.01% count as equal (better()).
+constexpr double kTie = 1 - 1e-4;
+}  // namespace
+
 bool better(const Candidate& a, const Candidate& b) {
   // Step times within 0.01% count as equal so the tie-breaks decide.
   const double ta = a.time.step_time_s, tb = b.time.step_time_s;
-  if (ta < tb * (1 - 1e-4)) return true;
-  if (tb < ta * (1 - 1e-4)) return false;
+  if (ta < tb * kTie) return true;
+  if (tb < ta * kTie) return false;
   const auto key = [](const Candidate& c) {
     return std::make_tuple(c.layout.zero_stage, c.layout.tp * c.layout.cp, c.layout.pp, -c.layout.micro_batch,
                            static_cast<int>(c.layout.recompute));
@@ -217,10 +222,33 @@ void choose_count(const Problem& p, const Target& t, SearchResult& r, const std:
   if (!r.chosen) r.chosen = best_any;
 }
 
+namespace {
+
+// Whether a layout whose step time is at least `bound` can never be better() than one of
+// step time `best`: when best < bound·kTie, then best < step·kTie too (the step is ≥ the
+// bound and rounding is monotone), so better(layout, best) returns false at its second
+// test (the first, step < best·kTie, cannot hold as well: it would make step < step·kTie²).
+// A layout for which this holds would leave its GPU count's best as it is; skipping it
+// changes nothing the search returns. Its memory is still evaluated and counted (the
+// work counts and whether it fits do not depend on its time).
+bool cannot_beat(double bound, double best) { return best < bound * kTie; }
+
+bool pruning = true;  // set_search_pruning()
+
+}  // namespace
+
+void set_search_pruning(bool on) { pruning = on; }
+
 SearchResult search_pass(const CompiledProblem& cp, const Constraints& c, const Target& t,
                          std::vector<Candidate>* fitting, int64_t least_gpus) {
   const Problem& p = *cp.problem;
+  const bool prune = pruning && !fitting;
   SearchResult r;
+  // The step time of the best layout so far at the GPU count being timed (the pruning's
+  // threshold; none when this count has no layout yet or `prune` is off).
+  double best_step = 0;
+  bool have_best = false;
+  const std::function<bool(double)> hopeless = [&](double bound) { return have_best && cannot_beat(bound, best_step); };
   // One pass: the best fitting layout at every GPU count (and the least over-capacity
   // layout, for when nothing fits). Everything else derives from that map.
   std::optional<Candidate> best_any;
@@ -237,10 +265,14 @@ SearchResult search_pass(const CompiledProblem& cp, const Constraints& c, const 
       }
       return false;
     }
-    time_layout(cp, cand);
     ++r.layouts_fitting;
-    if (fitting) keep_top(*fitting, cand);
+    // With every fitting layout kept (`fitting`, the top layouts at a fixed GPU count),
+    // every one is timed; otherwise only those that may beat their count's best.
     auto it = r.best_per_count.find(l.gpus());
+    have_best = prune && it != r.best_per_count.end();
+    if (have_best) best_step = it->second.time.step_time_s;
+    if (!time_layout_unless(cp, cand, hopeless)) return true;
+    if (fitting) keep_top(*fitting, cand);
     if (it == r.best_per_count.end()) r.best_per_count.emplace(l.gpus(), cand);
     else if (better(cand, it->second)) it->second = cand;
     return true;

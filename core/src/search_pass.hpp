@@ -14,6 +14,12 @@ namespace gpucalc {
 SearchResult search_pass(const CompiledProblem& cp, const Constraints& c, const Target& t,
                          std::vector<Candidate>* fitting, int64_t least_gpus = 0);
 
+// The pass skips the step time of a layout that cannot beat its GPU count's best
+// (search.cpp cannot_beat), unless `fitting` asks for every fitting layout. This turns
+// that pruning off and on (on by default) for tests/core/search_prune_test.cpp, which
+// checks that it changes no answer; the process-wide setting, like the search cache.
+void set_search_pruning(bool on);
+
 // After the enumeration: the chosen GPU count among r.best_per_count (targets, objective,
 // knee of the curve), r.fastest and the targets met; best_any when nothing fits. Shared
 // with search_cache.cpp, which replays a kept enumeration for a new deadline or price.

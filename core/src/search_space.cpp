@@ -244,12 +244,26 @@ SearchSpace search_space(const Problem& p, const Constraints& c) {
                     [](Layout& l, int64_t v) { l.recompute_modules = static_cast<unsigned>(v); }});
   s.dims.push_back(shard_dim(c, domain));
   // Micro-batch innermost and ascending: the divisors of the per-DP-rank batch up to 64.
-  s.dims.push_back({"micro_batch",
-                    [&c, &t](const Layout& l, std::vector<int64_t>& out) {
-                      out = c.micro_batch ? std::vector<int64_t>{*c.micro_batch}
-                                          : divisors(global_batch(t, l) / l.dp, 64);
-                    },
-                    [](Layout& l, int64_t v) { l.micro_batch = v; }});
+  // The walk asks once per outer combination, mostly for the batch it asked for last:
+  // those divisors are kept (a fresh vector each time was a fifth of the search in
+  // malloc, free and divisions).
+  s.dims.push_back(
+      {"micro_batch",
+       [&c, &t, last = int64_t{-1}, kept = std::vector<int64_t>{}](const Layout& l, std::vector<int64_t>& out) mutable {
+         if (c.micro_batch) {
+           out.assign(1, *c.micro_batch);
+           return;
+         }
+         const int64_t n = global_batch(t, l) / l.dp;
+         if (n != last) {
+           kept.clear();
+           for (int64_t i = 1; i <= std::min<int64_t>(n, 64); ++i)
+             if (n % i == 0) kept.push_back(i);
+           last = n;
+         }
+         out.assign(kept.begin(), kept.end());
+       },
+       [](Layout& l, int64_t v) { l.micro_batch = v; }});
   return s;
 }
 

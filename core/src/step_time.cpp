@@ -177,10 +177,12 @@ LayerTimes price_layers(const LayerCtx& c) {
   return x;
 }
 
-template <class LayersOf>
-StepTime compose_step(const ModelShape& m, const Training& t, const Layout& l, const Gpu& g, const Efficiency& e,
-                      const StepFacts& facts, const FlopsPerToken& f, LayersOf layers_of) {
-  StepTime st;
+// The step time, or false (st unfinished) as soon as its pipeline part, a lower bound of
+// it (below), makes `hopeless` true: the search then skips the data-parallel collectives,
+// the optimizer and the run of a layout that cannot beat its GPU count's best.
+template <class LayersOf, class Hopeless>
+bool compose_step(const ModelShape& m, const Training& t, const Layout& l, const Gpu& g, const Efficiency& e,
+                  const StepFacts& facts, const FlopsPerToken& f, LayersOf layers_of, Hopeless hopeless, StepTime& st) {
   st.peak_flops = peak_flops(g, t.precision);
   const double tokens_step = static_cast<double>(global_batch(t, l)) * static_cast<double>(t.seq_len);
   const double n = static_cast<double>(l.gpus());
@@ -191,7 +193,7 @@ StepTime compose_step(const ModelShape& m, const Training& t, const Layout& l, c
     st.hfu = tokens_step * f.hardware / (st.step_time_s * n * st.peak_flops);
     st.tflops_per_gpu = tokens_step * f.model / (st.step_time_s * n) / 1e12;
     st.efficiency = st.hfu;
-    return st;
+    return true;
   };
   if (e.mfu) {
     // assume.mfu is an end-to-end figure: it already includes bubbles and stalls.
@@ -204,6 +206,21 @@ StepTime compose_step(const ModelShape& m, const Training& t, const Layout& l, c
   const StageSum crit = critical_stage(m, l, x);
   const double t_pp = pp_comm(c);
   const double m_count = static_cast<double>(micro_batches(t, l));
+  // 1F1B bubble: (p-1) slots, (p-1)/v interleaved (Narayanan et al. 2021 §2.2). A slot
+  // lasts one model chunk; when a stage's layers do not split evenly over its v chunks
+  // (an uneven split), the largest chunk, ceil(n/v) of its n layers, sets the slot.
+  const double n_crit = static_cast<double>(crit.layers.total);
+  const double chunk_share =
+      n_crit > 0 ? std::ceil(n_crit / static_cast<double>(l.vpp)) / n_crit : 1.0 / static_cast<double>(l.vpp);
+  const double bubble_slots = static_cast<double>(l.pp - 1) * chunk_share;
+  // The lower bound: the step's sum below with the offload, the exposed data-parallel
+  // collectives and the optimizer taken as 0 (the bubble then over t_mb without the
+  // offload). Every term is ≥ 0 and each one here is ≤ its counterpart in the step (the
+  // same operations on operands no larger), and IEEE addition and multiplication round
+  // monotonically, so the bound never exceeds step_time_s as computed below.
+  if (hopeless(m_count * crit.compute + m_count * crit.tp + m_count * crit.cp + m_count * crit.ep +
+               m_count * crit.overhead + m_count * t_pp + 0.0 + bubble_slots * (crit.total() + t_pp + 0.0)))
+    return false;
   const StageParams p = stage_params(m, t, l, crit.layers, facts.params);
   double t_offload = 0;
   if (l.zero_stage <= 2) {
@@ -230,13 +247,7 @@ StepTime compose_step(const ModelShape& m, const Training& t, const Layout& l, c
   st.moe_overhead_s = m_count * crit.overhead;
   st.pp_comm_s = m_count * t_pp;
   st.offload_s = m_count * t_offload;
-  // 1F1B bubble: (p-1) slots, (p-1)/v interleaved (Narayanan et al. 2021 §2.2). A slot
-  // lasts one model chunk; when a stage's layers do not split evenly over its v chunks
-  // (an uneven split), the largest chunk, ceil(n/v) of its n layers, sets the slot.
-  const double n_crit = static_cast<double>(crit.layers.total);
-  const double chunk_share =
-      n_crit > 0 ? std::ceil(n_crit / static_cast<double>(l.vpp)) / n_crit : 1.0 / static_cast<double>(l.vpp);
-  st.bubble_s = static_cast<double>(l.pp - 1) * chunk_share * t_mb;
+  st.bubble_s = bubble_slots * t_mb;
   st.optimizer_s = optimizer_time(c, p);
   st.step_time_s = st.compute_s + st.tp_comm_s + st.cp_comm_s + st.ep_comm_s + st.moe_overhead_s + st.pp_comm_s +
                    st.offload_s + st.bubble_s + st.dp_comm_exposed_s + st.zero3_comm_exposed_s + st.optimizer_s;
@@ -252,13 +263,26 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
   const Fabric fabric = fabric_for(g, perf, e.network_scale);
   const FlopsPerToken f = flops_per_token(m, t.seq_len, l.recompute, &t, l.recompute_modules);
   LayerTimes x;
-  return compose_step(m, t, l, g, e, StepFacts{pc, k, fabric}, f, [&](const LayerCtx& c) -> const LayerTimes& {
-    x = price_layers(c);
-    return x;
-  });
+  StepTime st;
+  compose_step(
+      m, t, l, g, e, StepFacts{pc, k, fabric}, f,
+      [&](const LayerCtx& c) -> const LayerTimes& {
+        x = price_layers(c);
+        return x;
+      },
+      [](double) { return false; }, st);
+  return st;
 }
 
 StepTime step_time(const CompiledProblem& cp, const Layout& l) {
+  StepTime st;
+  step_time_unless(
+      cp, l, [](double) { return false; }, st);
+  return st;
+}
+
+bool step_time_unless(const CompiledProblem& cp, const Layout& l, const std::function<bool(double)>& hopeless,
+                      StepTime& st) {
   const Problem& p = *cp.problem;
   const Training& t = p.training;
   const auto key = std::make_pair(static_cast<int>(l.recompute), l.recompute_modules);
@@ -267,21 +291,23 @@ StepTime step_time(const CompiledProblem& cp, const Layout& l) {
     cp.flops.emplace_back(key, flops_per_token(p.model, t.seq_len, l.recompute, &t, l.recompute_modules));
     fit = cp.flops.end() - 1;
   }
-  return compose_step(p.model, t, l, p.gpu, p.efficiency, StepFacts{cp.params, cp.kernels, cp.fabric}, fit->second,
-                      [&](const LayerCtx& c) -> const LayerTimes& {
-                        const LayerKey k{l.tp,
-                                         l.cp,
-                                         l.ep,
-                                         l.etp,
-                                         l.micro_batch,
-                                         c.fp8_cast_bytes > 0 ? micro_batches(t, l) : 0,
-                                         static_cast<int>(l.recompute),
-                                         l.recompute_modules};
-                        auto it = cp.layer_times.find(k);
-                        if (it != cp.layer_times.end()) return it->second;
-                        if (cp.layer_times.size() >= CompiledProblem::kMaxKept) cp.layer_times.clear();
-                        return cp.layer_times.emplace(k, price_layers(c)).first->second;
-                      });
+  return compose_step(
+      p.model, t, l, p.gpu, p.efficiency, StepFacts{cp.params, cp.kernels, cp.fabric}, fit->second,
+      [&](const LayerCtx& c) -> const LayerTimes& {
+        const LayerKey k{l.tp,
+                         l.cp,
+                         l.ep,
+                         l.etp,
+                         l.micro_batch,
+                         c.fp8_cast_bytes > 0 ? micro_batches(t, l) : 0,
+                         static_cast<int>(l.recompute),
+                         l.recompute_modules};
+        auto it = cp.layer_times.find(k);
+        if (it != cp.layer_times.end()) return it->second;
+        if (cp.layer_times.size() >= CompiledProblem::kMaxKept) cp.layer_times.clear();
+        return cp.layer_times.emplace(k, price_layers(c)).first->second;
+      },
+      hopeless, st);
 }
 
 }  // namespace gpucalc
