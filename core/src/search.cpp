@@ -43,7 +43,9 @@ std::atomic<int64_t> g_max_layouts_visited{kDefaultMaxLayoutsVisited};
 
 int64_t max_layouts_visited() { return g_max_layouts_visited.load(std::memory_order_relaxed); }
 int64_t max_layouts_considered() { return 10 * max_layouts_visited(); }
-void set_max_layouts_visited(int64_t n) { g_max_layouts_visited.store(std::max<int64_t>(1, n), std::memory_order_relaxed); }
+void set_max_layouts_visited(int64_t n) {
+  g_max_layouts_visited.store(std::max<int64_t>(1, n), std::memory_order_relaxed);
+}
 
 bool enumerate_layouts(const Problem& p, const Constraints& c, const std::function<bool(const Layout&)>& visit) {
   // Work bounds (docs/robustness.md): a scenario whose open fields multiply into more
