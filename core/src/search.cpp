@@ -5,6 +5,7 @@
 #include "search_space.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -34,9 +35,21 @@ void time_layout(const Problem& p, Candidate& c) {
   c.run = run_time(p.training, c.layout, c.time);
 }
 
+namespace {
+// The enumeration's bound (search.hpp); an atomic so a harness may set it while nothing
+// else reads it concurrently anyway.
+std::atomic<int64_t> g_max_layouts_visited{kDefaultMaxLayoutsVisited};
+}  // namespace
+
+int64_t max_layouts_visited() { return g_max_layouts_visited.load(std::memory_order_relaxed); }
+int64_t max_layouts_considered() { return 10 * max_layouts_visited(); }
+void set_max_layouts_visited(int64_t n) {
+  g_max_layouts_visited.store(std::max<int64_t>(1, n), std::memory_order_relaxed);
+}
+
 bool enumerate_layouts(const Problem& p, const Constraints& c, const std::function<bool(const Layout&)>& visit) {
   // Work bounds (docs/robustness.md): a scenario whose open fields multiply into more
-  // layouts than kMaxLayoutsConsidered stops here instead of searching for minutes.
+  // layouts than max_layouts_considered() stops here instead of searching for minutes.
   return walk(search_space(p, c), p.model, p.training, visit);
 }
 
@@ -45,7 +58,7 @@ Error too_many_layouts() {
       "/parallel", "too_many_layouts",
       "leaves more than {layouts} valid layouts (or {candidates} candidates) open to search; fix some of "
       "parallel.tp, parallel.pp, parallel.dp, parallel.gpus or training.micro_batch",
-      {{"layouts", std::to_string(kMaxLayoutsVisited)}, {"candidates", std::to_string(kMaxLayoutsConsidered)}});
+      {{"layouts", std::to_string(max_layouts_visited())}, {"candidates", std::to_string(max_layouts_considered())}});
 }
 
 Error explain_no_layout(const Problem& p, const Constraints& c) {

@@ -277,6 +277,7 @@ struct Walker {
   std::vector<std::vector<int64_t>> vals;  // the candidates at each depth
   Layout l;
   int64_t considered = 0, visited = 0;
+  const int64_t max_visited = max_layouts_visited(), max_considered = max_layouts_considered();
 
   // False when the work bounds stop the walk.
   bool at(size_t depth) {
@@ -290,9 +291,9 @@ struct Walker {
         if (!at(depth + 1)) return false;
         continue;
       }
-      if (++considered > kMaxLayoutsConsidered) return false;
+      if (++considered > max_considered) return false;
       if (broken_rule(m, t, l) != LayoutRule::none) continue;
-      if (++visited > kMaxLayoutsVisited) return false;
+      if (++visited > max_visited) return false;
       if (!visit(l)) break;
     }
     return true;

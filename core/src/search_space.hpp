@@ -37,7 +37,7 @@ SearchSpace search_space(const Problem& p, const Constraints& c);
 // Walks the space: every combination of the dimensions' values, outermost first, the
 // micro-batch innermost and ascending; each combination that breaks no layout rule is
 // visited, and visit returning false skips the larger micro-batches. Returns false when
-// it stopped at the work bounds (kMaxLayoutsConsidered combinations, kMaxLayoutsVisited
+// it stopped at the work bounds (max_layouts_considered() combinations, max_layouts_visited()
 // valid layouts).
 bool walk(const SearchSpace& s, const ModelShape& m, const Training& t,
           const std::function<bool(const Layout&)>& visit);

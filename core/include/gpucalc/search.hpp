@@ -44,16 +44,16 @@ void time_layout(const Problem& p, Candidate& c);
 // too_many_layouts()), true when it visited every layout.
 bool enumerate_layouts(const Problem& p, const Constraints& c, const std::function<bool(const Layout&)>& visit);
 
-// Work bounds of one enumeration (docs/robustness.md): at most kMaxLayoutsVisited valid
-// layouts evaluated and kMaxLayoutsConsidered candidates checked (about a second
-// natively; the widest realistic searches stay under a third of both), and no layout of
-// more than kMaxLayoutGpus GPUs (parallel.gpus' upper bound). The fuzzer's build lowers
-// them with -DGPUCALC_MAX_LAYOUTS so its inputs stay fast.
-#ifndef GPUCALC_MAX_LAYOUTS
-#define GPUCALC_MAX_LAYOUTS 1000000
-#endif
-inline constexpr int64_t kMaxLayoutsVisited = GPUCALC_MAX_LAYOUTS;
-inline constexpr int64_t kMaxLayoutsConsidered = 10 * kMaxLayoutsVisited;
+// Work bounds of one enumeration (docs/robustness.md): at most max_layouts_visited() valid
+// layouts evaluated and ten times as many candidates checked (about a second natively at
+// the default; the widest realistic searches stay under a third of both), and no layout of
+// more than kMaxLayoutGpus GPUs (parallel.gpus' upper bound). The fuzzer lowers the bound
+// with set_max_layouts_visited() so its inputs stay fast; the code path is the same.
+inline constexpr int64_t kDefaultMaxLayoutsVisited = 1'000'000;
+int64_t max_layouts_visited();
+int64_t max_layouts_considered();
+// For a harness only (the fuzzer): a process-wide bound, n >= 1.
+void set_max_layouts_visited(int64_t n);
 inline constexpr int64_t kMaxLayoutGpus = 10'000'000;
 // The error for a search that hit those bounds, at /parallel.
 Error too_many_layouts();
