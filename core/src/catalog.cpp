@@ -183,6 +183,7 @@ const std::vector<ModelShape>& model_presets() {
       m.qkv_bias = bool_or(e, "qkv_bias", false);
       m.linear_bias = bool_or(e, "linear_bias", false);
       m.norms_per_layer = int_or(e, "norms_per_layer", 2);
+      m.mtp_layers = int_or(e, "mtp_layers", 0);
       m.qk_norm = bool_or(e, "qk_norm", false);
       m.position = position_from(str_or(e, "position_embedding", "rope"));
       m.dropout = bool_or(e, "dropout", false);

@@ -40,6 +40,7 @@ struct LayerKeyHash {
 struct LayerTimes {
   LayerTime dense, moe;
   double head = 0;
+  double mtp_proj = 0;  // an MTP module's 2h → h projection, forward and backward
 };
 
 struct CompiledProblem {

@@ -16,13 +16,20 @@ FlopsPerToken flops_per_token(const ModelShape& m, int64_t seq_len, Recompute r,
   // routed experts, the shared ones and the router (the "activated" parameters of
   // DeepSeek-V3's report; Fedus et al. 2021 count FLOPs the same way).
   const ParamCounts pc = count_params(m);
-  const double L = static_cast<double>(m.layers);
+  // Multi-token prediction (model.hpp) adds its blocks to the layers, and its projection
+  // and a second pass through the shared head to the matmuls, as Megatron-Bridge's
+  // flop_utils counts them (num_layers + mtp_num_layers, logits × (1 + mtp_num_layers)):
+  // the reported MFU includes MTP work, the convention of its Model TFLOP/s column.
+  const double L = static_cast<double>(m.layers + m.mtp_layers);
+  const double mtp_mm = static_cast<double>(pc.mtp_active_matmul);
+  const double mtp_moe = mtp_block_is_moe(m) ? static_cast<double>(m.mtp_layers) : 0.0;
+  const double mtp_dense = static_cast<double>(m.mtp_layers) - mtp_moe;
   const double s = static_cast<double>(seq_len);
   const double a = static_cast<double>(m.heads);
   const double att =
       6.0 * L * s * a * static_cast<double>(qk_head_dim(m) + v_head_dim(m));  // fwd 2, bwd 4 per (QK, AV) pair
   const double head_mm = static_cast<double>(m.vocab) * static_cast<double>(m.hidden);
-  const double layers_mm = static_cast<double>(pc.active_matmul) - head_mm;
+  const double layers_mm = static_cast<double>(pc.active_matmul) - head_mm + mtp_mm;
   FlopsPerToken f;
   double lora_fwd = 0;  // adapters' forward FLOPs per token
   if (t && is_adapter_stage(*t)) {
@@ -47,7 +54,8 @@ FlopsPerToken flops_per_token(const ModelShape& m, int64_t seq_len, Recompute r,
       // their forward matmuls (2 per parameter); moe_act and layernorm are element-wise.
       const auto has = [&](RecomputeModule x) { return (mods & static_cast<unsigned>(x)) != 0; };
       f.hardware = f.model + (has(RecomputeModule::core_attn) ? att / 3.0 : 0.0);
-      const double dl = static_cast<double>(pc.dense_layers), ml = static_cast<double>(pc.moe_layers);
+      const double dl = static_cast<double>(pc.dense_layers) + mtp_dense,
+                   ml = static_cast<double>(pc.moe_layers) + mtp_moe;
       if (has(RecomputeModule::mlp)) f.hardware += 2.0 * dl * static_cast<double>(dense_mlp_matmul_params(m));
       if (is_moe(m) && has(RecomputeModule::moe))
         f.hardware += 2.0 * ml * static_cast<double>(moe_mlp_active_matmul_params(m));
@@ -61,7 +69,9 @@ FlopsPerToken flops_per_token(const ModelShape& m, int64_t seq_len, Recompute r,
       }
       break;
     }
-    case Recompute::full: f.hardware = f.model + 2.0 * layers_mm + lora_fwd + att / 3.0; break;
+    case Recompute::full:
+      f.hardware = f.model + 2.0 * (layers_mm - static_cast<double>(m.mtp_layers) * head_mm) + lora_fwd + att / 3.0;
+      break;
   }
   return f;
 }

@@ -302,6 +302,10 @@ void read_deepseek(Fields& f, Arch a, ModelShape& m) {
     m.moe.shared_expert_ffn_hidden = *v * m.moe.expert_ffn_hidden;
   }
   if (auto v = f.integer("first_k_dense_replace", 0, 0, kLayers)) m.moe.first_dense_layers = *v;
+  // DeepSeek-V3's multi-token-prediction modules (arXiv 2412.19437 §2.2), trained with the
+  // model: model.mtp_layers. Training only; the checkpoint's copies of the shared
+  // embedding and head in model.layers.61 are not parameters of their own.
+  if (auto v = f.integer("num_nextn_predict_layers", 0, 0, 16)) m.mtp_layers = *v;
   if (auto v = f.integer("moe_layer_freq", 1, 1, kLayers); v && *v != 1) f.unsupported("moe_layer_freq", str(*v));
   // noaux_tc routing (V3) adds e_score_correction_bias, E per MoE layer.
   const std::string topk = f.text("topk_method").value_or(a == Arch::deepseek_v3 ? "noaux_tc" : "greedy");
@@ -437,16 +441,6 @@ Expected<HfImport> import_hf_config(const json& config, const std::string& path)
         coded("hf_config_vision_not_counted",
               "counts the text decoder only: the vision tower ({path}) is not part of the model gpucalc sizes",
               {{"path", top.at("vision_config")}}));
-  if (*arch == Arch::deepseek_v3 || *arch == Arch::deepseek_v2) {
-    auto it = config.find("num_nextn_predict_layers");
-    if (it != config.end() && it->is_number_integer() && it->get<int64_t>() > 0)
-      out.warnings.push_back(
-          coded("hf_config_mtp_not_counted",
-                "the multi-token-prediction module (num_nextn_predict_layers = {layers}) is not counted: "
-                "gpucalc sizes the main model",
-                {{"layers", str(it->get<int64_t>())}}));
-    top.find("num_nextn_predict_layers");
-  }
   warn_not_understood(top, path, out.warnings);
   if (text) warn_not_understood(inner, path + "/text_config", out.warnings);
   return out;

@@ -75,6 +75,16 @@ StageParams stage_params(const ModelShape& m, const Training& t, const Layout& l
     // gradient with the first stage's (Narayanan et al. 2021 §2.2 implementation note).
     if (!m.tied_embeddings || !first) sp.params += vocab_local;
     sp.head_local = vocab_local;
+    // MTP modules: their block like a layer of the last kind, the 2h·h projection split
+    // by TP, three norms; embedding and head shared (already counted here).
+    const double n = static_cast<double>(sp.layers.mtp);
+    const bool moe_block = mtp_block_is_moe(m);
+    const double h = static_cast<double>(m.hidden);
+    sp.params += n * ((moe_block ? ll.moe_shared : ll.dense) + 2.0 * h * h / static_cast<double>(l.tp) +
+                      3.0 * static_cast<double>(pc.final_norm));
+    if (moe_block) sp.expert_params += n * ll.moe_expert;
+    sp.linear += n * ((moe_block ? ll.moe_shared_linear + ll.moe_expert : ll.dense_linear) +
+                      2.0 * h * h / static_cast<double>(l.tp));
   }
   return sp;
 }
@@ -301,6 +311,9 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
 StageLayers stage_layers(const ModelShape& m, const Layout& l, int stage) {
   StageLayers r;
   r.total = stage_layer_count(m, l, stage);
+  // Megatron-Core builds the MTP block on the last pipeline stage, after the decoder's
+  // last layer and before the loss (pipeline_parallel_layer_layout.py).
+  if (stage == l.pp - 1) r.mtp = m.mtp_layers;
   if (!is_moe(m)) {
     r.dense = r.total;
     return r;
@@ -558,6 +571,18 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
   } else {
     r.layer_activations = static_cast<double>(in_flight) * chunk_layers * per_layer;
   }
+  if (sp.layers.mtp > 0) {
+    // MTP blocks ride with the last chunk's micro-batches in flight (about 1/v of the
+    // stage's under interleaving), saving what a layer
+    // of their kind saves (its input only under full recompute), plus the projection's
+    // input (2·s·b·2h) and the two normed inputs it concatenates.
+    const bool moe_block = mtp_block_is_moe(m);
+    const double block =
+        l.recompute == Recompute::full ? kAct * sbh / seq_shard : activation_bytes_per_layer(m, t, l, moe_block);
+    const double chunk_in_flight = std::max(1.0, static_cast<double>(in_flight) / static_cast<double>(v));
+    r.layer_activations +=
+        chunk_in_flight * static_cast<double>(sp.layers.mtp) * (block + 3.0 * kAct * sbh / seq_shard);
+  }
   if (last) {
     // Output layer on the last stage, one micro-batch at a time (docs/memory-model.md §5).
     // Megatron: the final norm's input and the head's input (2·s·b·h each, split by SP),
@@ -573,6 +598,9 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     // per logit their loss holds at its peak.
     r.logits = titan ? kAct * sbh / seq_shard + kAct * sbh + 12.0 * sbv
                      : 2.0 * kAct * sbh / seq_shard + fw.loss_bytes_per_logit * sbv;
+    // Each MTP module computes its own logits and loss over the same tokens; Megatron-Core
+    // keeps every loss's saved softmax until the one backward pass.
+    r.logits *= static_cast<double>(1 + sp.layers.mtp);
   }
   r.loss_before_rebuild = fw.loss_before_rebuild;
 

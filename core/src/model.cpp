@@ -104,6 +104,16 @@ ParamCounts count_params(const ModelShape& m) {
   const int64_t moe_active_mm = is_moe(m) ? moe_mlp_active_matmul_params(m) : 0;
   p.active_matmul = p.dense_layers * (attn_mm + dense_mm) + p.moe_layers * (attn_mm + moe_active_mm) + m.vocab * h;
   p.active = p.total - p.moe_layers * (m.moe.experts - m.moe.top_k) * p.expert;
+  if (m.mtp_layers > 0) {
+    // Megatron-Core MultiTokenPredictionLayer: enorm, hnorm (h each), eh_proj (2h → h, no
+    // bias), the transformer layer, final_layernorm; embedding and output layer shared.
+    const bool moe = mtp_block_is_moe(m);
+    const int64_t block = moe ? p.moe_per_layer : p.per_layer;
+    const int64_t block_mm = attn_mm + (moe ? moe_active_mm : dense_mm);
+    p.mtp_module = block + 2 * norm + 2 * h * h + norm;
+    p.mtp = m.mtp_layers * p.mtp_module;
+    p.mtp_active_matmul = m.mtp_layers * (block_mm + 2 * h * h + m.vocab * h);
+  }
   return p;
 }
 

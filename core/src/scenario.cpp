@@ -145,6 +145,7 @@ void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>
                "dropout",
                "norms_per_layer",
                "qk_norm",
+               "mtp_layers",
                "moe",
                "attention",
                "hf_config"});
@@ -195,6 +196,8 @@ void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>
   if (auto v = r.boolean(o, P, "linear_bias")) m.linear_bias = *v;
   if (auto v = r.integer(o, P, "norms_per_layer", false, 1, 16)) m.norms_per_layer = *v;
   if (auto v = r.boolean(o, P, "qk_norm")) m.qk_norm = *v;
+  // Multi-token-prediction modules (DeepSeek-V3 trains with 1; Megatron-Core mtp_num_layers).
+  if (auto v = r.integer(o, P, "mtp_layers", false, 0, 16)) m.mtp_layers = *v;
   if (auto v = r.choice(o, P, "position_embedding", {"rope", "learned", "alibi"}, false))
     m.position = *v == "learned" ? PositionEmbedding::learned
                  : *v == "alibi" ? PositionEmbedding::alibi

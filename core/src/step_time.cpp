@@ -31,6 +31,19 @@ StageSum stage_sum(const ModelShape& m, const Layout& l, const Layers& x, int st
   r.overhead = nm * x.moe.overhead;
   r.fwd = nd * x.dense.fwd + nm * x.moe.fwd;
   r.bwd = nd * (x.dense.bwd + x.dense.recompute) + nm * (x.moe.bwd + x.moe.recompute);
+  if (r.layers.mtp > 0) {
+    // MTP modules on the last stage (model.hpp): a block of the last layer's kind, the
+    // projection and the shared head with its loss once more, each.
+    const double n = static_cast<double>(r.layers.mtp);
+    const LayerTime& b = mtp_block_is_moe(m) ? x.moe : x.dense;
+    r.compute += n * (b.compute() + x.mtp_proj + x.head);
+    r.tp += n * b.tp;
+    r.cp += n * b.cp;
+    r.ep += n * b.ep;
+    r.overhead += n * b.overhead;
+    r.fwd += n * b.fwd;
+    r.bwd += n * (b.bwd + b.recompute);
+  }
   return r;
 }
 
@@ -74,6 +87,12 @@ StageParams stage_params(const ModelShape& m, const Training& t, const Layout& l
                   static_cast<double>(pc.layer_norms)) +
             static_cast<double>(pc.embedding) / tp;
   p.expert = nm * static_cast<double>(pc.routed_experts) / static_cast<double>(l.etp * l.ep);
+  if (s.mtp > 0) {  // MTP modules: block, projection, norms; their experts
+    const double n = static_cast<double>(s.mtp);
+    const bool moe = mtp_block_is_moe(m);
+    p.dense += n * (static_cast<double>(pc.mtp_module - (moe ? pc.routed_experts : 0)) / tp);
+    if (moe) p.expert += n * static_cast<double>(pc.routed_experts) / static_cast<double>(l.etp * l.ep);
+  }
   const bool frozen = is_adapter_stage(t);
   p.train_dense =
       frozen ? (nd * lora_params_per_layer(m, t.lora, false) + nm * lora_params_per_layer(m, t.lora, true)) / tp
@@ -174,6 +193,7 @@ LayerTimes price_layers(const LayerCtx& c) {
   x.dense = layer_time(c, false);
   if (is_moe(*c.m)) x.moe = layer_time(c, true);
   x.head = head_time(c);
+  if (c.m->mtp_layers > 0) x.mtp_proj = c.k.linear16(c.M, c.h / c.tp, 2.0 * c.h, c.frozen);
   return x;
 }
 

@@ -1,8 +1,10 @@
 // FLOPs and time, pinned to Narayanan et al. 2021 and the PaLM accounting.
 #include <catch2/catch.hpp>
+#include <string>
 
 #include "gpucalc/compute.hpp"
 #include "gpucalc/memory.hpp"
+#include "gpucalc/scenario.hpp"
 #include "gpucalc/search.hpp"
 
 using namespace gpucalc;
@@ -178,4 +180,60 @@ TEST_CASE("an uneven pipeline split: Llama 3 405B as 7 + 14 x 8 + 7 layers (Mega
   CHECK(stage_layers(ds, moe, 0).dense == 3);
   CHECK(stage_layers(ds, moe, 1).dense == 0);
   CHECK(stage_layers(ds, moe, 7).total == 12);
+}
+
+// DeepSeek-V3's multi-token-prediction module (arXiv 2412.19437 §2.2, D = 1), as
+// Megatron-Core runs it: on the last pipeline stage, a MoE block, the 2h → h projection
+// and the shared output head once more.
+TEST_CASE("MTP: FLOPs per token and the last stage's extra work", "[compute][mtp]") {
+  const ModelShape with = *find_model("deepseek-v3");
+  REQUIRE(with.mtp_layers == 1);
+  ModelShape without = with;
+  without.mtp_layers = 0;
+  const int64_t s = 4096;
+  // 6 per matmul parameter a token passes through (the MoE block's active weights, the
+  // projection, the head) plus the block's attention, 6·s·a·(d_qk + d_v): Megatron-Bridge
+  // flop_utils counts num_layers + mtp_num_layers layers and the logits × (1 + mtp).
+  const double h = 7168, V = 129280, a = 128;
+  const double block = static_cast<double>(attention_matmul_params(with) + moe_mlp_active_matmul_params(with));
+  const double extra = 6.0 * (block + 2 * h * h + V * h) + 6.0 * s * a * (192 + 128);
+  const FlopsPerToken f1 = flops_per_token(with, s, Recompute::none), f0 = flops_per_token(without, s, Recompute::none);
+  CHECK(f1.model - f0.model == Approx(extra).epsilon(1e-12));
+  CHECK(f1.hardware == f1.model);
+
+  // PP2 as 31 + 30 layers, the last stage critical (it holds the head): MTP adds to it a MoE
+  // block, the projection and the head and loss again; one more MoE layer on the last
+  // stage (30 + 31) adds the block only. The head's V·h = 0.93B matmul weights outweigh a
+  // DeepSeek-V3 MoE layer's 0.6B active ones, so the MTP adds more than 1.5 layers' time.
+  auto run = [&](int mtp, int64_t first, int64_t last) {
+    auto sc = parse_scenario(R"({"model":{"base":"deepseek-v3","mtp_layers":)" + std::to_string(mtp) +
+                             R"(},"gpu":"b200-180gb","training":{"tokens":1e12,"seq_len":4096,"global_batch":2048,
+      "micro_batch":1,"precision":"fp8","zero_stage":1,"moe_dispatcher":"alltoall"}})");
+    REQUIRE(sc.ok());
+    const Problem& p = sc->problem;
+    Layout l;
+    l.pp = 2;
+    l.dp = 128;
+    l.ep = 8;
+    l.micro_batch = 1;
+    l.zero_stage = 1;
+    l.first_stage_layers = first;
+    l.last_stage_layers = last;
+    l.recompute = Recompute::selective;
+    l.recompute_modules = static_cast<unsigned>(RecomputeModule::mla_up_proj);
+    REQUIRE_FALSE(check_layout(p.model, p.training, l));
+    return std::make_pair(step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency),
+                          stage_memory(p.model, p.training, l, Overheads{}, 1));
+  };
+  const auto [st0, mem0] = run(0, 31, 30);
+  const auto [st1, mem1] = run(1, 31, 30);
+  const auto [st_layer, mem_layer] = run(0, 30, 31);
+  const double per_block = st_layer.compute_s - st0.compute_s;  // one MoE layer, every micro-batch
+  REQUIRE(per_block > 0);
+  CHECK(st1.compute_s - st0.compute_s > 1.5 * per_block);
+  CHECK(st1.step_time_s > st_layer.step_time_s);
+  // Memory on the last stage: the MTP block's states and activations, a second set of logits.
+  CHECK(mem1.weights > mem0.weights);
+  CHECK(mem1.logits == Approx(2.0 * mem0.logits).epsilon(1e-12));
+  CHECK(mem1.layer_activations > mem0.layer_activations);
 }

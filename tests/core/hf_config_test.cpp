@@ -150,7 +150,8 @@ TEST_CASE("hf_config deepseek_v2: deepseek-ai/DeepSeek-V2-Lite counts 15.7B", "[
   CHECK(n == 15706484224);  // safetensors total; arXiv 2405.04434 App. B.1 "15.7B total parameters"
 }
 
-TEST_CASE("hf_config deepseek_v3: deepseek-ai/DeepSeek-V3 counts the 671B main model", "[hf_config]") {
+TEST_CASE("hf_config deepseek_v3: deepseek-ai/DeepSeek-V3 counts the 671B main model and its MTP module",
+          "[hf_config]") {
   auto s = with_config(R"({
     "architectures": ["DeepseekV3ForCausalLM"], "attention_bias": false, "attention_dropout": 0.0,
     "bos_token_id": 0, "eos_token_id": 1, "ep_size": 1, "first_k_dense_replace": 3, "hidden_act": "silu",
@@ -170,9 +171,28 @@ TEST_CASE("hf_config deepseek_v3: deepseek-ai/DeepSeek-V3 counts the 671B main m
   // published figures are rounded to 1B, so within ±0.5B.
   CHECK(std::llabs(c.total - 671'000'000'000) <= 500'000'000);
   CHECK(c.total == preset_total("deepseek-v3"));
-  // The 14B MTP module (num_nextn_predict_layers) is named as not counted.
-  REQUIRE(s->warnings.size() == 1);
-  CHECK(s->warnings[0].code == "hf_config_mtp_not_counted");
+  // num_nextn_predict_layers 1 is the MTP module DeepSeek-V3 trains with: model.mtp_layers,
+  // counted beside the main model (the preset's count exactly).
+  CHECK(s->warnings.empty());
+  CHECK(s->problem.model.mtp_layers == 1);
+  CHECK(c.mtp == count_params(*find_model("deepseek-v3")).mtp);
+}
+
+TEST_CASE("hf_config num_nextn_predict_layers: imported as model.mtp_layers, checked, overridable", "[hf_config]") {
+  const std::string base = R"({"model_type": "deepseek_v3", "hidden_size": 1024, "intermediate_size": 2816,
+    "moe_intermediate_size": 256, "n_routed_experts": 16, "n_shared_experts": 1, "num_experts_per_tok": 2,
+    "num_attention_heads": 8, "num_hidden_layers": 4, "kv_lora_rank": 128, "q_lora_rank": 256,
+    "qk_nope_head_dim": 64, "qk_rope_head_dim": 32, "v_head_dim": 64, "vocab_size": 32000,
+    "first_k_dense_replace": 1, "num_nextn_predict_layers": )";
+  auto two = with_config(base + "2}");
+  REQUIRE(two.ok());
+  CHECK(two->problem.model.mtp_layers == 2);
+  auto none = with_config(base + "1}", R"(, "mtp_layers": 0)");
+  REQUIRE(none.ok());
+  CHECK(none->problem.model.mtp_layers == 0);
+  auto bad = with_config(base + "-1}");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().path == "/model/hf_config/num_nextn_predict_layers");
 }
 
 TEST_CASE("hf_config gemma2: google/gemma-2-9b counts 9.24B", "[hf_config]") {

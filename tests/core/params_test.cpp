@@ -1,5 +1,6 @@
 // Parameter counts, pinned to the totals the models' publishers report.
 #include <catch2/catch.hpp>
+#include <cstdlib>
 
 #include "gpucalc/model.hpp"
 
@@ -176,6 +177,33 @@ TEST_CASE("DeepSeek-V3 counted module by module", "[params][moe]") {
   CHECK(pc.total == 671'026'419'200);  // main model without the MTP module
   // 36.6B activated "including 0.9B for the output head" (DeepSeek README_WEIGHTS.md).
   CHECK(pc.active - pc.embedding == 36'625'618'432);
+}
+
+TEST_CASE("DeepSeek-V3's MTP module: 671B main model + 14B MTP on Hugging Face = 685B", "[params][moe][mtp]") {
+  const ModelShape* m = find_model("deepseek-v3");
+  REQUIRE(m);
+  REQUIRE(m->mtp_layers == 1);  // arXiv 2412.19437 §2.2 / §4.2: D = 1 in pre-training
+  const ParamCounts pc = count_params(*m);
+  // One module (Megatron-Core MultiTokenPredictionLayer; HF model.layers.61): a MoE layer of
+  // the main layers' shape, enorm + hnorm + final norm (h each), eh_proj 2h·h.
+  const int64_t h = 7168, V = 129280;
+  CHECK(pc.mtp_module == pc.moe_per_layer + 3 * h + 2 * h * h);
+  CHECK(pc.mtp_module == 11'610'068'224);
+  CHECK(pc.mtp == pc.mtp_module);
+  CHECK(pc.total == 671'026'419'200);  // total stays the main model, as published
+  // README: "685B, which includes 671B of the Main Model weights and 14B of the Multi-Token
+  // Prediction (MTP) Module weights". The checkpoint's layer 61 also stores copies of the
+  // shared embedding and head (2·V·h): 13.46B, "14B". With the FP8 weights' 128×128 block
+  // scales (41,540,496 F32 values) the safetensors hold 684,531,386,000 in all.
+  const int64_t hf_mtp = pc.mtp_module + 2 * V * h;
+  CHECK(std::llabs(hf_mtp - 14'000'000'000) <= 600'000'000);
+  CHECK(pc.total + hf_mtp + 41'540'496 == 684'531'386'000);
+  // Per token it passes through the block's active weights, the projection and the head.
+  CHECK(pc.mtp_active_matmul == attention_matmul_params(*m) + moe_mlp_active_matmul_params(*m) + 2 * h * h + V * h);
+  ModelShape main = *m;
+  main.mtp_layers = 0;
+  CHECK(count_params(main).mtp == 0);
+  CHECK(count_params(main).total == pc.total);
 }
 
 TEST_CASE("Mixtral 8x7B: 46.7B total, 12.9B per token", "[params][moe]") {

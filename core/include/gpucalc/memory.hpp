@@ -84,6 +84,7 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
 // dense MLP: layer j sits in chunk j / c, c = ceil(L / (pp·vpp)), chunk i on stage i mod pp.
 struct StageLayers {
   int64_t total = 0, dense = 0;
+  int64_t mtp = 0;  // multi-token-prediction modules (the last stage's; outside total)
   int64_t moe() const { return total - dense; }
 };
 StageLayers stage_layers(const ModelShape& m, const Layout& l, int stage);

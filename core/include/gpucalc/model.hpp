@@ -63,6 +63,13 @@ struct ModelShape {
   bool dropout = false;                 // dropout layers in training (GPT-3/Megatron); modern LLMs train without
   int64_t max_position_embeddings = 0;  // learned position table size
   MoeShape moe;
+  // Multi-token prediction (DeepSeek-V3, arXiv 2412.19437 §2.2): D sequential modules, each
+  // an RMSNorm on the hidden state and on the next token's embedding, a 2h → h projection,
+  // one Transformer block shaped like the model's last layer (MoE in DeepSeek-V3) and a
+  // final norm; embedding and output head are shared with the main model, but each module
+  // runs the head and the loss again. Training only (inference drops it). Megatron-Core
+  // places the modules on the last pipeline stage.
+  int64_t mtp_layers = 0;
   AttentionType attention = AttentionType::standard;
   MlaShape mla;
   int64_t published_active_params = 0;  // MoE presets: activated parameters per token their source reports
@@ -109,6 +116,14 @@ struct ParamCounts {
   // Per token: every parameter but the routed experts not chosen (top_k of E active).
   int64_t active = 0;
   int64_t active_matmul = 0;  // matmul parameters a token passes through (6·this = its FLOPs)
+  // Multi-token prediction (ModelShape::mtp_layers), outside every count above (those are
+  // the main model, as published): one module's own parameters (its block, two input
+  // norms, the 2h·h projection and its final norm; embedding and head are shared), all D
+  // modules' parameters, and the matmul parameters a token passes through in them: the
+  // block's active ones, the projection and the shared V·h head run again.
+  int64_t mtp_module = 0;
+  int64_t mtp = 0;
+  int64_t mtp_active_matmul = 0;
 };
 
 ParamCounts count_params(const ModelShape& m);
@@ -129,6 +144,9 @@ int64_t dense_mlp_matmul_params(const ModelShape& m);
 int64_t moe_mlp_active_matmul_params(const ModelShape& m);
 
 inline bool is_moe(const ModelShape& m) { return m.moe.experts > 0; }
+// An MTP module's block has the shape of the model's last layer (Megatron-Bridge
+// flop_utils counts it as MoE when the last layer is): MoE unless every layer is dense.
+inline bool mtp_block_is_moe(const ModelShape& m) { return m.moe.experts > 0 && m.moe.first_dense_layers < m.layers; }
 inline bool is_mla(const ModelShape& m) { return m.attention == AttentionType::mla; }
 // The busiest expert's load over the mean: the scenario's imbalance, capped by the
 // capacity factor when tokens beyond capacity are dropped (Fedus et al. 2021 §2.1).
