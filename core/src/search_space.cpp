@@ -215,15 +215,20 @@ SearchSpace search_space(const Problem& p, const Constraints& c) {
   if (c.batch_max > 0) s.dims.push_back(batch_dim(c));
   s.dims.push_back(ep_dim(m, c));
   // Interleaving: 1-8 virtual stages when pipelining (Narayanan et al. 2021 §2.2.2);
-  // broken_rule drops what the layers or micro-batches cannot carry. MoE models multiply
-  // the space by EP and expert-TP: their open vpp keeps to 1, 2, 4.
+  // broken_rule drops what the micro-batches cannot carry. MoE models multiply the space
+  // by EP and expert-TP: their open vpp keeps to 1, 2, 4. An open vpp offers only what
+  // the layers can carry (pp·vpp chunks of at least one layer, broken_rule's vpp_layers),
+  // so the walk never enters the subtrees that rule would reject leaf by leaf (a third of
+  // the default scenario's combinations); a vpp the scenario fixes is offered as it is,
+  // for broken_rule to name.
   s.dims.push_back(
       {"vpp",
-       [vals = one_or(c.vpp, is_moe(m) ? std::vector<int64_t>{1, 2, 4} : std::vector<int64_t>{1, 2, 3, 4, 6, 8})](
+       [open = !c.vpp, layers = m.layers,
+        vals = one_or(c.vpp, is_moe(m) ? std::vector<int64_t>{1, 2, 4} : std::vector<int64_t>{1, 2, 3, 4, 6, 8})](
            const Layout& l, std::vector<int64_t>& out) {
          out.clear();
          for (int64_t v : vals)
-           if (v == 1 || l.pp > 1) out.push_back(v);
+           if (v == 1 || (l.pp > 1 && (!open || l.pp * v <= layers))) out.push_back(v);
        },
        [](Layout& l, int64_t v) { l.vpp = v; }});
   // Offloading the optimizer needs a sharded optimizer (ZeRO-Offload, stage ≥ 1); the
@@ -246,7 +251,8 @@ SearchSpace search_space(const Problem& p, const Constraints& c) {
   // Micro-batch innermost and ascending: the divisors of the per-DP-rank batch up to 64.
   // The walk asks once per outer combination, mostly for the batch it asked for last:
   // those divisors are kept (a fresh vector each time was a fifth of the search in
-  // malloc, free and divisions).
+  // malloc, free and divisions). Interleaved (vpp > 1), only those that leave a
+  // micro-batch count divisible by pp (broken_rule's vpp_micro_batches), ascending still.
   s.dims.push_back(
       {"micro_batch",
        [&c, &t, last = int64_t{-1}, kept = std::vector<int64_t>{}](const Layout& l, std::vector<int64_t>& out) mutable {
@@ -261,7 +267,13 @@ SearchSpace search_space(const Problem& p, const Constraints& c) {
              if (n % i == 0) kept.push_back(i);
            last = n;
          }
-         out.assign(kept.begin(), kept.end());
+         if (l.vpp == 1) {
+           out.assign(kept.begin(), kept.end());
+           return;
+         }
+         out.clear();
+         for (int64_t i : kept)
+           if ((n / i) % l.pp == 0) out.push_back(i);
        },
        [](Layout& l, int64_t v) { l.micro_batch = v; }});
   return s;

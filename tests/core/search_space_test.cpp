@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../../core/src/compiled_problem.hpp"
+#include "../../core/src/search_space.hpp"
 #include "gpucalc/hardware.hpp"
 #include "gpucalc/memory.hpp"
 #include "gpucalc/perf.hpp"
@@ -188,4 +189,53 @@ TEST_CASE("a compiled problem evaluates every layout to the same numbers as the 
     }
   }
   CHECK(compared >= 10000);
+}
+
+TEST_CASE("the walk's open vpp and micro-batch candidates drop only what broken_rule rejects", "[search][property]") {
+  // The walk offers an open vpp only where pp·vpp chunks carry a layer each, and under
+  // interleaving only micro-batches that leave a count divisible by pp. Against a walk
+  // with those two dimensions unfiltered (vpp 1-8, every divisor up to 64) and every
+  // combination put to broken_rule, the same layouts must come out, in the same order.
+  Rng r{std::mt19937_64(314)};
+  int64_t layouts = 0;
+  for (int i = 0; i < 30; ++i) {
+    const Problem p = random_problem(r);
+    Constraints c;
+    c.gpus = r.pick<int64_t>({8, 16, 64, 256});
+    SearchSpace s = search_space(p, c);
+    std::vector<Layout> walked;
+    walk(s, p.model, p.training, [&](const Layout& l) {
+      walked.push_back(l);
+      return true;
+    });
+    for (SearchDim& d : s.dims) {
+      if (std::string(d.name) == "vpp")
+        d.values = [](const Layout& l, std::vector<int64_t>& out) {
+          out = {1};
+          if (l.pp > 1) out.insert(out.end(), {2, 3, 4, 6, 8});
+        };
+      if (std::string(d.name) == "micro_batch")
+        d.values = [&p](const Layout& l, std::vector<int64_t>& out) {
+          out.clear();
+          const int64_t n = global_batch(p.training, l) / l.dp;
+          for (int64_t b = 1; b <= std::min<int64_t>(n, 64); ++b)
+            if (n % b == 0) out.push_back(b);
+        };
+    }
+    std::vector<Layout> all;
+    walk(s, p.model, p.training, [&](const Layout& l) {
+      if (!is_moe(p.model) || l.vpp == 1 || l.vpp == 2 || l.vpp == 4) all.push_back(l);
+      return true;
+    });
+    INFO(p.model.id << " on " << c.gpus.value_or(0) << " GPUs");
+    REQUIRE(walked.size() == all.size());
+    const auto same = [](const Layout& a, const Layout& b) {
+      return same_but_micro_batch(a, b) && a.micro_batch == b.micro_batch;
+    };
+    const auto differ = std::mismatch(walked.begin(), walked.end(), all.begin(), same);
+    if (differ.first != walked.end())
+      FAIL(describe(p, *differ.first) << " walked where " << describe(p, *differ.second));
+    layouts += static_cast<int64_t>(all.size());
+  }
+  CHECK(layouts >= 10000);
 }
