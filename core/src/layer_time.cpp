@@ -24,6 +24,14 @@ Kernels kernels_for(const Gpu& g, const PerfProfile& perf, const Training& t, co
   k.mm_eff16 = perf.matmul.value.value_or(0.75);
   k.att_fwd = perf.attention_fwd.value.value_or(0.55);
   k.att_bwd = perf.attention_bwd.value.value_or(0.4);
+  // The PyTorch-native stacks call F.scaled_dot_product_attention (or flash-attn 2),
+  // whose default priority puts the FlashAttention-2 backend first; cuDNN is opt-in
+  // before PyTorch 2.11 (pytorch/pytorch#138522). Where the profile's attention measures
+  // a faster kernel (FA3 / cuDNN on Hopper), they run at its FA2 fraction of it.
+  if (t.framework != Framework::megatron) {
+    k.att_fwd *= perf.attention_fa2.value.value_or(1.0);
+    k.att_bwd *= perf.attention_fa2.value.value_or(1.0);
+  }
   k.hbm = g.memory_bw_tbs.value.value_or(2.0) * 1e12 * perf.memory.value.value_or(0.9);
   k.sms = perf.sm_count.value.value_or(0.0);
   k.in_bytes = t.precision == Precision::fp8 ? 1.0 : 2.0;

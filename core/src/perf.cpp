@@ -112,6 +112,7 @@ PerfProfile perf_profile_for(const std::string& gpu_id) {
   take(p.sm_count, "sm_count");
   take(p.attention_fwd, "attention_fwd");
   take(p.attention_bwd, "attention_bwd");
+  take(p.attention_fa2, "attention_fa2");
   take(p.memory, "memory");
   take(p.scaleup, "scaleup");
   take(p.scaleout, "scaleout");

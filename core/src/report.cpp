@@ -299,6 +299,7 @@ void gpu_json(JsonWriter& w, const Scenario& s) {
   spec("sustained_clock", p.perf.sustained_clock);
   spec("attention_fwd", p.perf.attention_fwd);
   spec("attention_bwd", p.perf.attention_bwd);
+  if (p.perf.attention_fa2.value) spec("attention_fa2", p.perf.attention_fa2);
   spec("memory", p.perf.memory);
   spec("scaleup", p.perf.scaleup);
   spec("scaleout", p.perf.scaleout);

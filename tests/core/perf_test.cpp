@@ -118,6 +118,36 @@ TEST_CASE("a power cap slows compute by (cap / TDP)^(1/3)", "[perf][power]") {
   CHECK(capped / full > 1.10);
 }
 
+TEST_CASE("the PyTorch-native stacks' attention runs at SDPA's FlashAttention-2 rate", "[perf][attention]") {
+  // pytorch/pytorch#142132: SDPA's default flash backend 329.5 TFLOP/s forward against
+  // cuDNN's 631.3 on H100 (data/perf.json attention_fa2 = 0.522); Megatron keeps cuDNN's.
+  Problem p = llama70b_h100();
+  p.training.framework = Framework::torchtitan;
+  Layout l;
+  l.tp = 8;
+  l.dp = 16;
+  l.micro_batch = 1;
+  l.zero_stage = 1;
+  REQUIRE(p.perf.attention_fa2.value);
+  CHECK(*p.perf.attention_fa2.value == Approx(329.5 / 631.3).margin(1e-3));
+  const double fa2 = step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency).compute_s;
+  PerfProfile native = p.perf;
+  native.attention_fa2.value.reset();
+  const double cudnn = step_time(p.model, p.training, l, p.gpu, native, p.efficiency).compute_s;
+  // Causal FlashAttention: M·s·a·(d+d)/t FLOPs forward, 2.5× that backward, per layer.
+  const double fl = 8192.0 * 8192 * 64 * 256 / 8;
+  const double peak16 = 989e12 * *p.perf.sustained_clock.value;
+  const double core = fl / (peak16 * *p.perf.attention_fwd.value) + 2.5 * fl / (peak16 * *p.perf.attention_bwd.value);
+  const double m = 1024.0 / 16;
+  CHECK(fa2 - cudnn == Approx(m * 80 * core * (1 / *p.perf.attention_fa2.value - 1)).epsilon(1e-6));
+  // Megatron (Transformer Engine's cuDNN attention) is priced as before.
+  p.training.framework = Framework::megatron;
+  CHECK(step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency).compute_s ==
+        step_time(p.model, p.training, l, p.gpu, native, p.efficiency).compute_s);
+  // A100's profile measures FA2 itself: no factor.
+  CHECK_FALSE(perf_profile_for("a100-sxm-80gb").attention_fa2.value);
+}
+
 TEST_CASE("materialised attention is never faster than its HBM traffic (roofline)", "[perf][roofline]") {
   Problem p = llama70b_h100();
   p.training.flash_attention = false;

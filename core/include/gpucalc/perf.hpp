@@ -19,6 +19,10 @@ struct PerfProfile {
   Spec memory;             // fraction of HBM bandwidth for large streams
   Spec scaleup;            // achieved fraction of scale-up bandwidth (NCCL bus bandwidth)
   Spec scaleout;           // achieved fraction of scale-out bandwidth
+  // FlashAttention-2 kernels (PyTorch SDPA's default flash backend, the flash-attn 2
+  // package) relative to attention_fwd/bwd, where those measure a faster native kernel
+  // (FA3 / cuDNN on Hopper); absent: the same kernel class, 1.
+  Spec attention_fa2;
 };
 
 // A piecewise-linear curve y(x), clamped at both ends.
