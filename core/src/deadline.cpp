@@ -71,8 +71,13 @@ size_t knee_index(const std::vector<double>& x, const std::vector<double>& y) {
   if (n < 3) return n ? n - 1 : 0;
   const double dx = x[n - 1] - x[0], dy = y[0] - y[n - 1];
   if (!(dx > 0) || !(dy > 0)) return n - 1;
+  // A bend shallower than this (in the normalised square) is not a knee: the front's GPU
+  // counts are discrete (dp divides the batch), so a curve that scales throughout still
+  // wiggles a few hundredths around its chord (H20's default-scenario front: at most
+  // 0.033); a real knee such as perfect scaling that then flattens lies ~0.4 below it.
+  constexpr double kMinGap = 0.1;
   size_t best = n - 1;
-  double best_gap = 0;
+  double best_gap = kMinGap;
   for (size_t i = 0; i < n; ++i) {
     // Below the chord from (0, 1) to (1, 0): 1 - x_n - y_n > 0.
     const double gap = 1.0 - (x[i] - x[0]) / dx - (y[i] - y[n - 1]) / dy;

@@ -83,6 +83,8 @@ const PerfData& perf_data() {
     if (auto it = j.find("moe_layer_overhead"); it != j.end() && it->is_object())
       if (auto v = it->find("value_ms"); v != it->end() && v->is_number())
         p.moe_layer_overhead_s = v->get<double>() / 1e3;
+    if (auto it = j.find("overlap_slowdown"); it != j.end() && it->is_object())
+      if (auto v = it->find("value"); v != it->end() && v->is_number()) p.overlap_slowdown = v->get<double>();
     return p;
   }();
   return d;

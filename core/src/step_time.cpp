@@ -112,11 +112,20 @@ DpGroups dp_groups(const Layout& l) {
   return {Group{shard, l.tp}, Group{l.dp / zero_shard(l), l.tp * shard}, Group{expert_shard(l), l.etp * l.ep}};
 }
 
+// What a collective of `comm` seconds, overlapped with `compute` seconds of work, adds to
+// the step. Compute slows by s (data/perf.json overlap_slowdown, Lee et al. 2025) while the
+// collective runs: if the slowed compute still ends first, the collective's excess shows
+// (comm - compute); otherwise compute finishes comm/(1+s) of its work under it and the
+// rest after, comm·s/(1+s) later than alone.
+double overlapped_exposed(double comm, double compute, double slowdown) {
+  return std::max(comm - compute, comm * slowdown / (1 + slowdown));
+}
+
 // ZeRO-0: all-reduce; ZeRO-1/2: reduce-scatter of gradients + all-gather of the updated
 // parameters, the same volume (Rajbhandari et al. 2020 §7). Overlapped with the last
 // micro-batch's backward and the next step's first forward.
 void dp_sync(const Fabric& f, const Layout& l, const Training& t, const StageParams& p, const StageSum& crit,
-             StepTime& st) {
+             double slowdown, StepTime& st) {
   const DpGroups g = dp_groups(l);
   const StateBytes sb = state_bytes(t);
   double rs = 0, ag = 0;
@@ -131,8 +140,8 @@ void dp_sync(const Fabric& f, const Layout& l, const Training& t, const StagePar
   // Hybrid sharding: the shards' gradients are then all-reduced across the replicas.
   rs += all_reduce_s(f, g.replicas, sb.gradients * p.train_dense / static_cast<double>(g.shard.size));
   st.dp_comm_total_s = rs + ag;
-  st.dp_comm_exposed_s = (t.overlap_grad_reduce ? std::max(0.0, rs - crit.bwd) : rs) +
-                         (t.overlap_param_gather ? std::max(0.0, ag - crit.fwd) : ag);
+  st.dp_comm_exposed_s = (t.overlap_grad_reduce ? overlapped_exposed(rs, crit.bwd, slowdown) : rs) +
+                         (t.overlap_param_gather ? overlapped_exposed(ag, crit.fwd, slowdown) : ag);
 }
 
 // ZeRO-3 / FSDP: per micro-batch the parameters are all-gathered forward and again
@@ -141,7 +150,7 @@ void dp_sync(const Fabric& f, const Layout& l, const Training& t, const StagePar
 // §3.3): per layer only what exceeds that layer's compute shows, and the first layer's
 // gather waits with nothing to hide under. Frozen weights are gathered but never reduced.
 void zero3_sync(const Fabric& f, const Layout& l, const Training& t, const StageParams& p, const StageSum& crit,
-                double m_count, StepTime& st) {
+                double m_count, double slowdown, StepTime& st) {
   const DpGroups g = dp_groups(l);
   const StateBytes sb = state_bytes(t);
   const double wbytes = t.stage == Stage::qlora ? nf4_bytes_per_param(t.lora.double_quant) : 2.0;
@@ -151,8 +160,9 @@ void zero3_sync(const Fabric& f, const Layout& l, const Training& t, const Stage
   const double replicas = all_reduce_s(f, g.replicas, sb.gradients * p.train_dense / static_cast<double>(g.shard.size));
   const double n = std::max<double>(1.0, static_cast<double>(crit.layers.total));
   st.dp_comm_total_s = m_count * (2 * ag + rs) + replicas;
-  st.zero3_comm_exposed_s = m_count * (std::max(0.0, ag - crit.fwd) + std::max(0.0, ag + rs - crit.bwd) + 2 * ag / n) +
-                            std::max(0.0, replicas - crit.bwd);
+  st.zero3_comm_exposed_s = m_count * (overlapped_exposed(ag, crit.fwd, slowdown) +
+                                       overlapped_exposed(ag + rs, crit.bwd, slowdown) + 2 * ag / n) +
+                            overlapped_exposed(replicas, crit.bwd, slowdown);
 }
 
 // The optimizer step, HBM-bound: read and write its state (fp32 master, moments), read
@@ -243,10 +253,11 @@ bool compose_step(const ModelShape& m, const Training& t, const Layout& l, const
     return false;
   const StageParams p = stage_params(m, t, l, crit.layers, facts.params);
   double t_offload = 0;
+  const double slowdown = facts.kernels.data->overlap_slowdown;
   if (l.zero_stage <= 2) {
-    dp_sync(c.fabric, l, t, p, crit, st);
+    dp_sync(c.fabric, l, t, p, crit, slowdown, st);
   } else {
-    zero3_sync(c.fabric, l, t, p, crit, m_count, st);
+    zero3_sync(c.fabric, l, t, p, crit, m_count, slowdown, st);
     if (t.offload.params) {
       // ZeRO-Infinity: offloaded parameters are fetched over PCIe for every micro-batch's
       // forward and backward, prefetched under the compute.

@@ -70,6 +70,17 @@ TEST_CASE("Kneedle on a synthetic days-vs-GPUs curve", "[batch][knee]") {
   std::vector<double> ly;
   for (int i = 0; i < 7; ++i) ly.push_back(std::log(64.0 / std::pow(2.0, i)));
   CHECK(knee_index(x, ly) == 6);
+  // Nor does one that wiggles a few hundredths around its chord (discrete GPU counts): the
+  // H20 default scenario's front, 20 to 16,384 GPUs, its largest gap 0.033 at 64 GPUs.
+  const double gpus[] = {20, 32, 40, 64, 80, 128, 160, 256, 320, 512, 640, 1024, 1280, 2048, 2560, 4096, 8192, 16384};
+  const double wall[] = {55437.1, 27713.0, 22917.9, 13554.2, 11209.9, 6725.8, 5656.8, 3373.0, 2878.2,
+                         1695.0,  1487.6,  854.9,   782.9,   431.4,   417.8,  218.0,  110.9,  60.5};
+  std::vector<double> wx, wy;
+  for (int i = 0; i < 18; ++i) {
+    wx.push_back(std::log2(gpus[i]));
+    wy.push_back(std::log2(wall[i]));
+  }
+  CHECK(knee_index(wx, wy) == 17);
   CHECK(knee_index({0.0, 1.0}, {1.0, 0.0}) == 1);
 }
 

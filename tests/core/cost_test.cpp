@@ -426,7 +426,8 @@ TEST_CASE("compare: one row per accelerator, prices per accelerator", "[compare]
   for (const auto& r : rows) {
     CHECK(r["ok"] == true);
     CHECK(r["energy"]["mwh"].get<double>() > 0);
-    CHECK(r["target_met"] == true);
+    // Met where the row's wall-clock days (failures and restarts included) are within 60.
+    CHECK(r["target_met"] == (r["goodput_days"].get<double>() <= 60.0));
   }
   CHECK(v["summary"]["cheapest"].is_string());
   // The scenario's own price is its accelerator's, not every row's.

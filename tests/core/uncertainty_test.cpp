@@ -365,9 +365,10 @@ TEST_CASE("calibration with torchtitan's own measurements reproduces them and re
   const double fm = 82.4 * GiB / plain["memory"]["total_bytes"].get<double>();
   CHECK(c["step_time"]["factor"].get<double>() == Approx(ft));
   CHECK(c["step_time"]["measured_s"].get<double>() == step);
-  // The model's +10.1% tokens/s error (docs/validation.md; +24.7% before SDPA's FA2 attention
-  // rate was priced) is this cluster's factor, and its -4.8% peak-memory error the memory factor.
-  CHECK(ft == Approx(1.101).margin(0.01));
+  // The model's +9.1% tokens/s error (docs/validation.md; +24.7% before SDPA's FA2 attention
+  // rate was priced, +10.1% before the FSDP collectives' slowdown of the compute they overlap)
+  // is this cluster's factor, and its -4.8% peak-memory error the memory factor.
+  CHECK(ft == Approx(1.091).margin(0.01));
   CHECK(fm == Approx(1.051).margin(0.01));
   CHECK(c["peak_memory"]["factor"].get<double>() == Approx(fm));
   CHECK(c["layout"].get<std::string>().find("TP 1 × PP 1 × DP 8 × CP 1") == 0);

@@ -47,6 +47,9 @@ struct PerfData {
   // Megatron-Core MoE layer: fixed time per MoE layer per micro-batch, forward and
   // backward, beyond its priced operations (data/perf.json moe_layer_overhead).
   double moe_layer_overhead_s = 0;
+  // Fraction by which compute slows while a data-parallel collective overlaps it
+  // (data/perf.json overlap_slowdown).
+  double overlap_slowdown = 0;
 };
 
 const PerfData& perf_data();

@@ -79,8 +79,9 @@ Outcome outcome(const Problem& p, const Candidate& c);
 // take the point furthest below the chord from the first point to the last. The search
 // gives it log GPUs and log days of the Pareto front, where perfect scaling is a straight
 // line of slope -1 and the knee is where more GPUs stop buying proportionally fewer days.
-// Returns the index of the knee, or the last index when no point lies below the chord (the
-// curve does not bend) or there are fewer than three points.
+// Returns the index of the knee, or the last index when no point lies at least 0.1 below
+// the chord (the curve does not bend beyond the wiggle of discrete GPU counts) or there
+// are fewer than three points.
 size_t knee_index(const std::vector<double>& x, const std::vector<double>& y);
 
 // When no GPU count meets target.days: the fastest plan, what limits it, and what would meet
