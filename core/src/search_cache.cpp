@@ -43,7 +43,7 @@ Kept* find(const std::string& key) {
 Kept& keep(const std::string& key, SearchResult&& r) {
   auto k = std::make_unique<Kept>();
   k->key = key;
-  if (r.best_per_count.empty()) k->best_any = std::move(r.chosen);
+  if (r.best_per_count.empty()) k->best_any = r.chosen;
   k->found = std::move(r);
   k->found.chosen.reset();
   k->found.fastest.reset();

@@ -34,8 +34,8 @@ struct LaunchConfig {
 Expected<LaunchConfig> write_launch_config(const Scenario& s, const Layout& l, ExportFormat f);
 
 // The answer of `gpucalc export` (export_json's value) as JSON text: the layout the
-// scenario's search chooses (as `gpucalc evaluate` reports it) written in format `f`:
+// scenario `given`'s search chooses (as `gpucalc evaluate` reports it) written in format `f`:
 // {"format", "file_name", "plan": {gpus, tp, pp, ...}, "text", "warnings": [{code, params, message}]}.
-Expected<std::string> export_text(const Scenario& s, ExportFormat f);
+Expected<std::string> export_text(const Scenario& given, ExportFormat f);
 
 }  // namespace gpucalc

@@ -12,20 +12,20 @@ namespace gpucalc {
 
 // `gpucalc evaluate`: the chosen layout, or an error when the constraints admit no valid
 // layout at all (or the search hit its work bounds, or a calibration is absurd).
-Expected<Answer> evaluate(const Scenario& s);
+Expected<Answer> evaluate(const Scenario& given);
 // The same with knobs already fitted (a compare row on an accelerator that shares the
 // calibrated one's performance profile), applied to every layout searched.
-Expected<Answer> evaluate(const Scenario& s, const std::optional<FittedKnobs>& knobs);
+Expected<Answer> evaluate(const Scenario& given, const std::optional<FittedKnobs>& knobs);
 // The same for the scenario read from `scenario_json`, its search reused from an earlier
 // call whose time-relevant inputs were the same (search_cache.hpp); a calibration that
 // fits knobs searches afresh.
-Expected<Answer> evaluate(const Scenario& s, std::string_view scenario_json);
+Expected<Answer> evaluate(const Scenario& given, std::string_view scenario_json);
 
 // `gpucalc search`: the best layout, the top_k fastest fitting layouts at its GPU count,
 // and the GPU count → days / GPU-hours curve with its Pareto front. Errors as evaluate.
-Expected<SearchAnswer> search_answer(const Scenario& s, int top_k);
+Expected<SearchAnswer> search_answer(const Scenario& given, int top_k);
 // The same with the search reused as evaluate(s, scenario_json) reuses it.
-Expected<SearchAnswer> search_answer(const Scenario& s, std::string_view scenario_json, int top_k);
+Expected<SearchAnswer> search_answer(const Scenario& given, std::string_view scenario_json, int top_k);
 
 // `gpucalc compare`: the scenario evaluated on each accelerator of the comma-separated
 // catalog ids, one row each in the order given. Errors: the scenario's own, or /gpu for
