@@ -43,6 +43,34 @@ export const MESSAGES = {
     en: "{framework} has no exact equivalent of {element} = {value}; the config uses {used}",
     zh: "{framework} 没有与 {element} = {value} 完全对应的选项；配置中改用 {used}",
   },
+  export_approximate_distopt: {
+    en: "{framework} has no exact equivalent of {element} = {value}; the config uses {used}, which shards the gradients too (as ZeRO-2)",
+    zh: "{framework} 没有与 {element} = {value} 完全对应的选项；配置中改用 {used}，它同时切分梯度（相当于 ZeRO-2）",
+  },
+  export_approximate_hpz: {
+    en: "{framework} has no exact equivalent of {element} = {value}; the config uses {used}, ZeRO++'s hierarchical partitioning, which shards the parameters only",
+    zh: "{framework} 没有与 {element} = {value} 完全对应的选项；配置中改用 {used}，即 ZeRO++ 的分层切分，只切分参数",
+  },
+  export_approximate_fp8_te: {
+    en: "{framework} has no exact equivalent of {element} = {value}; the config uses {used}: FP8 GEMMs need Transformer Engine in the model code",
+    zh: "{framework} 没有与 {element} = {value} 完全对应的选项；配置中改用 {used}：FP8 矩阵乘需要模型代码使用 Transformer Engine",
+  },
+  export_approximate_integer: {
+    en: "{framework} has no exact equivalent of {element} = {value}; the config uses {used}: LLaMA-Factory takes an integer",
+    zh: "{framework} 没有与 {element} = {value} 完全对应的选项；配置中改用 {used}：LLaMA-Factory 只接受整数",
+  },
+  export_approximate_whole_layers: {
+    en: "{framework} has no exact equivalent of {element} = {value}; the config uses {used}, which recomputes whole layers (full recomputation)",
+    zh: "{framework} 没有与 {element} = {value} 完全对应的选项；配置中改用 {used}，即按整层重计算（完全重计算）",
+  },
+  export_approximate_per_op: {
+    en: "{framework} has no exact equivalent of {element} = {value}; the config uses {used}, which chooses what to recompute per operator, not per module",
+    zh: "{framework} 没有与 {element} = {value} 完全对应的选项；配置中改用 {used}，即按算子而非按模块选择重计算的内容",
+  },
+  export_approximate_no_delayed: {
+    en: "{framework} has no exact equivalent of {element} = {value}; the config uses {used}: torchtitan has no delayed scaling",
+    zh: "{framework} 没有与 {element} = {value} 完全对应的选项；配置中改用 {used}：torchtitan 没有 delayed scaling（延迟缩放）",
+  },
   export_framework_differs: {
     en: "the memory estimate models training.framework = {modelled}; under {framework} the same layout can need more or less memory: set training.framework to match and evaluate again",
     zh: "显存估算按 training.framework = {modelled} 建模；在 {framework} 下同一布局所需显存可能更多或更少：请把 training.framework 设为相应框架后重新评估",

@@ -35,7 +35,7 @@ nlohmann::ordered_json zero_section(Out& o) {
     // optimizer states and gradients stay sharded over all of dp (not HSDP).
     if (l.zero_stage == 3) {
       z["zero_hpz_partition_size"] = l.shard;
-      approximate(o, "parallel.shard", num(l.shard), "zero_hpz_partition_size (ZeRO++: parameters only)");
+      approximate(o, "parallel.shard", num(l.shard), "zero_hpz_partition_size", "export_approximate_hpz");
     } else {
       no_equivalent(o, "parallel.shard", num(l.shard));
     }
@@ -60,8 +60,7 @@ std::string write_deepspeed(Out& o) {
     c["fp16"] = {{"enabled", true}};
   } else {
     c["bf16"] = {{"enabled", true}};
-    if (t.precision == Precision::fp8)
-      approximate(o, "training.precision", "fp8", "bf16 (FP8 GEMMs need Transformer Engine in the model code)");
+    if (t.precision == Precision::fp8) approximate(o, "training.precision", "fp8", "bf16", "export_approximate_fp8_te");
   }
   c["zero_optimization"] = zero_section(o);
   if (t.optimizer == Optimizer::adamw) c["optimizer"] = {{"type", "AdamW"}};

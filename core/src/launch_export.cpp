@@ -3,9 +3,13 @@
 #include "gpucalc/launch_export.hpp"
 #include "gpucalc/message.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
+#include <string_view>
+#include <utility>
 
 #include "gpucalc/search.hpp"
 #include "json_writer.hpp"
@@ -40,9 +44,31 @@ void no_equivalent(Out& o, const std::string& element, const std::string& value)
             {{"framework", o.framework}, {"element", element}, {"value", value}}));
 }
 
-void approximate(Out& o, const std::string& element, const std::string& value, const std::string& used) {
-  o.warnings.push_back(coded("export_approximate",
-                             "{framework} has no exact equivalent of {element} = {value}; the config uses {used}",
+// The sentences of approximate(), by code.
+const std::pair<const char*, const char*> kApproximations[] = {
+    {"export_approximate", "{framework} has no exact equivalent of {element} = {value}; the config uses {used}"},
+    {"export_approximate_distopt",
+     "{framework} has no exact equivalent of {element} = {value}; the config uses {used}, which shards the gradients too (as ZeRO-2)"},
+    {"export_approximate_hpz",
+     "{framework} has no exact equivalent of {element} = {value}; the config uses {used}, ZeRO++'s hierarchical partitioning, which shards the parameters only"},
+    {"export_approximate_fp8_te",
+     "{framework} has no exact equivalent of {element} = {value}; the config uses {used}: FP8 GEMMs need Transformer Engine in the model code"},
+    {"export_approximate_integer",
+     "{framework} has no exact equivalent of {element} = {value}; the config uses {used}: LLaMA-Factory takes an integer"},
+    {"export_approximate_whole_layers",
+     "{framework} has no exact equivalent of {element} = {value}; the config uses {used}, which recomputes whole layers (full recomputation)"},
+    {"export_approximate_per_op",
+     "{framework} has no exact equivalent of {element} = {value}; the config uses {used}, which chooses what to recompute per operator, not per module"},
+    {"export_approximate_no_delayed",
+     "{framework} has no exact equivalent of {element} = {value}; the config uses {used}: torchtitan has no delayed scaling"},
+};
+
+void approximate(Out& o, const std::string& element, const std::string& value, const std::string& used,
+                 const char* code) {
+  const auto* it = std::find_if(std::begin(kApproximations), std::end(kApproximations),
+                                [&](const auto& a) { return std::string_view(a.first) == code; });
+  if (it == std::end(kApproximations)) it = std::begin(kApproximations);
+  o.warnings.push_back(coded(it->first, it->second,
                              {{"framework", o.framework}, {"element", element}, {"value", value}, {"used", used}}));
 }
 

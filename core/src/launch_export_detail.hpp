@@ -20,7 +20,12 @@ struct Out {
 // "{framework} has no option for {element} = {value}": the element is left out.
 void no_equivalent(Out& o, const std::string& element, const std::string& value);
 // "{framework} has no exact equivalent of {element} = {value}; the config uses {used}".
-void approximate(Out& o, const std::string& element, const std::string& value, const std::string& used);
+// `used` is the option as written in the config, never prose; `code` says why it only
+// approximates the plan: export_approximate, or one of its variants that explains (their
+// sentences are launch_export.cpp's kApproximations and data/messages.json's, in every
+// language the page speaks).
+void approximate(Out& o, const std::string& element, const std::string& value, const std::string& used,
+                 const char* code = "export_approximate");
 
 std::string num(int64_t v);
 // A double as the shortest decimal that reads back the same (JSON/TOML/YAML-safe).

@@ -38,8 +38,7 @@ void method(Out& o, Yaml& y) {
   const int64_t alpha = std::llround(t.lora.alpha);
   y.add("lora_alpha", num(alpha));
   if (static_cast<double>(alpha) != t.lora.alpha)
-    approximate(o, "training.lora.alpha", num(t.lora.alpha),
-                "lora_alpha: " + num(alpha) + " (an integer in LLaMA-Factory)");
+    approximate(o, "training.lora.alpha", num(t.lora.alpha), "lora_alpha: " + num(alpha), "export_approximate_integer");
   y.add("lora_target", lora_targets(t.lora.targets));
   if (t.stage != Stage::qlora) return;
   y.add("quantization_bit", "4");
@@ -72,7 +71,8 @@ void train(Out& o, Yaml& y) {
   // Gradient checkpointing is on unless disabled (ModelArguments.disable_gradient_checkpointing).
   y.flag("disable_gradient_checkpointing", l.recompute == Recompute::none);
   if (l.recompute == Recompute::selective)
-    approximate(o, "training.recompute", "selective", "gradient checkpointing of whole layers (full)");
+    approximate(o, "training.recompute", "selective", "disable_gradient_checkpointing: false",
+                "export_approximate_whole_layers");
   const char* optim = t.optimizer == Optimizer::adamw ? (t.lora.paged_optimizer ? "paged_adamw_32bit" : "adamw_torch")
                       : t.optimizer == Optimizer::adam8bit
                           ? (t.lora.paged_optimizer ? "paged_adamw_8bit" : "adamw_bnb_8bit")

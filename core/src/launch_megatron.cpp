@@ -51,7 +51,7 @@ void sharding_args(Out& o, Args& a) {
   if (l.zero_stage == 1 || l.zero_stage == 2) {
     a.add("--use-distributed-optimizer");
     if (l.zero_stage == 1)
-      approximate(o, "zero_stage", "1", "--use-distributed-optimizer (shards gradients too, as ZeRO-2)");
+      approximate(o, "zero_stage", "1", "--use-distributed-optimizer", "export_approximate_distopt");
   } else if (l.zero_stage == 3) {
     a.add("--use-megatron-fsdp");  // Megatron-FSDP v1 (the default) turns the distributed optimizer on
     a.add("--data-parallel-sharding-strategy", "optim_grads_params");

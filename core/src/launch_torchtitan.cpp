@@ -77,7 +77,7 @@ void activation_checkpoint(Out& o, Toml& t) {
   // torchtitan's selective AC saves by op (matmuls, SDPA) rather than by Megatron module.
   t.str("selective_ac_option", "op");
   approximate(o, "training.recompute_modules", recompute_module_list(l.recompute_modules, ","),
-              "selective_ac_option = \"op\" (per-operator selective recomputation)");
+              "selective_ac_option = \"op\"", "export_approximate_per_op");
 }
 
 void quantize_and_compile(Out& o, Toml& t) {
@@ -89,8 +89,8 @@ void quantize_and_compile(Out& o, Toml& t) {
     } else {
       converter = "quantize.linear.float8";
       if (tr.fp8_recipe == Fp8Recipe::delayed)
-        approximate(o, "training.fp8_recipe", "delayed",
-                    "recipe_name = \"tensorwise\" (torchtitan has no delayed scaling)");
+        approximate(o, "training.fp8_recipe", "delayed", "recipe_name = \"tensorwise\"",
+                    "export_approximate_no_delayed");
     }
   }
   t.section("model");

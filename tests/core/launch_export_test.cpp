@@ -170,7 +170,7 @@ TEST_CASE("Megatron export: dense 70B, names from arguments.py, values from the 
   // ZeRO-1 maps to the distributed optimizer, which also shards gradients: said, not hidden.
   bool approx = false;
   for (const auto& w : v["warnings"])
-    approx |= w["code"] == "export_approximate" && w["params"]["element"] == "zero_stage";
+    approx |= w["code"] == "export_approximate_distopt" && w["params"]["element"] == "zero_stage";
   CHECK(approx);
 }
 
@@ -207,7 +207,7 @@ TEST_CASE("torchtitan and DeepSpeed export: FSDP / ZeRO-3 on 8 GPUs", "[export]"
   CHECK(one(t, "training.seq_len") == "8192");
   CHECK(one(t, "activation_checkpoint.mode") == "selective");
   CHECK(tv["warnings"].size() == 1);  // selective by op is not Megatron's module list
-  CHECK(tv["warnings"][0]["code"] == "export_approximate");
+  CHECK(tv["warnings"][0]["code"] == "export_approximate_per_op");
 
   const json dv = exported(scenario, "deepspeed");
   const json ds = json::parse(dv["text"].get<std::string>());
