@@ -103,6 +103,35 @@ TEST_CASE("ZeRO-3 moves 1.5x the data-parallel volume of an all-reduce", "[perf]
   CHECK(z3 / ar == Approx(1.5).epsilon(1e-3));  // latency terms aside
 }
 
+TEST_CASE("a data-parallel collective hidden under compute slows it by the measured 18.9%", "[perf][overlap]") {
+  // Lee et al. 2025 (arXiv 2507.03114): compute overlapping a collective runs 18.9% slower
+  // on average (data/perf.json overlap_slowdown). A collective of C s under T s of compute
+  // then shows max(C - T, C·s/(1+s)) (core/src/step_time.cpp overlapped_exposed).
+  const double s = 0.189;
+  Problem p = llama70b_h100();
+  Layout l;
+  l.tp = 8;
+  l.dp = 16;
+  l.micro_batch = 8;
+  l.zero_stage = 1;
+  StepTime st = step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency);
+  // ZeRO-1 on 128 GPUs at micro-batch 8: the reduce-scatter and the all-gather each fit under
+  // a micro-batch's backward and forward, so what shows is the slowdown of the compute they overlap.
+  REQUIRE(st.dp_comm_total_s > 0.1);
+  CHECK(st.dp_comm_exposed_s == Approx(st.dp_comm_total_s * s / (1 + s)).epsilon(1e-9));
+  // At micro-batch 1 the reduce-scatter outlasts a micro-batch's backward: its excess shows,
+  // more than the slowdown alone and less than the whole collective.
+  l.micro_batch = 1;
+  st = step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency);
+  CHECK(st.dp_comm_exposed_s > st.dp_comm_total_s * s / (1 + s) * 1.5);
+  CHECK(st.dp_comm_exposed_s < st.dp_comm_total_s);
+  // Not overlapped (training.overlap_grad_reduce and overlap_param_gather off): all of it.
+  p.training.overlap_grad_reduce = false;
+  p.training.overlap_param_gather = false;
+  st = step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency);
+  CHECK(st.dp_comm_exposed_s == Approx(st.dp_comm_total_s).epsilon(1e-12));
+}
+
 TEST_CASE("a power cap slows compute by (cap / TDP)^(1/3)", "[perf][power]") {
   Problem p = llama70b_h100();
   Layout l;
