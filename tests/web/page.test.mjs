@@ -362,6 +362,8 @@ test("permalink round trip: a link reproduces the scenario and the answer", asyn
 
 test("copy as CLI command: the command runs and gives the page's answer", async () => {
   await page.locator("#json-details summary").click();
+  // The panel is filled by its "toggle" event, a task queued after the click.
+  await page.waitForFunction(() => document.getElementById("cli-text").textContent.length > 0);
   const command = await page.locator("#cli-text").innerText();
   assert.match(command, /^echo '\{.*\}' \| gpucalc evaluate -$/s);
   const out = execFileSync("sh", ["-c", command.replace(/gpucalc evaluate -$/, `"${CLI}" evaluate -`)], { encoding: "utf8" });
