@@ -4,17 +4,49 @@
 
 export const GIB = 2 ** 30;
 
-const locales = { zh: "zh-CN", en: "en-US" };
-const cache = new Map();
-function nf(lang, digits, extra) {
-  const key = extra ? `${lang}|${digits}|${JSON.stringify(extra)}` : `${lang}|${digits}`;
-  let f = cache.get(key);
-  if (!f) {
-    f = new Intl.NumberFormat(locales[lang] ?? "en-US", { maximumFractionDigits: digits, ...extra });
-    cache.set(key, f);
+// en-US and zh-CN write numbers alike: "," between thousands, "." before decimals, "%"
+// after a percentage. They are formatted here rather than by Intl.NumberFormat, whose
+// first use on a page loads the locale data (~40 ms of the main thread before the first
+// answer in headless Chromium, scripts/bench-page.mjs). The rounding is Intl's: the
+// shortest decimal that reads back as the double (String(v): 1.005, not
+// 1.00499999999999989…), rounded half away from zero ("halfExpand"), a percentage being
+// that decimal shifted two places. tests/web/units.test.mjs checks it against Intl.
+
+function formatNumber(v, maxDigits, minDigits = 0, percent = false) {
+  const [mant, exp = "0"] = String(Math.abs(v)).split("e");
+  const [w, f = ""] = mant.split(".");
+  let digits = w + f;
+  let point = w.length + Number(exp) + (percent ? 2 : 0); // the decimal point's index in digits
+  if (point < 0) {
+    digits = "0".repeat(-point) + digits;
+    point = 0;
   }
-  return f;
+  if (point > digits.length) digits = digits.padEnd(point, "0");
+  const keep = point + maxDigits;
+  if (digits.length > keep) {
+    const up = digits[keep] >= "5";
+    const kept = digits.slice(0, keep).split("");
+    let i = kept.length - 1;
+    for (; up && i >= 0 && kept[i] === "9"; i--) kept[i] = "0";
+    if (up && i >= 0) kept[i] = String(Number(kept[i]) + 1);
+    if (up && i < 0) {
+      kept.unshift("1");
+      point++;
+    }
+    digits = kept.join("");
+  }
+  const whole = digits.slice(0, point).replace(/^0+/, "") || "0";
+  let frac = digits.slice(point).padEnd(minDigits, "0");
+  let end = frac.length;
+  while (end > minDigits && frac[end - 1] === "0") end--;
+  frac = frac.slice(0, end);
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const negative = v < 0 || Object.is(v, -0);
+  return `${negative ? "-" : ""}${grouped}${frac ? `.${frac}` : ""}${percent ? "%" : ""}`;
 }
+const nf = (lang, digits, extra) => ({
+  format: (v) => formatNumber(v, digits, extra?.minimumFractionDigits ?? 0, extra?.style === "percent"),
+});
 
 const finite = (v) => typeof v === "number" && Number.isFinite(v);
 
