@@ -44,34 +44,31 @@ function formatNumber(v, maxDigits, minDigits = 0, percent = false) {
   const negative = v < 0 || Object.is(v, -0);
   return `${negative ? "-" : ""}${grouped}${frac ? `.${frac}` : ""}${percent ? "%" : ""}`;
 }
-const nf = (lang, digits, extra) => ({
-  format: (v) => formatNumber(v, digits, extra?.minimumFractionDigits ?? 0, extra?.style === "percent"),
-});
 
 const finite = (v) => typeof v === "number" && Number.isFinite(v);
 
 // 1234567.8 -> "1,234,568" (digits = 0) or "1,234,567.8" (digits = 1).
 export function num(lang, v, digits = 1) {
-  return finite(v) ? nf(lang, digits).format(v) : "—";
+  return finite(v) ? formatNumber(v, digits) : "—";
 }
 
 export function int(lang, v) {
-  return finite(v) ? nf(lang, 0).format(Math.round(v)) : "—";
+  return finite(v) ? formatNumber(Math.round(v), 0) : "—";
 }
 
 // Fixed decimals: 57.8, never 57.80 or 58.
 export function fixed(lang, v, digits = 1) {
-  return finite(v) ? nf(lang, digits, { minimumFractionDigits: digits }).format(v) : "—";
+  return finite(v) ? formatNumber(v, digits, digits) : "—";
 }
 
 export function pct(lang, v, digits = 1) {
-  return finite(v) ? nf(lang, digits, { style: "percent" }).format(v) : "—";
+  return finite(v) ? formatNumber(v, digits, 0, true) : "—";
 }
 
 // Significant-digit style decimals for a mantissa in [1, 10000).
 function mantissa(lang, m) {
   const digits = m < 10 ? 2 : m < 100 ? 1 : 0;
-  return nf(lang, digits).format(m);
+  return formatNumber(m, digits);
 }
 
 const EN_UNITS = [
