@@ -286,6 +286,7 @@ function batchText(p) {
 function renderPlan(v) {
   const p = v.plan ?? {};
   const chosen = new Set(p.chosen_by_calculator ?? []);
+  const moe = (v.model?.params_breakdown?.moe_layers ?? 0) > 0;
   const chips = [
     ["gpus", t("f_gpus"), n0(p.gpus)],
     ["tp", "TP", p.tp],
@@ -293,8 +294,10 @@ function renderPlan(v) {
     ["vpp", "VPP", p.vpp > 1 ? p.vpp : undefined],
     ["dp", "DP", p.dp],
     ["cp", "CP", p.cp],
-    ["ep", "EP", p.ep],
-    ["etp", "ETP", p.etp > 1 ? p.etp : undefined],
+    // Expert parallelism only where there are experts (a dense answer still reports ep 1
+    // and Megatron's default expert-TP, which mean nothing for it).
+    ["ep", "EP", moe ? p.ep : undefined],
+    ["etp", "ETP", moe && p.etp > 1 ? p.etp : undefined],
     ["micro_batch", t("micro_batch"), p.micro_batch],
     ["micro_batches", t("micro_batches"), p.micro_batches],
     ["global_batch", t("global_batch"), batchText(p)],

@@ -519,6 +519,8 @@ test("Expert mode: every field, defaults shown, errors at the field", async () =
   await waitForAnswer(page);
   assert.equal(await page.locator('#plan .chip[data-key="tp"] dd').innerText(), String(fixedTp));
   assert.equal((await scenarioInUrl()).parallel.tp, fixedTp);
+  // A dense model's plan shows no expert parallelism (its answer still carries ep 1, etp = tp).
+  assert.equal(await page.locator('#plan .chip[data-key="ep"], #plan .chip[data-key="etp"]').count(), 0);
 
   // A model field overrides the preset: {base, layers}.
   await page.locator('#expert .field[data-path="/model/layers"] input').fill("40");
