@@ -66,7 +66,7 @@ export function pct(lang, v, digits = 1) {
 }
 
 // Significant-digit style decimals for a mantissa in [1, 10000).
-function mantissa(lang, m) {
+function mantissa(m) {
   const digits = m < 10 ? 2 : m < 100 ? 1 : 0;
   return formatNumber(m, digits);
 }
@@ -92,7 +92,7 @@ export function big(lang, v) {
     if (a >= scale * 0.9995) {
       const m = v / scale;
       // 1.2万亿万 never happens: beyond the largest unit the mantissa just grows.
-      return `${mantissa(lang, m)}${suffix}`;
+      return `${mantissa(m)}${suffix}`;
     }
   }
   return num(lang, v, a < 10 ? 2 : a < 100 ? 1 : 0);
