@@ -17,7 +17,7 @@ import { calibrationFieldFor, populateCalibration, wireCalibration } from "./cal
 import { renderTrust, wireTrust } from "./trust.js";
 import { displayCurrency, populateMoney, requestText, setAcceleratorPrice, unitOf, wireMoney } from "./money.js";
 import { buildPicker, compareIds, markCompareStale, renderCompare } from "./compare.js";
-import { translateProgress, wireProgress } from "./progress.js";
+import { PROGRESS_MS, translateProgress, wireProgress } from "./progress.js";
 
 const root = document.documentElement;
 const EMBED = root.hasAttribute("data-embed");
@@ -37,6 +37,8 @@ const state = {
   ready: false,
   seq: 0,
   inputAt: 0,
+  fullFrom: 0, // the input whose curve and top layouts are still to be drawn (renderExploreNow)
+  exploreComing: null, // the text whose curve follows its answer from the answering worker
   firstAnswer: false,
   urlOwned: false, // whether the hash should follow the scenario
   autoName: DEFAULT_SCENARIO.name, // a name the page wrote, so it follows edits
@@ -295,7 +297,7 @@ function evaluateNow() {
     if (!result.envelope?.ok && i18n.missingMessages(result.envelope)) return void i18n.loadMoreMessages().then(() => answered(result));
     $("result").setAttribute("aria-busy", "false");
     root.dataset.lastCoreMs = result.ms?.toFixed(1) ?? ""; // the core's own time (scripts/bench-page.mjs)
-    onAnswer(result.envelope, text);
+    onAnswer(result.envelope, text, { explore: result.explore });
   };
   // The first request for the default scenario: the worker answered it while the page loaded.
   const warm = state.engine.takeWarm(text);
@@ -305,8 +307,16 @@ function evaluateNow() {
     return answered(warm);
   }
   $("result").setAttribute("aria-busy", "true");
-  state.engine.evaluate(text).then(answered, fail);
+  // The full page asks for the curve and top layouts right after the answer (the embed
+  // shows its curve later; engine.js evaluate). Those on screen are for the previous
+  // inputs: said so once the wait is long enough to notice (progress.js PROGRESS_MS; quick
+  // ones are replaced unmarked, without a flash).
+  clearTimeout(exploreStaleTimer);
+  if (!EMBED && state.explore?.text !== text) exploreStaleTimer = setTimeout(markExploreStale, PROGRESS_MS);
+  state.engine.evaluate(text, { withExplore: !EMBED }).then(answered, fail);
 }
+
+let exploreStaleTimer = 0;
 
 function markStale() {
   delete $("headline").dataset.preview;
@@ -316,7 +326,9 @@ function markStale() {
   $("top-card").classList.add("stale");
 }
 
-function onAnswer(envelope, text, { prebuilt = false } = {}) {
+// explore: the promise of the curve and top layouts that follow this answer from its
+// worker (engine.js evaluate withExplore), or null.
+function onAnswer(envelope, text, { prebuilt = false, explore = null } = {}) {
   clearErrors();
   if (!prebuilt && state.answerHook) {
     state.answerHook(envelope);
@@ -336,6 +348,9 @@ function onAnswer(envelope, text, { prebuilt = false } = {}) {
   state.error = null;
   state.answer = envelope.value;
   state.answerText = text;
+  state.exploreComing = explore ? text : null;
+  // From the reader's input to the curve and top layouts on screen too (renderExploreNow).
+  state.fullFrom = state.inputAt;
   renderAll();
   delete $("headline").dataset.preview;
   $("answer").classList.remove("pending");
@@ -361,14 +376,15 @@ function onAnswer(envelope, text, { prebuilt = false } = {}) {
   if (!prebuilt) {
     // The curve and top layouts first; the comparison (below them, and heavier) after.
     if (!EMBED && state.compare?.text !== text) markCompareStale();
-    scheduleExplore(text, () => scheduleCompare(text));
+    scheduleExplore(text, () => scheduleCompare(text), explore);
   }
   flushOutputsSoon();
 }
 
 let exploreTimer = 0;
-// then(): once the curve for `text` is on screen (or could not be had).
-function scheduleExplore(text, then = () => {}) {
+// then(): once the curve for `text` is on screen (or could not be had). coming: the
+// promise of the curve that follows the answer (onAnswer), else the search worker is asked.
+function scheduleExplore(text, then = () => {}, coming = null) {
   clearTimeout(exploreTimer);
   if (state.explore?.text === text) {
     then();
@@ -377,17 +393,25 @@ function scheduleExplore(text, then = () => {}) {
   // The answer for `text` has just landed, so no keystroke needs debouncing: the full page
   // starts the search at once (the core reuses its last search when only the deadline,
   // tokens, prices or goodput changed, so it takes a few ms); the embed waits a little.
+  const take = (result) => {
+    if (result.superseded || text !== state.answerText) return;
+    root.dataset.lastExploreMs = result.ms?.toFixed(1) ?? ""; // the search's own time (scripts/bench-page.mjs)
+    if (result.envelope?.ok) onExplore(result.envelope.value, text);
+    then();
+  };
   const ask = () => {
     const answer = state.answer;
-    state.engine
-      .explore(text, { gpus: answer?.plan?.gpus, min_gpus_fit: answer?.search?.min_gpus_fit })
-      .then((result) => {
-        if (result.superseded || text !== state.answerText) return;
-        root.dataset.lastExploreMs = result.ms?.toFixed(1) ?? ""; // the search's own time (scripts/bench-page.mjs)
-        if (result.envelope?.ok) onExplore(result.envelope.value, text);
-        then();
-      }, then);
+    state.engine.explore(text, { gpus: answer?.plan?.gpus, min_gpus_fit: answer?.search?.min_gpus_fit }).then(take, then);
   };
+  if (coming) {
+    coming.then((result) => {
+      if (result.envelope || text !== state.answerText) return take(result);
+      state.exploreComing = null; // none after all: the search worker draws it
+      markExploreStale();
+      ask();
+    }, then);
+    return;
+  }
   // (The full page asks in the answer's own task: the search worker starts while the
   // answer is being drawn.)
   if (EMBED) exploreTimer = setTimeout(ask, 400);
@@ -433,9 +457,15 @@ function onExplore(value, text) {
 
 function renderExploreNow() {
   if (!state.explore || state.explore.text !== state.answerText) return;
+  clearTimeout(exploreStaleTimer);
   $("curve-card").classList.remove("stale");
   $("top-card").classList.remove("stale");
   renderExplore(state.explore.value, state.answer, { width: state.curveWidth });
+  if (state.fullFrom) {
+    // scripts/bench-page.mjs: input → answer, curve and top layouts drawn.
+    root.dataset.lastFullMs = (performance.now() - state.fullFrom).toFixed(1);
+    state.fullFrom = 0;
+  }
 }
 
 function renderAll() {
@@ -447,7 +477,8 @@ function renderAll() {
   renderTrust(state.answer); // OOM risk, ranges, "How accurate is this?"
   populateCalibration(state.scenario, state.answer);
   if (state.explore && state.explore.text === state.answerText) renderExploreNow();
-  else markExploreStale();
+  // (Not when its curve follows: exploreStaleTimer marks it if that takes noticeably long.)
+  else if (state.exploreComing !== state.answerText) markExploreStale();
   populateQuickHints();
   populateMoney(state.scenario, state.answer);
   if (state.compare && state.compare.text === state.answerText) renderCompare(state.compare.value, baseOf(state.scenario.gpu), compareCtx());

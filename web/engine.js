@@ -23,6 +23,7 @@ class Channel {
     this.busy = null;
     this.pending = null;
     this.info = null;
+    this.following = new Map(); // request id -> resolves its "explore" (worker.js)
     this.ready = this.spawn(adopt);
   }
 
@@ -44,14 +45,22 @@ class Channel {
         if (data.type === "ready") {
           if (data.compiled) countCompile();
           this.info = data;
+          if (data.warm?.explore) this.warmExplore = { text: data.warm.text, reply: new Promise((done) => (this.warmExploreDone = done)) };
           resolve(data);
           this.flush();
+        } else if (data.type === "warm-explore") {
+          this.warmExploreDone?.(data);
         } else if (data.type === "fatal") {
           reject(new Error(data.message));
+        } else if (data.type === "explore") {
+          this.following.get(data.id)?.({ envelope: data.envelope, ms: data.ms });
+          this.following.delete(data.id);
         } else if (this.busy && data.id === this.busy.id) {
           const done = this.busy;
           this.busy = null;
-          done.resolve({ envelope: data.envelope, ms: data.ms });
+          // explore: a promise of the curve and top layouts the worker sends next.
+          const explore = data.explore === "follows" ? new Promise((take) => this.following.set(data.id, take)) : null;
+          done.resolve({ envelope: data.envelope, ms: data.ms, explore });
           this.flush();
           this.notify();
         }
@@ -81,8 +90,10 @@ class Channel {
     return Boolean(this.busy || this.pending);
   }
 
+  // (name, working, whether the work brings the curve and top layouts too)
   notify() {
-    this.onActivity?.(this.name, this.working);
+    const explore = Boolean(this.busy?.message.explore || this.pending?.message.explore);
+    this.onActivity?.(this.name, this.working, explore);
   }
 
   flush() {
@@ -99,6 +110,8 @@ class Channel {
   restartIfStale(ms) {
     if (!(this.busy && this.pending && performance.now() - this.busy.started > ms)) return;
     this.worker.terminate();
+    for (const take of this.following.values()) take({ envelope: null });
+    this.following.clear();
     this.busy.resolve({ superseded: true });
     this.busy = null;
     this.info = null;
@@ -141,8 +154,8 @@ export class Engine {
     this.slow = null;
     this.cmp = null;
     this.module = Promise.resolve(null);
-    // (channel name, working) on every change: "gpucalc-evaluate", "gpucalc-search",
-    // "gpucalc-compare" (progress.js).
+    // (channel name, working, with the curve) on every change: "gpucalc-evaluate",
+    // "gpucalc-search", "gpucalc-compare" (progress.js).
     this.onActivity = null;
   }
 
@@ -180,11 +193,21 @@ export class Engine {
     return { envelope: JSON.parse(warm.envelope), ms: warm.ms };
   }
 
-  evaluate(scenarioText) {
-    return this.fast.request({ op: "evaluate", scenario: scenarioText });
+  // withExplore: the worker sends the curve and top layouts right after the answer when it
+  // can give them cheaply; the result's `explore` is then a promise of {envelope | null, ms}
+  // (null: ask explore()), else null (worker.js exploreFollows).
+  evaluate(scenarioText, { withExplore = false } = {}) {
+    return this.fast.request({ op: "evaluate", scenario: scenarioText, explore: withExplore });
   }
 
   explore(scenarioText, hint) {
+    // The default scenario's curve, which the answering worker sends after its warm answer
+    // (worker.js "warm-explore"): taken once, for that very text.
+    const warm = this.fast?.warmExplore;
+    if (warm && warm.text === scenarioText) {
+      this.fast.warmExplore = null;
+      return warm.reply.then((data) => (data.envelope ? { envelope: JSON.parse(data.envelope), ms: data.ms } : this.explore(scenarioText, hint)));
+    }
     if (!this.slow) {
       try {
         this.slow = this.channel("gpucalc-search");

@@ -4,7 +4,8 @@
 //  - work that runs longer than PROGRESS_MS shows a progress bar on the cards it
 //    will update (data-busy), and the note says they are being updated.
 // The work is what the engine's channels report (engine.js onActivity): the answer
-// (evaluate), the curve and top layouts (search), the accelerator comparison.
+// (evaluate, and with it the curve and top layouts when it brings them), the curve and
+// top layouts (search), the accelerator comparison.
 import { el } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -15,15 +16,17 @@ const CARDS = {
   "gpucalc-search": ["curve-card", "top-card"],
   "gpucalc-compare": ["compare-card"],
 };
+// An answer that brings the curve and top layouts (engine.js evaluate withExplore).
+const WITH_EXPLORE = ["answer", "curve-card", "top-card"];
 const ALL = Object.values(CARDS).flat();
 
-const working = new Map(); // channel -> since (ms) while working
+const working = new Map(); // channel -> {since (ms), cards} while working
 const timers = new Map();
 
 function busyCards() {
   const now = performance.now();
   const ids = new Set();
-  for (const [name, since] of working) if (now - since >= PROGRESS_MS) for (const id of CARDS[name] ?? []) ids.add(id);
+  for (const { since, cards } of working.values()) if (now - since >= PROGRESS_MS) for (const id of cards) ids.add(id);
   return ids;
 }
 
@@ -56,10 +59,11 @@ function refresh() {
   }
 }
 
-function onActivity(name, isWorking) {
+function onActivity(name, isWorking, withExplore = false) {
   clearTimeout(timers.get(name));
   if (isWorking) {
-    if (!working.has(name)) working.set(name, performance.now());
+    const cards = withExplore ? WITH_EXPLORE : (CARDS[name] ?? []);
+    working.set(name, { since: working.get(name)?.since ?? performance.now(), cards });
     timers.set(name, setTimeout(refresh, PROGRESS_MS));
   } else working.delete(name);
   refresh();

@@ -631,6 +631,21 @@ export function renderAnswer(v, ctx) {
 
 // ---------------------------------------------------------------- curve & top layouts
 
+// The curve's data table sits in a closed <details> until the reader opens it: its rows
+// (a few hundred cells) are built then, not after every edit (curveTable holds the
+// builder of the latest curve until it is drawn).
+let curveTable = null;
+function drawCurveTable() {
+  const details = $("curve-table").closest("details");
+  if (!details.dataset.wired) {
+    details.dataset.wired = "1";
+    details.addEventListener("toggle", drawCurveTable);
+  }
+  if (!curveTable || !details.open) return;
+  curveTable();
+  curveTable = null;
+}
+
 export function renderExplore(x, answer, ctx) {
   const chosen = answer?.plan?.gpus;
   const all = Array.isArray(x?.curve) ? x.curve.filter((p) => p && p.gpus > 0) : [];
@@ -679,7 +694,7 @@ export function renderExplore(x, answer, ctx) {
     box.dataset.points = String(all.length);
     setText($("curve-note"), x.source === "search" ? t("curve_note_search") : t("curve_note_sweep"));
     const table = $("curve-table");
-    patch(table,
+    curveTable = () => patch(table,
       el(
         "thead",
         {},
@@ -701,6 +716,7 @@ export function renderExplore(x, answer, ctx) {
         ),
       ),
     );
+    drawCurveTable();
     card.hidden = false;
   } else card.hidden = true;
 

@@ -2,8 +2,12 @@
 // in:  first {type: "init", module: WebAssembly.Module | null, warm?: JSON text} (the page's
 //      compiled core, shared by every worker; null: load and compile it here; warm: a
 //      scenario to search before saying ready, whose search the core then keeps), then
-//      {id, op: "evaluate" | "explore" | "compare", scenario: JSON text, hint?: {gpus, min_gpus_fit} | {ids}}
-// out: {type: "ready", version, search, compiled} once, then {id, envelope, ms} per request.
+//      {id, op: "evaluate" | "explore" | "compare", scenario: JSON text, hint?: {gpus, min_gpus_fit} | {ids},
+//      explore?: true (evaluate only: the curve and top layouts next, see exploreFollows)}
+// out: {type: "ready", version, search, compiled, readyAt, warm: {text, envelope, ms, explore} | null} once,
+//      then, when warm.explore, {type: "warm-explore", text, envelope: JSON text | null, ms};
+//      then {id, envelope, ms, explore?: "follows"} per request, and after an answer that
+//      says "follows", {id, type: "explore", envelope: object | null, ms}.
 import { loadCore } from "./gpucalc-api.js";
 
 // The core's glue, fetched now while the page's compiled module is on its way (loadCore
@@ -19,10 +23,25 @@ function evaluateObject(scenario) {
 // The sweep over GPU counts (explore.js), only for a core without search(): loaded then.
 let sweep = null;
 
+// The curve and top layouts of the scenario just evaluated, right after its answer: the
+// core keeps the evaluation's search (core/src/search_cache.hpp), so they cost the top
+// layouts at the chosen GPU count and a few milliseconds, and the page draws them without
+// waiting for a second worker's search. The answer goes first ({explore: "follows"}), so
+// it never waits for them. Not for a calibration that fits knobs: its answers are searched
+// afresh (the search worker then draws the curve, as before).
+function exploreFollows(request, envelope) {
+  return Boolean(request.explore && envelope?.ok && typeof core.search === "function" && !/"calibration"\s*:/.test(request.scenario));
+}
+function exploreNow(scenario) {
+  const explore = JSON.parse(core.search(scenario));
+  if (explore.ok) explore.value.source = "search";
+  return explore;
+}
+
 async function handle({ op, scenario, hint }) {
-  if (op === "evaluate") return JSON.parse(core.evaluate(scenario));
+  if (op === "evaluate") return { envelope: JSON.parse(core.evaluate(scenario)) };
   // The same job on other accelerators: compare(json, "id,id,…").
-  if (op === "compare") return JSON.parse(core.compare(scenario, String(hint?.ids ?? "")));
+  if (op === "compare") return { envelope: JSON.parse(core.compare(scenario, String(hint?.ids ?? ""))) };
   if (op === "explore") {
     let envelope;
     if (typeof core.search === "function") {
@@ -32,9 +51,9 @@ async function handle({ op, scenario, hint }) {
       sweep ??= (await import("./explore.js")).sweep;
       envelope = sweep(evaluateObject, JSON.parse(scenario), hint);
     }
-    return envelope;
+    return { envelope };
   }
-  return { ok: false, error: { path: "", message: `unknown operation ${op}` } };
+  return { envelope: { ok: false, error: { path: "", message: `unknown operation ${op}` } } };
 }
 
 let init;
@@ -62,7 +81,22 @@ const ready = module.then(loadCore).then(
     }
     // readyAt: epoch ms, for the page's start-up timing; compiled: whether this worker
     // compiled the wasm itself.
+    // The default scenario's curve and top layouts follow in a message of their own
+    // ("warm-explore", from the search just kept: a few ms), so the page draws them without
+    // starting the search worker, and its first answer does not wait for them.
+    const explore = kept && kept.envelope.startsWith('{"ok":true') && typeof c.search === "function";
+    if (kept) kept.explore = explore;
     self.postMessage({ type: "ready", version: c.version(), search: typeof c.search === "function", compiled: !shared, readyAt: performance.timeOrigin + performance.now(), warm: kept });
+    if (explore) {
+      const t0 = performance.now();
+      let envelope = null;
+      try {
+        envelope = c.search(warm);
+      } catch {
+        /* the page then asks the search worker */
+      }
+      self.postMessage({ type: "warm-explore", text: warm, envelope, ms: performance.now() - t0 });
+    }
   },
   (error) => {
     self.postMessage({ type: "fatal", message: String(error?.message ?? error) });
@@ -80,11 +114,21 @@ self.onmessage = async (event) => {
   await ready;
   if (!core) return;
   const t0 = performance.now();
-  let envelope;
+  let reply;
   try {
-    envelope = await handle(request);
+    reply = await handle(request);
   } catch (error) {
-    envelope = { ok: false, error: { path: "", message: String(error?.message ?? error) }, crashed: true };
+    reply = { envelope: { ok: false, error: { path: "", message: String(error?.message ?? error) }, crashed: true } };
   }
-  self.postMessage({ id: request.id, envelope, ms: performance.now() - t0 });
+  const follows = request.op === "evaluate" && exploreFollows(request, reply.envelope);
+  self.postMessage({ id: request.id, ...reply, ms: performance.now() - t0, explore: follows ? "follows" : undefined });
+  if (!follows) return;
+  const t1 = performance.now();
+  let envelope = null;
+  try {
+    envelope = exploreNow(request.scenario);
+  } catch {
+    /* null: the page asks the search worker */
+  }
+  self.postMessage({ id: request.id, type: "explore", envelope, ms: performance.now() - t1 });
 };

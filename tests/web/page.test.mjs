@@ -168,12 +168,17 @@ test("editing an input updates the answer (to the CLI's), within a frame or so",
   await page.waitForFunction(() => !document.querySelector("#curve-card.stale"));
   const headline = [];
   const full = [];
+  const withCurve = [];
   for (const days of ["60", "30", "60", "30", "60", "30", "60"]) {
     const prev = await page.locator("#headline").getAttribute("data-days");
+    await page.evaluate(() => delete document.documentElement.dataset.lastFullMs);
     await page.fill("#q-goal", days);
     await page.waitForFunction((p) => document.querySelector("#headline").dataset.days !== p && !document.querySelector("#answer.pending"), prev);
     headline.push(Number(await page.evaluate(() => document.documentElement.dataset.lastHeadlineMs)));
     full.push(Number(await page.evaluate(() => document.documentElement.dataset.lastLatencyMs)));
+    // The curve and top layouts follow from the answering worker (worker.js exploreFollows).
+    await page.waitForFunction(() => document.documentElement.dataset.lastFullMs && !document.querySelector("#curve-card.stale, #top-card.stale"));
+    withCurve.push(Number(await page.evaluate(() => document.documentElement.dataset.lastFullMs)));
     // The preview and the core agree.
     const want = cliEvaluate({ ...defaultScenario(), target: { days: Number(days) } }).value;
     assert.equal(Number(await page.locator("#headline").getAttribute("data-gpus")), want.plan.gpus);
@@ -181,8 +186,9 @@ test("editing an input updates the answer (to the CLI's), within a frame or so",
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   console.log(
     `# input → headline: median ${median(headline).toFixed(1)} ms, max ${Math.max(...headline).toFixed(1)} ms; ` +
-      `input → full answer from the core: median ${median(full).toFixed(1)} ms (one frame = 16.7 ms)`,
+      `input → full answer from the core: median ${median(full).toFixed(1)} ms, with its curve and top layouts ${median(withCurve).toFixed(1)} ms (one frame = 16.7 ms)`,
   );
+  assert.ok(withCurve.every(Number.isFinite), `curve drawn after every edit: ${withCurve}`);
   assert.ok(median(headline) < 50, `input to headline took ${median(headline)} ms`);
   assert.ok(median(full) < 1000, `input to answer took ${median(full)} ms`);
   assert.deepEqual((await scenarioInUrl()).target, { days: 60 }, "the URL follows the scenario");
@@ -550,7 +556,14 @@ test("the GPU-count curve with its Pareto front, and the top layouts", async () 
   assert.equal(await page.locator("#curve svg .target-line").count(), 1, "deadline line");
   assert.ok((await page.locator("#top-table tbody tr").count()) >= 1, "top layouts");
   assert.equal(await page.locator("#top-table tbody tr.chosen").count() >= 1, true, "the answer's layout is among them");
+  // The data table is built when its <details> opens: one row per GPU count searched.
+  assert.equal(await page.locator("#curve-table tbody tr").count(), 0, "not built while closed");
+  await page.click("#curve-card details.data-table summary");
+  const points = Number(await page.locator("#curve").getAttribute("data-points"));
+  await page.waitForFunction((n) => document.querySelectorAll("#curve-table tbody tr").length === n, points);
+  assert.equal(await page.locator("#curve-table tbody tr.chosen").count(), 1, "the answer's GPU count is marked");
   await page.locator("#curve-card").screenshot({ path: path.join(SHOTS, "page-curve.png") });
+  await page.click("#curve-card details.data-table summary");
 });
 
 test("outputs of later cores render when present: cost, the quick estimate, other accelerators", async () => {
