@@ -1,5 +1,7 @@
-// Talks to the core in Web Workers: one for evaluate() (what typing waits for),
-// one for the heavier curve/layout search, so a long search never delays an answer.
+// Talks to the core in Web Workers: one for evaluate() (what typing waits for; it also
+// sends the curve and top layouts right after each answer, from the search it keeps),
+// one for the curve/layout search when that cannot follow an answer (a calibration that
+// fits knobs, the embed, no core search()), so a long search never delays an answer.
 // Each channel keeps at most one request in flight and one waiting; a newer request
 // replaces the waiting one (its promise resolves {superseded: true}).
 // Without module workers it falls back to the core on the main thread.
