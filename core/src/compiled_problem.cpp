@@ -9,6 +9,7 @@ CompiledProblem compile_problem(const Problem& p) {
   cp.memory_limit = p.memory_limit_fraction * capacity_bytes(p.gpu);
   cp.kernels = kernels_for(p.gpu, p.perf, p.training, p.efficiency);
   cp.fabric = fabric_for(p.gpu, p.perf, p.efficiency.network_scale);
+  cp.state_bytes = state_bytes(p.training, &p.model);
   return cp;
 }
 

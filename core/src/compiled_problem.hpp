@@ -15,6 +15,7 @@
 #include "gpucalc/search.hpp"
 #include "kernels.hpp"
 #include "layer_time.hpp"
+#include "stage_params.hpp"
 
 namespace gpucalc {
 
@@ -49,9 +50,11 @@ struct CompiledProblem {
   double memory_limit = 0;  // memory_limit_fraction × capacity
   Kernels kernels;          // kernels_for(gpu, perf, training, efficiency)
   Fabric fabric;            // fabric_for(gpu, perf)
+  StateBytes state_bytes;   // state_bytes(training, model): model-state bytes per parameter
   // Filled as layouts are evaluated (bounded: cleared past kMaxKept entries).
   mutable std::unordered_map<LayerKey, LayerTimes, LayerKeyHash> layer_times;
   mutable std::vector<std::pair<std::pair<int, unsigned>, FlopsPerToken>> flops;  // by (recompute, modules)
+  mutable StageParamsMemo stage_params;  // the memory model's stage parameters of the last layout shape
   static constexpr size_t kMaxKept = 1 << 16;
 };
 

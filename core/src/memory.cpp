@@ -8,86 +8,12 @@
 
 #include "compiled_problem.hpp"
 #include "gpucalc/framework.hpp"
+#include "stage_params.hpp"
 
 namespace gpucalc {
 namespace {
 
 constexpr double kAct = 2.0;  // bytes per saved activation element (bf16/fp16)
-
-// Parameters of one layer held by one TP rank: weight matrices and column-parallel
-// biases are split t ways (Megatron-LM, Shoeybi et al. 2019 §3); norms are replicated.
-// A MoE layer's routed experts are split over ep ranks (whole experts) and, inside an
-// expert, over etp ranks (Megatron-Core expert tensor parallel); the router is
-// replicated (Megatron-Core TopKRouter).
-struct LayerLocal {
-  double dense = 0;                                // a dense layer's local parameters
-  double moe_shared = 0;                           // a MoE layer's parameters every EP rank keeps
-  double moe_expert = 0;                           // a MoE layer's routed-expert parameters on one GPU
-  double dense_linear = 0, moe_shared_linear = 0;  // the linear (quantisable) part of the above
-};
-LayerLocal layer_local(const ParamCounts& pc, const Layout& l) {
-  const double tp = static_cast<double>(l.tp), ep = static_cast<double>(l.ep);
-  LayerLocal r;
-  r.dense_linear = static_cast<double>(pc.attention + pc.mlp) / tp;
-  r.dense = r.dense_linear + static_cast<double>(pc.layer_norms);
-  r.moe_shared_linear = static_cast<double>(pc.attention + pc.shared_mlp) / tp + static_cast<double>(pc.router);
-  r.moe_shared = r.moe_shared_linear + static_cast<double>(pc.layer_norms);
-  r.moe_expert = static_cast<double>(pc.routed_experts) / (static_cast<double>(l.etp) * ep);
-  return r;
-}
-
-struct StageParams {
-  double params = 0;           // parameters held by one GPU of this stage (before ZeRO), experts excluded
-  double expert_params = 0;    // routed-expert parameters on one GPU (sharded over dp·cp/ep by ZeRO)
-  double linear = 0;           // the layers' linear weights among params + expert_params (QLoRA quantises these)
-  double layer_local = 0;      // the largest layer's local parameters (ZeRO-3 gathers one at a time)
-  double head_local = 0;       // the output projection's local parameters (last stage)
-  double embedding_local = 0;  // the token embedding's local parameters (first stage)
-  double adapters = 0;         // LoRA: trainable adapter parameters on one GPU
-  StageLayers layers;
-};
-
-StageParams stage_params(const ModelShape& m, const Training& t, const Layout& l, int stage, const ParamCounts& pc) {
-  StageParams sp;
-  sp.layers = stage_layers(m, l, stage);
-  const LayerLocal ll = layer_local(pc, l);
-  const double dense = static_cast<double>(sp.layers.dense), moe = static_cast<double>(sp.layers.moe());
-  sp.params = dense * ll.dense + moe * ll.moe_shared;
-  sp.expert_params = moe * ll.moe_expert;
-  sp.linear = dense * ll.dense_linear + moe * (ll.moe_shared_linear + ll.moe_expert);
-  sp.layer_local =
-      std::max(sp.layers.dense > 0 ? ll.dense : 0.0, sp.layers.moe() > 0 ? ll.moe_shared + ll.moe_expert : 0.0);
-  if (is_adapter_stage(t)) {
-    sp.adapters = (dense * lora_params_per_layer(m, t.lora, false) + moe * lora_params_per_layer(m, t.lora, true)) /
-                  static_cast<double>(l.tp);
-  }
-  const bool first = stage == 0;
-  const bool last = stage == l.pp - 1;
-  const double vocab_local = static_cast<double>(pc.embedding) / static_cast<double>(l.tp);  // vocab-parallel
-  if (first) {
-    sp.params += vocab_local + static_cast<double>(pc.position);
-    sp.embedding_local = vocab_local + static_cast<double>(pc.position);
-  }
-  if (last) {
-    sp.params += static_cast<double>(pc.final_norm);
-    // Untied: the head is its own V·h matrix. Tied with pp > 1: Megatron keeps a copy of
-    // the word embedding on the last stage for the output layer and all-reduces its
-    // gradient with the first stage's (Narayanan et al. 2021 §2.2 implementation note).
-    if (!m.tied_embeddings || !first) sp.params += vocab_local;
-    sp.head_local = vocab_local;
-    // MTP modules: their block like a layer of the last kind, the 2h·h projection split
-    // by TP, three norms; embedding and head shared (already counted here).
-    const double n = static_cast<double>(sp.layers.mtp);
-    const bool moe_block = mtp_block_is_moe(m);
-    const double h = static_cast<double>(m.hidden);
-    sp.params += n * ((moe_block ? ll.moe_shared : ll.dense) + 2.0 * h * h / static_cast<double>(l.tp) +
-                      3.0 * static_cast<double>(pc.final_norm));
-    if (moe_block) sp.expert_params += n * ll.moe_expert;
-    sp.linear += n * ((moe_block ? ll.moe_shared_linear + ll.moe_expert : ll.dense_linear) +
-                      2.0 * h * h / static_cast<double>(l.tp));
-  }
-  return sp;
-}
 
 }  // namespace
 
@@ -366,16 +292,22 @@ int64_t min_gpus_to_hold_states(const ModelShape& m, const Training& t, double c
 namespace {
 
 // What every stage of one layout shares, worked out once per layout: the state bytes per
-// parameter and the activations saved per layer (dense or MoE; as saved, and as rebuilt
-// by full recomputation), each computed on first use by the same call as before.
+// parameter (once per problem when compiled) and the activations saved per layer (dense or
+// MoE; as saved, and as rebuilt by full recomputation), each computed on first use by the
+// same call as before; the stages' parameters, from the compiled problem's memo if any.
 struct LayoutMemo {
   const ModelShape& m;
   const Training& t;
   const Layout& l;
   StateBytes sb;
+  StageParamsMemo* stages;
   std::optional<double> act[2], rebuilt[2];  // by moe_layer
-  LayoutMemo(const ModelShape& m_, const Training& t_, const Layout& l_)
-      : m(m_), t(t_), l(l_), sb(state_bytes(t_, &m_)) {}
+  LayoutMemo(const ModelShape& m_, const Training& t_, const Layout& l_, StateBytes sb_,
+             StageParamsMemo* stages_ = nullptr)
+      : m(m_), t(t_), l(l_), sb(sb_), stages(stages_) {}
+  StageParams params(int stage, const ParamCounts& pc) const {
+    return stages ? stages->get(m, t, l, stage, pc) : stage_params(m, t, l, stage, pc);
+  }
   double activations(bool moe) {
     if (!act[moe]) act[moe] = activation_bytes_per_layer(m, t, l, moe);
     return *act[moe];
@@ -396,7 +328,7 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
   StageMemory r;
   r.stage = stage;
   const bool last = stage == l.pp - 1;
-  const StageParams sp = stage_params(m, t, l, stage, pc);
+  const StageParams sp = memo.params(stage, pc);
   r.layers = sp.layers.total;
 
   // Model states, mixed-precision Adam (Rajbhandari et al. 2020 §3.1): 2 bytes of
@@ -619,8 +551,8 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
 }
 
 StageMemory worst_stage_memory(const ModelShape& m, const Training& t, const Layout& l, const Overheads& o,
-                               const ParamCounts& pc) {
-  LayoutMemo memo(m, t, l);
+                               const ParamCounts& pc, StateBytes sb, StageParamsMemo* stages) {
+  LayoutMemo memo(m, t, l, sb, stages);
   StageMemory a = stage_memory(m, t, l, o, 0, pc, memo);
   if (l.pp == 1) return a;
   StageMemory z = stage_memory(m, t, l, o, static_cast<int>(l.pp - 1), pc, memo);
@@ -638,17 +570,17 @@ StageMemory worst_stage_memory(const ModelShape& m, const Training& t, const Lay
 }  // namespace
 
 StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l, const Overheads& o, int stage) {
-  LayoutMemo memo(m, t, l);
+  LayoutMemo memo(m, t, l, state_bytes(t, &m));
   return stage_memory(m, t, l, o, stage, count_params(m), memo);
 }
 
 StageMemory worst_stage_memory(const ModelShape& m, const Training& t, const Layout& l, const Overheads& o) {
-  return worst_stage_memory(m, t, l, o, count_params(m));
+  return worst_stage_memory(m, t, l, o, count_params(m), state_bytes(t, &m), nullptr);
 }
 
 StageMemory worst_stage_memory(const CompiledProblem& cp, const Layout& l) {
   const Problem& p = *cp.problem;
-  return worst_stage_memory(p.model, p.training, l, p.overheads, cp.params);
+  return worst_stage_memory(p.model, p.training, l, p.overheads, cp.params, cp.state_bytes, &cp.stage_params);
 }
 
 }  // namespace gpucalc
