@@ -30,7 +30,6 @@ LayerLocal layer_local(const ParamCounts& pc, const Layout& l) {
   return r;
 }
 
-
 }  // namespace
 
 StageParams stage_params(const ModelShape& m, const Training& t, const Layout& l, int stage, const ParamCounts& pc) {
@@ -74,7 +73,6 @@ StageParams stage_params(const ModelShape& m, const Training& t, const Layout& l
   }
   return sp;
 }
-
 
 const StageParams& StageParamsMemo::get(const ModelShape& m, const Training& t, const Layout& l, int stage,
                                         const ParamCounts& pc) {
