@@ -208,7 +208,7 @@ export class Engine {
     const warm = this.fast?.warmExplore;
     if (warm && warm.text === scenarioText) {
       this.fast.warmExplore = null;
-      return warm.reply.then((data) => (data.envelope ? { envelope: JSON.parse(data.envelope), ms: data.ms } : this.explore(scenarioText, hint)));
+      return warm.reply.then((data) => (data.envelope ? { envelope: data.envelope, ms: data.ms } : this.explore(scenarioText, hint)));
     }
     if (!this.slow) {
       try {

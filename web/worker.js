@@ -5,7 +5,7 @@
 //      {id, op: "evaluate" | "explore" | "compare", scenario: JSON text, hint?: {gpus, min_gpus_fit} | {ids},
 //      explore?: true (evaluate only: the curve and top layouts next, see exploreFollows)}
 // out: {type: "ready", version, search, compiled, readyAt, warm: {text, envelope, ms, explore} | null} once,
-//      then, when warm.explore, {type: "warm-explore", text, envelope: JSON text | null, ms};
+//      then, when warm.explore, {type: "warm-explore", text, envelope: object | null, ms};
 //      then {id, envelope, ms, explore?: "follows"} per request, and after an answer that
 //      says "follows", {id, type: "explore", envelope: object | null, ms}.
 import { loadCore } from "./gpucalc-api.js";
@@ -32,28 +32,36 @@ let sweep = null;
 function exploreFollows(request, envelope) {
   return Boolean(request.explore && envelope?.ok && typeof core.search === "function" && !/"calibration"\s*:/.test(request.scenario));
 }
-function exploreNow(scenario) {
-  const explore = JSON.parse(core.search(scenario));
-  if (explore.ok) explore.value.source = "search";
-  return explore;
+// The core's search() of a scenario (curve and top layouts), marked as the search's (the
+// page words its notes by source): the envelope.
+function searched(scenario) {
+  const envelope = JSON.parse(core.search(scenario));
+  if (envelope.ok) envelope.value.source = "search";
+  return envelope;
+}
+// The same after an answer or the warm search: {envelope: null} if it throws (the page
+// then asks the search worker), with its time.
+function exploreAfter(scenario) {
+  const t0 = performance.now();
+  let envelope = null;
+  try {
+    envelope = searched(scenario);
+  } catch {
+    /* envelope null */
+  }
+  return { envelope, ms: performance.now() - t0 };
 }
 
 async function handle({ op, scenario, hint }) {
-  if (op === "evaluate") return { envelope: JSON.parse(core.evaluate(scenario)) };
+  if (op === "evaluate") return JSON.parse(core.evaluate(scenario));
   // The same job on other accelerators: compare(json, "id,id,…").
-  if (op === "compare") return { envelope: JSON.parse(core.compare(scenario, String(hint?.ids ?? ""))) };
+  if (op === "compare") return JSON.parse(core.compare(scenario, String(hint?.ids ?? "")));
   if (op === "explore") {
-    let envelope;
-    if (typeof core.search === "function") {
-      envelope = JSON.parse(core.search(scenario));
-      if (envelope.ok) envelope.value.source = "search";
-    } else {
-      sweep ??= (await import("./explore.js")).sweep;
-      envelope = sweep(evaluateObject, JSON.parse(scenario), hint);
-    }
-    return { envelope };
+    if (typeof core.search === "function") return searched(scenario);
+    sweep ??= (await import("./explore.js")).sweep;
+    return sweep(evaluateObject, JSON.parse(scenario), hint);
   }
-  return { envelope: { ok: false, error: { path: "", message: `unknown operation ${op}` } } };
+  return { ok: false, error: { path: "", message: `unknown operation ${op}` } };
 }
 
 let init;
@@ -87,16 +95,7 @@ const ready = module.then(loadCore).then(
     const explore = kept && kept.envelope.startsWith('{"ok":true') && typeof c.search === "function";
     if (kept) kept.explore = explore;
     self.postMessage({ type: "ready", version: c.version(), search: typeof c.search === "function", compiled: !shared, readyAt: performance.timeOrigin + performance.now(), warm: kept });
-    if (explore) {
-      const t0 = performance.now();
-      let envelope = null;
-      try {
-        envelope = c.search(warm);
-      } catch {
-        /* the page then asks the search worker */
-      }
-      self.postMessage({ type: "warm-explore", text: warm, envelope, ms: performance.now() - t0 });
-    }
+    if (explore) self.postMessage({ type: "warm-explore", text: warm, ...exploreAfter(warm) });
   },
   (error) => {
     self.postMessage({ type: "fatal", message: String(error?.message ?? error) });
@@ -114,21 +113,13 @@ self.onmessage = async (event) => {
   await ready;
   if (!core) return;
   const t0 = performance.now();
-  let reply;
+  let envelope;
   try {
-    reply = await handle(request);
+    envelope = await handle(request);
   } catch (error) {
-    reply = { envelope: { ok: false, error: { path: "", message: String(error?.message ?? error) }, crashed: true } };
+    envelope = { ok: false, error: { path: "", message: String(error?.message ?? error) }, crashed: true };
   }
-  const follows = request.op === "evaluate" && exploreFollows(request, reply.envelope);
-  self.postMessage({ id: request.id, ...reply, ms: performance.now() - t0, explore: follows ? "follows" : undefined });
-  if (!follows) return;
-  const t1 = performance.now();
-  let envelope = null;
-  try {
-    envelope = exploreNow(request.scenario);
-  } catch {
-    /* null: the page asks the search worker */
-  }
-  self.postMessage({ id: request.id, type: "explore", envelope, ms: performance.now() - t1 });
+  const follows = request.op === "evaluate" && exploreFollows(request, envelope);
+  self.postMessage({ id: request.id, envelope, ms: performance.now() - t0, explore: follows ? "follows" : undefined });
+  if (follows) self.postMessage({ id: request.id, type: "explore", ...exploreAfter(request.scenario) });
 };

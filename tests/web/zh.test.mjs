@@ -86,6 +86,11 @@ test("the default answer, every section open, is Chinese", async () => {
   assert.equal(await page.evaluate(() => document.documentElement.lang), "zh-CN");
   // Priced in 元: boot.js's copy of requestText gives the text the page asks for.
   assert.equal(await page.evaluate(() => document.documentElement.dataset.warmAnswer), "taken");
+  // The curve and top layouts that follow the warm answer (worker.js "warm-explore") are
+  // the core's search, and their notes say so (not the sweep's wording).
+  await page.waitForFunction(() => !document.querySelector("#curve-card.stale, #top-card.stale") && document.querySelector("#curve-note")?.textContent);
+  assert.equal(await page.locator("#curve-note").innerText(), "来自内核的并行方式搜索。");
+  assert.match(await page.locator("#top-note").innerText(), /^内核在 .+ 张 GPU 上找到的最快并行方式。$/);
   await assertChinese("default answer");
   await shot(page, "zh-desktop-open.png", { fullPage: true });
 });
