@@ -282,8 +282,13 @@ int64_t min_gpus_to_hold_states(const ModelShape& m, const Training& t, double c
   const StateBytes sb = state_bytes(t, &m);
   const double total = static_cast<double>(pc.total);
   const double trained = is_adapter_stage(t) ? 0.0 : total;
+  // Gradients stay whole on the GPUs unless they are consumed as they are made: one at a
+  // time under optimizer_in_backward, streamed to the host's optimizer under offload
+  // (stage_memory below keeps at most the largest parameter's or one bucket of them).
+  const bool streamed =
+      t.optimizer_in_backward || (t.offload.optimizer && framework_profile(t.framework).offload_streams_gradients);
   double bytes = (t.stage == Stage::qlora ? 0.5 : 2.0) * total +
-                 trained * (sb.gradients + (t.offload.optimizer ? 0.0 : sb.optimizer));
+                 trained * ((streamed ? 0.0 : sb.gradients) + (t.offload.optimizer ? 0.0 : sb.optimizer));
   if (t.offload.params) bytes = 0;
   if (cap > 0 && bytes > cap) return static_cast<int64_t>(std::floor(bytes / cap));
   return 1;
