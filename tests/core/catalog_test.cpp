@@ -36,8 +36,8 @@ const char* const kSpecKeys[] = {"memory_gib",  "bf16_tflops",    "fp16_tflops",
 
 }  // namespace
 
-TEST_CASE("the GPU catalog holds all 33 reference accelerators under unique ids", "[catalog]") {
-  CHECK(gpu_catalog().size() >= 33);
+TEST_CASE("the GPU catalog holds all 33 reference accelerators and GB300 under unique ids", "[catalog]") {
+  CHECK(gpu_catalog().size() >= 34);
   std::set<std::string> ids;
   for (const auto& g : gpu_catalog()) {
     INFO(g.id);
@@ -54,7 +54,7 @@ TEST_CASE("the GPU catalog holds all 33 reference accelerators under unique ids"
                          "rtx-4090-24gb",    "rtx-5090-32gb",  "mi250x-128gb",  "mi325x-256gb",   "mi355x-288gb",
                          "gaudi2-96gb",      "gaudi3-128gb",   "ascend-910c",   "hygon-k100-ai",  "cambricon-mlu370-x8",
                          "cambricon-mlu590", "kunlunxin-p800", "tpu-v4",        "tpu-v5e",        "tpu-v5p",
-                         "tpu-v6e",          "trainium1",      "trainium2"}) {
+                         "tpu-v6e",          "trainium1",      "trainium2",     "gb300-279gb"}) {
     INFO(id);
     CHECK(find_gpu(id) != nullptr);
   }
@@ -159,6 +159,13 @@ TEST_CASE("spot values match the reference catalog", "[catalog]") {
   // New entries.
   CHECK(gpu("b300-288gb").bf16_tflops.value == 2250);
   CHECK(gpu("gb200-186gb").scaleup_domain.value == 72);
+  // GB300 (Verda's per-GPU table without sparsity; NVIDIA's NVL72 reference architecture).
+  CHECK(gpu("gb300-279gb").bf16_tflops.value == 2500);
+  CHECK(gpu("gb300-279gb").fp8_tflops.value == 5000);
+  CHECK(gpu("gb300-279gb").memory_gib.value == 279);
+  CHECK(gpu("gb300-279gb").tdp_w.value == 1400);
+  CHECK(gpu("gb300-279gb").scaleup_domain.value == 72);
+  CHECK(gpu("gb300-279gb").scaleout_gbps.value == 800);
   CHECK(gpu("mi355x-288gb").bf16_tflops.value == 2516.6);
   CHECK(gpu("gaudi2-96gb").bf16_tflops.value == 432);
   CHECK(gpu("ascend-910c").bf16_tflops.value == 752);
@@ -216,7 +223,7 @@ TEST_CASE("catalog completeness: the seven key specs, and what an incomplete ent
     INFO(id);
     CHECK(complete.count(id) == 1);
   }
-  CHECK(complete.size() == 15);
+  CHECK(complete.size() == 16);  // GB300 is the sixteenth
   CHECK(missing_specs(gpu("hygon-k100-ai")) ==
         std::vector<std::string>{"scaleup_gbs", "scaleup_domain", "scaleout_gbps", "tdp_w"});
   CHECK(missing_specs(gpu("rtx-4090-24gb")) == std::vector<std::string>{"scaleout_gbps"});
@@ -283,6 +290,10 @@ TEST_CASE("accelerators without a measured performance profile fall back to the 
   CHECK(perf_profile_for("b200-180gb").matmul.value == Approx(1745.0 / 2250).margin(5e-4));
   CHECK(perf_profile_for("gb200-186gb").matmul.value == Approx(1822.0 / 2500).margin(5e-4));
   CHECK(perf_profile_for("b300-288gb").fp8_matmul.value == Approx(3353.3 / 4500).margin(5e-4));
+  // GB300 is not measured: the B300 die's MAMF rate, raised as GB200's is over B200's.
+  CHECK(perf_profile_for("gb300-279gb").matmul.value == Approx(1769.0 * (1822.0 / 1745.0) / 2500).margin(5e-4));
+  CHECK(perf_profile_for("gb300-279gb").fp8_matmul.value == Approx(3353.3 * (3615.6 / 3432.5) / 5000).margin(5e-4));
+  CHECK(perf_profile_for("gb300-279gb").matmul.confidence == "low");
   CHECK(perf_profile_for("b200-180gb").sm_count.value == 148);
   CHECK(perf_profile_for("h100-sxm-80gb").matmul.value == 0.803);
   CHECK(perf_profile_for("mi300x-192gb").matmul.value == 0.514);

@@ -456,7 +456,7 @@ TEST_CASE("compare: one row per accelerator, prices per accelerator", "[compare]
 
 TEST_CASE("catalogs print as JSON with what the core derives", "[catalog]") {
   const json g = value_of(catalog_json("gpus"));
-  REQUIRE(g["gpus"].size() == 33);
+  REQUIRE(g["gpus"].size() == 34);
   CHECK(g["sources"].is_object());
   for (const auto& e : g["gpus"]) {
     if (e["id"] == "h100-sxm-80gb") CHECK(e["default_price"]["value"] == 2.95);

@@ -147,18 +147,20 @@ TEST_CASE("a power cap slows compute by (cap / TDP)^(1/3)", "[perf][power]") {
   CHECK(capped / full > 1.10);
 }
 
-TEST_CASE("GB200 and B300 sustain B200's measured tensor rate scaled by (TDP ratio)^(1/3)", "[perf][power]") {
+TEST_CASE("GB200, B300 and GB300 sustain B200's measured tensor rate scaled by (TDP ratio)^(1/3)", "[perf][power]") {
   // data/perf.json: only B200's throttled rate is measured (FLASHINFER-THROTTLE); the
   // other Blackwell parts derive theirs from it with the same P ∝ f³ rule as a power cap.
   const Gpu b200 = *find_gpu("b200-180gb");
   const double b200_rate = *b200.bf16_tflops.value * *perf_profile_for(b200.id).sustained_clock.value;
-  for (const char* id : {"gb200-186gb", "b300-288gb"}) {
+  for (const char* id : {"gb200-186gb", "b300-288gb", "gb300-279gb"}) {
     const Gpu g = *find_gpu(id);
     const double derived = b200_rate * std::cbrt(*g.tdp_w.value / *b200.tdp_w.value) / *g.bf16_tflops.value;
     CHECK(*perf_profile_for(id).sustained_clock.value == Approx(derived).margin(0.0005));
   }
   // GB200 at 1,200 W: 0.853 · 2,250 · 1.2^(1/3) / 2,500 = 0.816.
   CHECK(*perf_profile_for("gb200-186gb").sustained_clock.value == Approx(0.816).margin(0.0005));
+  // GB300 at 1,400 W: 0.853 · 2,250 · 1.4^(1/3) / 2,500 = 0.859.
+  CHECK(*perf_profile_for("gb300-279gb").sustained_clock.value == Approx(0.859).margin(0.0005));
 }
 
 TEST_CASE("the PyTorch-native stacks' attention runs at SDPA's FlashAttention-2 rate", "[perf][attention]") {
