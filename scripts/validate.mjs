@@ -302,6 +302,9 @@ a row drifts beyond its tolerance. No constant in the model is tuned to a row: t
 efficiencies come from \`data/perf.json\` with their sources. One constant is fitted on these
 rows: the Megatron-Core MoE layer overhead (\`moe_layer_overhead\`), on the 16 counted MoE rows
 at even positions, and tested on the other 15 (\`scripts/fit-moe-overhead.mjs\`).
+The other pre-training rows of the Megatron-Bridge tables (25.09 to 26.08, GB300 included),
+mapped mechanically rather than recipe by recipe, are run by \`scripts/archive-sweep.mjs\`:
+[archive-sweep.md](archive-sweep.md) shows how the model does on runs it was not built on.
 
 **Summary** over the ${counted.length} rows that count toward the accuracy target (first metric of each row):
 median absolute error **${(median * 100).toFixed(1)}%**, mean ${(mean * 100).toFixed(1)}%, max **${(max * 100).toFixed(1)}%**.

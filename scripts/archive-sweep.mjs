@@ -1,0 +1,255 @@
+#!/usr/bin/env node
+// The Megatron-Bridge performance archive, every pre-training row gpucalc can express,
+// run through the native CLI: a wider check than validation/ (whose rows each carry a
+// recipe read by hand), with a mapping that is mechanical and therefore rougher.
+//
+//   node scripts/archive-sweep.mjs                  read validation/archive/megatron-bridge-pretrain.json,
+//                                                   print the summary, write docs/archive-sweep.md
+//   node scripts/archive-sweep.mjs --extract A.md [B.md ...]
+//                                                   rebuild that JSON from the archive's markdown
+//                                                   (docs/performance-summary-archive.md and
+//                                                   docs/performance-summary.md of
+//                                                   NVIDIA-NeMo/Megatron-Bridge), then sweep
+//   --no-write                                      print only
+//   --check                                         exit 1 when docs/archive-sweep.md is not this run's
+//
+// How a table row becomes a scenario (docs/archive-sweep.md repeats this):
+// - System -> accelerator preset (DGX-H100 h100-sxm-80gb, DGX-B200 b200-180gb, DGX-B300
+//   b300-288gb, DGX-GB200 gb200-186gb, DGX-GB300 gb300-279gb).
+// - Model -> the counted validation/ rows of the same model are the templates: the row of
+//   the same system and release if there is one, else the same system, else the same
+//   release, else any. The template gives what the table does not print (recomputation,
+//   dispatcher and A2A overlap, the MTP layer, gpt-oss's shape, gradient dtype), so a
+//   sweep row inherits a neighbour's recipe reading rather than its own.
+// - The table gives GPUs, precision, GBS, MBS, sequence length, TP, PP, CP, VP, EP and
+//   FSDP (> 0: ZeRO-3). BF16 -> bf16; FP8, FP8-CS -> fp8; FP8-MX, MXFP8 -> fp8 with
+//   fp8_recipe mxfp8; NVFP4 is not modelled and is skipped. The 25.09 tables print no
+//   precision column; their values are FP8 (their footnote gives the other quantisation
+//   granularity in parentheses), taken as fp8. A cell "a (b)" takes a, the table's main
+//   configuration.
+// - DeepSeek-V3 "(w/o MTP)" / "(w/ MTP)" set the multi-token-prediction layer (0 / 1);
+//   25.09's "(tokendrop)" rows are run dropless like the rest (gpucalc has no capacity
+//   factor in its time model).
+// - DeepSeek-V3's uneven pipeline split (Megatron-Bridge's
+//   set_deepseek_v3_pipeline_model_parallel_layout): ceil(61 / PP) layers on the first
+//   stage, the rest of the last stage's share on it.
+// - Skipped and counted by reason: models without a preset (Kimi K2, the Nemotron 3
+//   hybrids, DeepSeek-V4), NVFP4, layouts gpucalc refuses (Llama 3.1 405B at PP16 x VP8
+//   = 128 virtual stages for 126 layers: Megatron-Bridge counts the embedding and the
+//   loss as pipeline slots, gpucalc does not).
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const CLI = path.resolve(ROOT, process.env.GPUCALC_CLI ?? "build/native/cli/gpucalc");
+const DATA = path.join(ROOT, "validation/archive/megatron-bridge-pretrain.json");
+const SOURCE = {
+  repo: "NVIDIA-NeMo/Megatron-Bridge",
+  paths: ["docs/performance-summary-archive.md", "docs/performance-summary.md"],
+  commit: "067f987df03b8355b03192d88d70f1709fedf51a",
+  note: "The 'Pre-Training Performance' tables of every release in the two files (25.09 to 26.08), as printed; the footnote under them: 'In MoE training benchmarks, we force-balance the token distribution among experts and all benchmarks are token-dropless.'",
+};
+const GPUS = { "DGX-H100": "h100-sxm-80gb", "DGX-B200": "b200-180gb", "DGX-B300": "b300-288gb", "DGX-GB200": "gb200-186gb", "DGX-GB300": "gb300-279gb" };
+const MODELS = { LLAMA3_8B: "llama-3.1-8b", LLAMA3_70B: "llama-3.1-70b", "LLAMA3.1_405B": "llama-3.1-405b", DeepSeekV3: "deepseek-v3", "GPT OSS 120B": "gpt-oss-120b", Qwen3_30B_a3B: "qwen3-30b-a3b", Qwen3_235B_a22B: "qwen3-235b-a22b" };
+
+// ---- Extraction: the markdown tables, one record per row, cells kept as printed.
+function extract(files) {
+  const rows = [];
+  for (const file of files) {
+    let release, section, context, header;
+    for (const line of readFileSync(file, "utf8").split("\n")) {
+      let m;
+      if ((m = line.match(/^## ([\d.]+) NeMo Container/))) { release = m[1]; continue; }
+      if ((m = line.match(/^### (.*)/))) { section = m[1].trim(); continue; }
+      if ((m = line.match(/^#### (Model|System): (.*)/))) { context = { [m[1].toLowerCase()]: m[2].trim() }; header = null; continue; }
+      if (!line.startsWith("|") || !release || !/Pre-Training/.test(section ?? "")) continue;
+      const cells = line.split("|").slice(1, -1).map((s) => s.trim());
+      if (cells[0] === "System" || cells[0] === "Model") { header = cells; continue; }
+      if (!header || /^-+$/.test(cells[0])) continue;
+      const r = { release, file: path.basename(file), ...context };
+      header.forEach((h, i) => (r[h] = cells[i]));
+      r.row = line.trim();
+      rows.push(r);
+    }
+  }
+  return { about: "Megatron-Bridge pre-training performance rows, as printed (scripts/archive-sweep.mjs --extract).", source: SOURCE, rows };
+}
+
+// ---- Mapping a row to a scenario.
+const main = (cell) => (cell === undefined ? undefined : String(cell).split("(")[0].trim());
+const modelKey = (m) => (typeof m === "string" ? m : m.base ?? (/gpt-oss-120b/i.test(m.name ?? "") ? "gpt-oss-120b" : m.name));
+
+function templates() {
+  return readdirSync(path.join(ROOT, "validation"))
+    .filter((f) => /^(mbridge|megatron_bridge)/.test(f))
+    .map((f) => JSON.parse(readFileSync(path.join(ROOT, "validation", f), "utf8")))
+    .filter((v) => v.counts_toward_target && v.reported.tokens_per_s_per_gpu && !v.scenario.training.stage);
+}
+
+function toScenario(r, pool) {
+  const modelName = (r.Model ?? r.model).replace(/\s*\(.*\)\s*$/, "").trim();
+  const model = MODELS[modelName], gpu = GPUS[r.System ?? r.system];
+  if (!model) return { skip: `no preset for ${modelName}` };
+  if (!gpu) return { skip: `no preset for ${r.System ?? r.system}` };
+  const precision = main(r.Precision) ?? (r.release === "25.09" ? "FP8" : undefined);
+  if (!precision) return { skip: "no precision" };
+  if (/FP4/.test(precision)) return { skip: "NVFP4 (not modelled)" };
+  const same = pool.filter((v) => modelKey(v.scenario.model) === model);
+  if (!same.length) return { skip: `no validation row of ${model}` };
+  const score = (v) => (v.scenario.gpu === gpu ? 2 : 0) + ((v.source.section ?? "").startsWith(`${r.release} `) ? 1 : 0);
+  const template = same.slice().sort((a, b) => score(b) - score(a) || a.id.localeCompare(b.id))[0];
+  const s = structuredClone(template.scenario);
+  const n = (k) => Number(main(r[k]));
+  const gpus = n("#-GPUs"), tp = n("TP"), pp = n("PP"), cp = n("CP"), ep = n("EP") || 1;
+  const vp = ["n/a", undefined].includes(main(r.VP)) ? 1 : n("VP");
+  s.name = `${modelName}, ${gpus} ${r.System ?? r.system}, ${precision} (Megatron-Bridge ${r.release})`;
+  s.gpu = gpu;
+  Object.assign(s.training, { seq_len: n("Sequence Length"), global_batch: n("GBS"), micro_batch: n("MBS"), precision: /BF16/.test(precision) ? "bf16" : "fp8" });
+  if (/MX/.test(precision)) s.training.fp8_recipe = "mxfp8";
+  else delete s.training.fp8_recipe;
+  if (Number(main(r.FSDP) ?? 0) > 0) s.training.zero_stage = 3;
+  else if (s.training.zero_stage === 3) s.training.zero_stage = 1;
+  s.parallel = { gpus, tp, pp, dp: gpus / (tp * pp * cp), cp };
+  if (vp > 1) s.parallel.vpp = vp;
+  if (ep > 1) Object.assign(s.parallel, { ep, etp: 1 });
+  const label = r.Model ?? r.model;
+  if (/w\/o MTP/.test(label) && typeof s.model === "object") s.model.mtp_layers = 0;
+  if (/w\/ MTP/.test(label) && typeof s.model === "object") s.model.mtp_layers = 1;
+  if (model === "deepseek-v3" && pp > 1) {
+    const first = Math.ceil(61 / pp), last = 61 - first * (pp - 1);
+    if (last >= 1) Object.assign(s.parallel, { first_stage_layers: first, last_stage_layers: last });
+  }
+  return { scenario: s, template: template.id };
+}
+
+// ---- The sweep.
+const median = (x) => { const a = x.slice().sort((p, q) => p - q); return a.length ? (a.length % 2 ? a[(a.length - 1) / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2) : NaN; };
+const pct = (x) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}%`;
+const abspct = (x) => `${(x * 100).toFixed(1)}%`;
+
+function sweep(data) {
+  const pool = templates();
+  const published = new Set(pool.map((v) => v.notes.match(/verbatim: '([^']*)'/)?.[1]?.replace(/\s+/g, " ")).filter(Boolean));
+  return data.rows.map((r) => {
+    const m = toScenario(r, pool);
+    const base = { release: r.release, system: r.System ?? r.system, model: r.Model ?? r.model, row: r.row };
+    if (m.skip) return { ...base, skip: m.skip };
+    const out = spawnSync(CLI, ["evaluate", "-"], { input: JSON.stringify(m.scenario), encoding: "utf8" });
+    if (out.status !== 0) return { ...base, skip: `refused: ${out.stderr.trim().replace(/^gpucalc: /, "").split("\n")[0]}` };
+    const v = JSON.parse(out.stdout);
+    const measured = Number(main(r["Tokens / sec / GPU"]));
+    const predicted = v.performance.tokens_per_s_per_gpu;
+    const ratio = predicted / measured;  // actual time / predicted time
+    const q = v.uncertainty.time.ratio;
+    return { ...base, gpu: m.scenario.gpu, template: m.template, regime: v.uncertainty.time.regime, measured, predicted, error: ratio - 1,
+      inside: q && ratio >= q.p10 && ratio <= q.p90, in_validation: published.has(r.row.replace(/\s+/g, " ")) };
+  });
+}
+
+function stats(set) {
+  const a = set.map((x) => Math.abs(x.error));
+  return { n: set.length, median: median(a), mean: a.reduce((p, q) => p + q, 0) / (a.length || 1), max: a.length ? Math.max(...a) : NaN,
+    signed: median(set.map((x) => x.error)), inside: set.filter((x) => x.inside).length };
+}
+
+function report(results) {
+  const done = results.filter((x) => !x.skip);
+  const line = (label, s) => `| ${label} | ${s.n} | ${abspct(s.median)} | ${abspct(s.mean)} | ${abspct(s.max)} | ${pct(s.signed)} | ${s.inside} / ${s.n} |`;
+  const head = "| rows | n | median abs. error | mean | max | signed median | inside P10-P90 |\n|---|---:|---:|---:|---:|---:|---:|";
+  const byRegime = ["dense", "moe"].flatMap((g) => [
+    line(`${g}, all`, stats(done.filter((x) => x.regime === g))),
+    line(`${g}, not in validation/`, stats(done.filter((x) => x.regime === g && !x.in_validation))),
+  ]);
+  const gpus = [...new Set(done.map((x) => x.gpu))].sort();
+  const byGpu = gpus.flatMap((g) => ["dense", "moe"].map((k) => [g, k, done.filter((x) => x.gpu === g && x.regime === k)]))
+    .filter(([, , s]) => s.length).map(([g, k, s]) => line(`${g}, ${k}`, stats(s)));
+  const releases = [...new Set(done.map((x) => x.release))];
+  const byRelease = releases.flatMap((rel) => ["dense", "moe"].map((k) => [rel, k, done.filter((x) => x.release === rel && x.regime === k)]))
+    .filter(([, , s]) => s.length).map(([rel, k, s]) => line(`${rel}, ${k}`, stats(s)));
+  const skipped = {};
+  for (const x of results.filter((y) => y.skip)) skipped[x.skip] = (skipped[x.skip] ?? 0) + 1;
+  const rows = done.map((x) => `| ${x.release} | ${x.system} | ${x.model} | ${x.regime} | ${x.measured} | ${x.predicted.toFixed(0)} | ${pct(x.error)} | ${x.inside ? "yes" : "no"} | ${x.in_validation ? "yes" : ""} | ${x.template} |`);
+  return `# Archive sweep: every Megatron-Bridge pre-training row gpucalc can express
+
+Generated by \`node scripts/archive-sweep.mjs\` from
+\`validation/archive/megatron-bridge-pretrain.json\` (the pre-training tables of
+${SOURCE.repo} \`${SOURCE.paths.join("` and `")}\` at ${SOURCE.commit.slice(0, 9)}, 25.09 to 26.08, as printed).
+Do not edit by hand.
+
+[validation.md](validation.md) holds the runs whose recipes were read one by one and
+counts them toward the accuracy targets. This sweep takes every other row of the same
+tables with a mechanical mapping (the script's header and below), so it is rougher, but it
+is three times as many runs and most of them were never looked at while the model was
+built: it shows how the model does on the runs it was not tuned on. It does not count
+toward the targets or the ranges.
+
+How a row becomes a scenario: the table gives the GPUs, precision, batch, sequence
+length and TP/PP/CP/VP/EP/FSDP layout; what it does not print (recomputation, MoE
+dispatcher and overlap, the MTP layer, gradient dtype) comes from the counted validation
+row of the same model on the same system and release, else the same system, else the same
+release, else any (the "template" column). NVFP4 rows, models without a preset and
+layouts gpucalc refuses are skipped, counted by reason below. Error = predicted /
+measured tokens/s − 1 (negative: the model is too slow); "inside P10-P90" uses the range
+the answer itself prints.
+
+## By regime
+
+${head}
+${byRegime.join("\n")}
+
+## By accelerator
+
+${head}
+${byGpu.join("\n")}
+
+## By release
+
+${head}
+${byRelease.join("\n")}
+
+## Skipped (${results.length - done.length} of ${results.length})
+
+${Object.entries(skipped).sort((a, b) => b[1] - a[1]).map(([k, n]) => `- ${n} × ${k}`).join("\n")}
+
+## Every row
+
+| release | system | model | regime | measured tokens/s/GPU | predicted | error | inside P10-P90 | in validation/ | template |
+|---|---|---|---|---:|---:|---:|---|---|---|
+${rows.join("\n")}
+`;
+}
+
+const args = process.argv.slice(2);
+let data;
+if (args[0] === "--extract") {
+  data = extract(args.slice(1).filter((a) => !a.startsWith("--")));
+  writeFileSync(DATA, `${JSON.stringify(data, null, 1)}\n`);
+  console.log(`${data.rows.length} rows -> ${path.relative(ROOT, DATA)}`);
+} else {
+  data = JSON.parse(readFileSync(DATA, "utf8"));
+}
+const results = sweep(data);
+const done = results.filter((x) => !x.skip);
+for (const g of ["dense", "moe"]) {
+  for (const [label, set] of [["all", done.filter((x) => x.regime === g)], ["not in validation/", done.filter((x) => x.regime === g && !x.in_validation)]]) {
+    const s = stats(set);
+    console.log(`${g.padEnd(5)} ${label.padEnd(19)} n ${String(s.n).padStart(3)}  median ${abspct(s.median)}  mean ${abspct(s.mean)}  max ${abspct(s.max)}  signed ${pct(s.signed)}  inside P10-P90 ${s.inside}/${s.n}`);
+  }
+}
+console.log(`skipped ${results.length - done.length} of ${results.length}`);
+const md = report(results);
+const DOC = path.join(ROOT, "docs/archive-sweep.md");
+if (args.includes("--check")) {
+  // ctest validation.archive_sweep: the committed report must be this run's, so a change
+  // that moves any archive row shows in the diff that makes it.
+  let committed = "";
+  try { committed = readFileSync(DOC, "utf8"); } catch { /* missing: differs */ }
+  if (committed !== md) {
+    console.error("docs/archive-sweep.md is stale: run node scripts/archive-sweep.mjs and commit the result");
+    process.exit(1);
+  }
+} else if (!args.includes("--no-write")) {
+  writeFileSync(DOC, md);
+}
