@@ -354,7 +354,9 @@ page give the same ranges).
   also covers every run's spread. The unmeasured-accelerator band is measured, not
   guessed: every counted run on a measured GPU is fed again with that GPU written out as a
   custom accelerator of the same specs (so it runs on the default profile), and those
-  ratios make the band; an answer on such a part also takes its job's own regime band.
+  ratios make the band, with the counted runs on parts whose profile is derived from
+  siblings rather than measured (\`measured: false\` in data/perf.json: GB300); an answer
+  on such a part also takes its job's own regime band.
 ${Object.entries(bands).map(([k, b]) => `  ${k}: P10 ${fx(b.p10)}, P50 ${fx(b.p50)}, P90 ${fx(b.p90)} (n ${b.n}, up to ${b.max_gpus} GPUs).`).join("\n")}
   In-sample coverage of the counted runs: ${coverage.inside} of ${coverage.rows} inside their regime's band.
   The pooled quantiles above remain for the regimes without a band.

@@ -263,6 +263,23 @@ TEST_CASE("an answer's time range comes from its own regime and widens beyond th
   const json tpu = answer(R"({"model":"llama-3.1-8b","gpu":"tpu-v5e","training":{"tokens":1e12,"seq_len":4096},
     "parallel":{"gpus":64}})");
   CHECK(tpu["uncertainty"]["time"]["regime"] == "unmeasured_accelerator");
+  // GB300's profile is derived from B300's and B200's measurements ("measured": false in
+  // data/perf.json): its answers take the unmeasured range joined with the job's own,
+  // while the measured B300 answers in its job's regime.
+  const char* on = R"({"model":"llama-3.1-70b","gpu":"GPU","training":{"tokens":1e12,"seq_len":8192},
+    "parallel":{"gpus":64}})";
+  const auto with_gpu = [&](const std::string& id) {
+    std::string text = on;
+    return answer(text.replace(text.find("GPU"), 3, id));
+  };
+  const json gb300 = with_gpu("gb300-279gb"), b300 = with_gpu("b300-288gb");
+  CHECK(gb300["gpu"]["perf_profile"]["id"] == "gb300-279gb");
+  CHECK(gb300["uncertainty"]["time"]["regime"] == "unmeasured_accelerator");
+  CHECK(gb300["uncertainty"]["time"]["ratio"]["p10"].get<double>() ==
+        Approx(std::min(s.regime("unmeasured_accelerator")->p10, s.regime("dense")->p10)));
+  CHECK(gb300["uncertainty"]["time"]["ratio"]["p90"].get<double>() ==
+        Approx(std::max(s.regime("unmeasured_accelerator")->p90, s.regime("dense")->p90)));
+  CHECK(b300["uncertainty"]["time"]["regime"] == "dense");
   // 65,536 GPUs: beyond every dense run, so the band also covers every run's spread.
   const json huge = answer(R"({"model":"llama-3.1-405b","gpu":"h100-sxm-80gb","training":{"tokens":15e12,
     "seq_len":8192},"parallel":{"tp":8,"pp":16,"dp":512}})");
