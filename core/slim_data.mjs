@@ -1,6 +1,6 @@
 // Writes a copy of a data/ JSON file for the wasm build's embedded catalogs, without the
 // members the core never reads: prose written for people (a file's `about`, perf.json's
-// table of `sources`, the fitted MoE overhead's derivation). The page's wasm is part of
+// table of `sources`, the fitted MoE overhead's derivation, the GPU entries' notes). The page's wasm is part of
 // every first visit (issue 16: under 250 KB gzip); the CLI embeds the files whole.
 // Every other token is copied as written (numbers keep their spelling, so 2.0 stays a
 // float for nlohmann/json), white space outside strings dropped. The wasm and native
@@ -12,6 +12,19 @@ import path from "node:path";
 // Per file: JSON paths of members to leave out; "*" matches any key, "**" any depth.
 const DROP = {
   "perf.json": [["**", "about"], ["sources"], ["moe_layer_overhead", "source"]],
+  // The GPU catalog's descriptive prose (what the core stores but never prints in an
+  // answer; `gpucalc catalog gpus` keeps it): ~4 KB gzip of every first visit.
+  "gpus.json": [
+    ["gpus", "*", "notes"],
+    ["gpus", "*", "least_sure"],
+    ["gpus", "*", "form_factor"],
+    ["gpus", "*", "memory_type"],
+    ["gpus", "*", "reference_id"],
+    ["gpus", "*", "export_control"],
+    ["gpus", "*", "*", "note"],
+    ["gpus", "*", "*", "derived"],
+    ["gpus", "*", "*", "unsourced"],
+  ],
   "uncertainty.json": [["**", "about"]],
 };
 

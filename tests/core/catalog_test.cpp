@@ -36,6 +36,14 @@ const char* const kSpecKeys[] = {"memory_gib",  "bf16_tflops",    "fp16_tflops",
 
 }  // namespace
 
+// The wasm build embeds data/gpus.json without the entries' prose (notes, least_sure,
+// export_control ...; core/slim_data.mjs), which no answer prints; the native core keeps it.
+#ifdef __EMSCRIPTEN__
+constexpr bool kCatalogProse = false;
+#else
+constexpr bool kCatalogProse = true;
+#endif
+
 TEST_CASE("the GPU catalog holds all 33 reference accelerators and GB300 under unique ids", "[catalog]") {
   CHECK(gpu_catalog().size() >= 34);
   std::set<std::string> ids;
@@ -194,7 +202,7 @@ TEST_CASE("accelerators without published figures stay unknown and are refused b
     const Gpu& g = gpu(id);
     CHECK_FALSE(g.memory_gib.value.has_value());
     CHECK_FALSE(g.bf16_tflops.value.has_value());
-    CHECK_FALSE(g.least_sure.empty());
+    if (kCatalogProse) CHECK_FALSE(g.least_sure.empty());
     const json env =
         json::parse(evaluate_json(std::string(R"({"model":"llama-3.1-8b","gpu":")") + id +
                                   R"(","training":{"tokens":1e12,"seq_len":4096},"parallel":{"gpus":64}})"));
@@ -247,18 +255,19 @@ TEST_CASE("catalog completeness: the seven key specs, and what an incomplete ent
 }
 
 TEST_CASE("China-market and domestic accelerators keep their caveats and variants", "[catalog]") {
+  // The caveats are prose, which the wasm core embeds without (kCatalogProse).
   for (const char* id : {"a800-sxm-80gb", "h800-sxm-80gb", "h20-96gb"}) {
     INFO(id);
-    CHECK_FALSE(gpu(id).export_control.empty());
+    if (kCatalogProse) CHECK_FALSE(gpu(id).export_control.empty());
   }
   for (const char* id : {"h800-sxm-80gb", "h20-96gb", "ascend-910b", "ascend-910c", "hygon-k100-ai", "kunlunxin-p800",
                          "cambricon-mlu590"}) {
     INFO(id);
-    CHECK_FALSE(gpu(id).least_sure.empty());
+    if (kCatalogProse) CHECK_FALSE(gpu(id).least_sure.empty());
   }
   for (const char* id : {"ascend-910b", "ascend-910c", "hygon-k100-ai", "cambricon-mlu370-x8", "kunlunxin-p800"}) {
     INFO(id);
-    CHECK_FALSE(gpu(id).notes.empty());
+    if (kCatalogProse) CHECK_FALSE(gpu(id).notes.empty());
   }
   const json doc = read_data("gpus.json");
   for (const auto& e : doc["gpus"]) {

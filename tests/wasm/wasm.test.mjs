@@ -153,7 +153,17 @@ describe("compare and catalog: wasm == native CLI", () => {
       assert.equal(got.value[kind].length, kind === "gpus" ? 34 : 41);  // 33 reference accelerators + GB300; 33 dense + 8 MoE presets
       const cli = runCli(["catalog", kind]);
       assert.equal(cli.status, 0, cli.stderr);
-      assert.deepStrictEqual(got.value, JSON.parse(cli.stdout));
+      const want = JSON.parse(cli.stdout);
+      // The wasm embeds gpus.json without the entries' prose (core/slim_data.mjs): the same
+      // catalog less those members, every number and source the same.
+      if (kind === "gpus") {
+        assert.ok(want.gpus.some((g) => g.notes) && !got.value.gpus.some((g) => g.notes));
+        for (const g of want.gpus) {
+          for (const k of ["notes", "least_sure", "form_factor", "memory_type", "reference_id", "export_control"]) delete g[k];
+          for (const v of Object.values(g)) if (v && typeof v === "object" && !Array.isArray(v)) for (const k of ["note", "derived", "unsourced"]) delete v[k];
+        }
+      }
+      assert.deepStrictEqual(got.value, want);
     });
   }
   test("catalog of an unknown kind is ok:false", () => assert.equal(JSON.parse(core.catalog("tpus")).ok, false));
