@@ -33,8 +33,10 @@
 // - DeepSeek-V3's uneven pipeline split (Megatron-Bridge's
 //   set_deepseek_v3_pipeline_model_parallel_layout): ceil(61 / PP) layers on the first
 //   stage, the rest of the last stage's share on it.
-// - Skipped and counted by reason: models without a preset (Kimi K2, the Nemotron 3
-//   hybrids, DeepSeek-V4), NVFP4, layouts gpucalc refuses (Llama 3.1 405B at PP16 x VP8
+// - Kimi K2 takes DeepSeek-V3's recipe options (TEMPLATE_OF) with its own preset, AdamW
+//   for its Muon optimizer.
+// - Skipped and counted by reason: models without a preset (the Nemotron 3 hybrids,
+//   DeepSeek-V4), NVFP4, layouts gpucalc refuses (Llama 3.1 405B at PP16 x VP8
 //   = 128 virtual stages for 126 layers: Megatron-Bridge counts the embedding and the
 //   loss as pipeline slots, gpucalc does not).
 import { spawnSync } from "node:child_process";
@@ -52,7 +54,11 @@ const SOURCE = {
   note: "The 'Pre-Training Performance' tables of every release in the two files (25.09 to 26.08), as printed; the footnote under them: 'In MoE training benchmarks, we force-balance the token distribution among experts and all benchmarks are token-dropless.'",
 };
 const GPUS = { "DGX-H100": "h100-sxm-80gb", "DGX-B200": "b200-180gb", "DGX-B300": "b300-288gb", "DGX-GB200": "gb200-186gb", "DGX-GB300": "gb300-279gb" };
-const MODELS = { LLAMA3_8B: "llama-3.1-8b", LLAMA3_70B: "llama-3.1-70b", "LLAMA3.1_405B": "llama-3.1-405b", DeepSeekV3: "deepseek-v3", "GPT OSS 120B": "gpt-oss-120b", Qwen3_30B_a3B: "qwen3-30b-a3b", Qwen3_235B_a22B: "qwen3-235b-a22b" };
+const MODELS = { LLAMA3_8B: "llama-3.1-8b", LLAMA3_70B: "llama-3.1-70b", "LLAMA3.1_405B": "llama-3.1-405b", DeepSeekV3: "deepseek-v3", "GPT OSS 120B": "gpt-oss-120b", Qwen3_30B_a3B: "qwen3-30b-a3b", Qwen3_235B_a22B: "qwen3-235b-a22b", Kimi_K2: "kimi-k2" };
+// A model without a recipe-read row of its own borrows the recipe options of its
+// architecture's: Kimi K2 is DeepSeek-V3's architecture, and its Megatron-Bridge recipes
+// derive from DeepSeek-V3's (its Muon optimizer is not modelled: it is sized with AdamW).
+const TEMPLATE_OF = { "kimi-k2": "deepseek-v3" };
 
 // ---- Extraction: the markdown tables, one record per row, cells kept as printed.
 function extract(files) {
@@ -96,7 +102,7 @@ function toScenario(r, pool) {
   const precision = main(r.Precision) ?? (r.release === "25.09" ? "FP8" : undefined);
   if (!precision) return { skip: "no precision" };
   if (/FP4/.test(precision)) return { skip: "NVFP4 (not modelled)" };
-  const same = pool.filter((v) => modelKey(v.scenario.model) === model);
+  const same = pool.filter((v) => modelKey(v.scenario.model) === (TEMPLATE_OF[model] ?? model));
   if (!same.length) return { skip: `no validation row of ${model}` };
   const score = (v) => (v.scenario.gpu === gpu ? 2 : 0) + ((v.source.section ?? "").startsWith(`${r.release} `) ? 1 : 0);
   const template = same.slice().sort((a, b) => score(b) - score(a) || a.id.localeCompare(b.id))[0];
@@ -105,6 +111,7 @@ function toScenario(r, pool) {
   const gpus = n("#-GPUs"), tp = n("TP"), pp = n("PP"), cp = n("CP"), ep = n("EP") || 1;
   const vp = ["n/a", undefined].includes(main(r.VP)) ? 1 : n("VP");
   s.name = `${modelName}, ${gpus} ${r.System ?? r.system}, ${precision} (Megatron-Bridge ${r.release})`;
+  if (TEMPLATE_OF[model]) s.model = model;
   s.gpu = gpu;
   Object.assign(s.training, { seq_len: n("Sequence Length"), global_batch: n("GBS"), micro_batch: n("MBS"), precision: /BF16/.test(precision) ? "bf16" : "fp8" });
   if (/MX/.test(precision)) s.training.fp8_recipe = "mxfp8";

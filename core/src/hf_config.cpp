@@ -50,6 +50,9 @@ constexpr ArchName kArchs[] = {
     {"mixtral", "MixtralForCausalLM", Arch::mixtral},
     {"deepseek_v2", "DeepseekV2ForCausalLM", Arch::deepseek_v2},
     {"deepseek_v3", "DeepseekV3ForCausalLM", Arch::deepseek_v3},
+    // Moonshot's Kimi K2 ships DeepSeek-V3's architecture under its own model_type
+    // (MoonshotAI/Kimi-K2 docs/deploy_guidance.md: "model_type": "kimi_k2").
+    {"kimi_k2", "DeepseekV3ForCausalLM", Arch::deepseek_v3},
     {"gemma2", "Gemma2ForCausalLM", Arch::gemma2},
     {"gemma3", "Gemma3ForConditionalGeneration", Arch::gemma3},
     {"gemma3_text", "Gemma3ForCausalLM", Arch::gemma3},

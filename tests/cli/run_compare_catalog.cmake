@@ -32,8 +32,8 @@ foreach(bad "h100-sxm-80gb,h999" "h20-96gb,h20-96gb" "h100-sxm-80gb,,h20-96gb")
 endforeach()
 run(2 compare "${EXAMPLE}")
 
-# 34 accelerators; 33 dense + 8 MoE model presets (data/*.json).
-foreach(pair "gpus;34" "models;41")
+# 34 accelerators; 33 dense + 9 MoE model presets (data/*.json).
+foreach(pair "gpus;34" "models;42")
   list(GET pair 0 kind)
   list(GET pair 1 want)
   run(0 catalog ${kind})

@@ -178,6 +178,30 @@ TEST_CASE("hf_config deepseek_v3: deepseek-ai/DeepSeek-V3 counts the 671B main m
   CHECK(c.mtp == count_params(*find_model("deepseek-v3")).mtp);
 }
 
+TEST_CASE("hf_config kimi_k2: moonshotai/Kimi-K2-Instruct counts its 1,026,408,232,448 parameters", "[hf_config]") {
+  // Kimi K2 ships DeepSeek-V3's architecture under model_type "kimi_k2": 384 routed experts,
+  // 64 heads, one dense layer, no MTP module.
+  auto s = with_config(R"({
+    "architectures": ["DeepseekV3ForCausalLM"], "auto_map": {"AutoConfig": "configuration_deepseek.DeepseekV3Config"},
+    "bos_token_id": 163584, "eos_token_id": 163585, "first_k_dense_replace": 1, "hidden_act": "silu",
+    "hidden_size": 7168, "initializer_range": 0.02, "intermediate_size": 18432, "kv_lora_rank": 512,
+    "max_position_embeddings": 131072, "model_type": "kimi_k2", "moe_intermediate_size": 2048,
+    "moe_layer_freq": 1, "n_group": 1, "n_routed_experts": 384, "n_shared_experts": 1, "norm_topk_prob": true,
+    "num_attention_heads": 64, "num_experts_per_tok": 8, "num_hidden_layers": 61, "num_key_value_heads": 64,
+    "num_nextn_predict_layers": 0, "pretraining_tp": 1, "q_lora_rank": 1536, "qk_nope_head_dim": 128,
+    "qk_rope_head_dim": 64, "rms_norm_eps": 1e-06, "rope_theta": 50000.0, "routed_scaling_factor": 2.827,
+    "scoring_func": "sigmoid", "tie_word_embeddings": false, "topk_group": 1, "topk_method": "noaux_tc",
+    "torch_dtype": "bfloat16", "transformers_version": "4.48.3", "use_cache": true, "v_head_dim": 128,
+    "vocab_size": 163840})");
+  REQUIRE(s.ok());
+  CHECK(s->warnings.empty());
+  const ParamCounts c = count_params(s->problem.model);
+  CHECK(c.total == 1'026'408'232'448);  // the checkpoint's safetensors
+  CHECK(c.total == preset_total("kimi-k2"));
+  CHECK(s->problem.model.mtp_layers == 0);
+  CHECK(c.router == 384LL * 7168 + 384);  // gate + e_score_correction_bias
+}
+
 TEST_CASE("hf_config num_nextn_predict_layers: imported as model.mtp_layers, checked, overridable", "[hf_config]") {
   const std::string base = R"({"model_type": "deepseek_v3", "hidden_size": 1024, "intermediate_size": 2816,
     "moe_intermediate_size": 256, "n_routed_experts": 16, "n_shared_experts": 1, "num_experts_per_tok": 2,
