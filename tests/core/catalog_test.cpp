@@ -4,9 +4,11 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "gpucalc/api.hpp"
 #include "gpucalc/hardware.hpp"
@@ -167,13 +169,12 @@ TEST_CASE("spot values match the reference catalog", "[catalog]") {
   // New entries.
   CHECK(gpu("b300-288gb").bf16_tflops.value == 2250);
   CHECK(gpu("gb200-186gb").scaleup_domain.value == 72);
-  // GB300 (Verda's per-GPU table without sparsity; NVIDIA's NVL72 reference architecture).
-  CHECK(gpu("gb300-279gb").bf16_tflops.value == 2500);
-  CHECK(gpu("gb300-279gb").fp8_tflops.value == 5000);
-  CHECK(gpu("gb300-279gb").memory_gib.value == 279);
-  CHECK(gpu("gb300-279gb").tdp_w.value == 1400);
-  CHECK(gpu("gb300-279gb").scaleup_domain.value == 72);
-  CHECK(gpu("gb300-279gb").scaleout_gbps.value == 800);
+  // GB300 (Verda's per-GPU table without sparsity; NVIDIA's NVL72 reference architecture):
+  // BF16, FP8, usable memory, TDP, NVLink domain, scale-out per GPU.
+  const Gpu& gb300 = gpu("gb300-279gb");
+  CHECK(std::vector<std::optional<double>>{gb300.bf16_tflops.value, gb300.fp8_tflops.value, gb300.memory_gib.value,
+                                           gb300.tdp_w.value, gb300.scaleup_domain.value, gb300.scaleout_gbps.value} ==
+        std::vector<std::optional<double>>{2500, 5000, 279, 1400, 72, 800});
   CHECK(gpu("mi355x-288gb").bf16_tflops.value == 2516.6);
   CHECK(gpu("gaudi2-96gb").bf16_tflops.value == 432);
   CHECK(gpu("ascend-910c").bf16_tflops.value == 752);
