@@ -1,7 +1,8 @@
 // Writes a copy of a data/ JSON file for the wasm build's embedded catalogs, without the
-// members the core never reads: prose written for people (a file's `about`, perf.json's
-// table of `sources`, the fitted MoE overhead's derivation, the GPU entries' notes). The page's wasm is part of
-// every first visit (issue 16: under 250 KB gzip); the CLI embeds the files whole.
+// members no answer prints: prose written for people (a file's `about`, perf.json's table
+// of `sources`, the fitted MoE overhead's derivation, the GPU entries' notes). The page's
+// wasm is part of every first visit (issue 16: under 250 KB gzip); the CLI embeds the
+// files whole.
 // Every other token is copied as written (numbers keep their spelling, so 2.0 stays a
 // float for nlohmann/json), white space outside strings dropped. The wasm and native
 // answers are compared byte for byte by tests/wasm/.
