@@ -79,10 +79,13 @@ export function buildPicker(onChange) {
 }
 
 // Whose efficiencies a row's time comes from: the accelerator's own measured profile, a
-// measured sibling's (H20 and H800 run on H100's), or the unmeasured default.
+// measured sibling's (H20 and H800 run on H100's), its own derived from its siblings'
+// measurements (GB300), or the unmeasured default.
 function confidence(row) {
   const p = row.perf_profile;
   if (!p || p === "default") return el("span", { class: "badge conf-low", text: t("cmp_conf_default") });
+  if (p === row.gpu.id && row.perf_profile_measured === false)
+    return el("span", { class: "badge conf-medium", text: t("cmp_conf_derived") });
   if (p === row.gpu.id) return el("span", { class: "badge conf-high", text: t("cmp_conf_measured") });
   return el("span", { class: "badge conf-medium", text: t("cmp_conf_sibling", { gpu: gpuShort(p) }) });
 }

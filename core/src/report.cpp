@@ -294,6 +294,7 @@ void gpu_json(JsonWriter& w, const Scenario& s) {
   w.end_object();
   w.key("perf_profile").begin_object();
   w.field("id", p.perf.profile_id);
+  w.field("measured", p.perf.profile_id != "default" && p.perf.measured);
   spec("matmul", p.perf.matmul);
   spec("fp8_matmul", p.perf.fp8_matmul);
   spec("sustained_clock", p.perf.sustained_clock);
@@ -984,8 +985,10 @@ void compare_row_json(JsonWriter& w, const CompareRow& r) {
   w.field("gpu_hours", num_or_null(o.goodput.gpu_hours));
   w.field("mfu", c.time.mfu);
   // Whose efficiencies the time model used: this GPU's measured profile, a measured
-  // sibling's (data/perf.json aliases), or the unmeasured default.
+  // sibling's (data/perf.json aliases), or the unmeasured default; a GPU's own profile
+  // may be derived from its siblings' measurements rather than measured (GB300).
   w.field("perf_profile", s.problem.perf.profile_id);
+  w.field("perf_profile_measured", s.problem.perf.profile_id != "default" && s.problem.perf.measured);
   w.field("step_time_s", c.time.step_time_s);
   w.key("cost");
   cost_json(w, s, o);
