@@ -402,6 +402,22 @@ TEST_CASE("the cheapest plan that finishes in 60 days", "[cost][search]") {
   CHECK(warned);
 }
 
+TEST_CASE("compare rows say whose efficiencies, and whether measured", "[compare]") {
+  // H100 its own measurement; H800 H100's (an alias); GB300 its own, derived from B300's and
+  // B200's measurements; Ascend 910C the default profile.
+  const json v = value_of(
+      compare_json(read("examples/llama-3.1-70b-h100.json"), "h100-sxm-80gb,h800-sxm-80gb,gb300-279gb,ascend-910c"));
+  const json& rows = v["rows"];
+  REQUIRE(rows.size() == 4);
+  const std::vector<std::string> profiles{"h100-sxm-80gb", "h100-sxm-80gb", "gb300-279gb", "default"};
+  const std::vector<bool> measured{true, true, false, false};
+  for (size_t i = 0; i < rows.size(); ++i) {
+    INFO(rows[i]["gpu"]["id"]);
+    CHECK(rows[i]["perf_profile"] == profiles[i]);
+    CHECK(rows[i]["perf_profile_measured"] == measured[i]);
+  }
+}
+
 TEST_CASE("compare: one row per accelerator, prices per accelerator", "[compare]") {
   const json v = value_of(compare_json(read("examples/llama-3.1-70b-h100.json"),
                                        "h100-sxm-80gb, h20-96gb,h800-sxm-80gb,ascend-910b,mi300x-192gb"));
