@@ -77,10 +77,15 @@ test("any offered accelerator can be added, and the set is remembered", async ()
   await page.click("#compare-picker summary");
   await page.check('#compare-picker-list input[value="a800-sxm-80gb"]');
   await compareReady(8);
-  assert.ok((await compareRows()).some((r) => r.gpu === "a800-sxm-80gb"));
+  // GB300's profile is derived from B300's and B200's measurements, not measured itself.
+  await page.check('#compare-picker-list input[value="gb300-279gb"]');
+  await compareReady(9);
+  const rows = await compareRows();
+  assert.match(rows.find((r) => r.gpu === "a800-sxm-80gb").cells[8], /A100 80GB's, measured/);
+  assert.match(rows.find((r) => r.gpu === "gb300-279gb").cells[8], /^derived, not measured$/);
   await page.reload();
   await waitForAnswer(page);
-  await compareReady(8);
+  await compareReady(9);
   await page.click("#compare-picker summary");
   await page.click("#compare-reset");
   await compareReady(7);
