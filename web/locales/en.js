@@ -443,7 +443,7 @@ export default {
   cmp_pick: "Choose accelerators",
   cmp_reset: "Back to the default set",
   cmp_loading: "Comparing…",
-  cmp_note: "Each row is the same scenario on that accelerator, its GPU count and layout searched as for the main answer. Days include failures and restarts. Confidence: a measured profile has its own published efficiencies; the default profile's are assumed, so its rows are the least sure.",
+  cmp_note: "Each row is the same scenario on that accelerator, its GPU count and layout searched as for the main answer. Days include failures and restarts. Confidence: a measured profile has its own published efficiencies; a derived one is worked out from its siblings' measurements; the default profile's are assumed, so its rows are the least sure.",
   cmp_layout: "TP×PP×DP",
   cmp_days: "Days",
   cmp_memory: "Memory (GiB)",
