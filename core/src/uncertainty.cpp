@@ -397,9 +397,13 @@ void uncertainty_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
                           "widened to cover every run's"
                         : "") +
                 (std::string(regime) == "unmeasured_accelerator"
-                     ? std::string("; the unmeasured-accelerator band is the default profile's error on measured GPUs, "
-                                   "joined with the band of the job's own regime (") +
-                           kind + ")"
+                     ? std::string(p.perf.profile_id == "default"
+                                       ? "; the unmeasured-accelerator band is the default profile's error on measured "
+                                         "GPUs, "
+                                       : "; this accelerator's profile is derived from its siblings' measurements, not "
+                                         "measured, so it takes the unmeasured-accelerator band (the default profile's "
+                                         "error on measured GPUs), ") +
+                           "joined with the band of the job's own regime (" + kind + ")"
                      : "") +
                 ", times each predicted time figure; goodput and prices are taken as given"
       : basis == "unavailable"

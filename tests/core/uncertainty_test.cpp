@@ -275,6 +275,8 @@ TEST_CASE("an answer's time range comes from its own regime and widens beyond th
   const json gb300 = with_gpu("gb300-279gb"), b300 = with_gpu("b300-288gb");
   CHECK(gb300["gpu"]["perf_profile"]["id"] == "gb300-279gb");
   CHECK(gb300["gpu"]["perf_profile"]["measured"] == false);
+  CHECK(gb300["uncertainty"]["time"]["method"].get<std::string>().find("derived from its siblings' measurements") !=
+        std::string::npos);
   CHECK(b300["gpu"]["perf_profile"]["measured"] == true);
   CHECK(gb300["uncertainty"]["time"]["regime"] == "unmeasured_accelerator");
   CHECK(gb300["uncertainty"]["time"]["ratio"]["p10"].get<double>() ==
