@@ -105,6 +105,7 @@ PerfProfile perf_profile_for(const std::string& gpu_id) {
   const json& def = profiles.contains("default") && profiles["default"].is_object() ? profiles["default"] : empty;
   PerfProfile p;
   p.profile_id = own.empty() ? "default" : key;
+  p.measured = !own.empty();  // the default profile is assumed, not measured
   if (auto m = own.find("measured"); m != own.end() && m->is_boolean()) p.measured = m->get<bool>();
   const auto take = [&](Spec& s, const char* k) {
     if (!fill(s, own, k)) fill(s, def, k);

@@ -294,7 +294,7 @@ void gpu_json(JsonWriter& w, const Scenario& s) {
   w.end_object();
   w.key("perf_profile").begin_object();
   w.field("id", p.perf.profile_id);
-  w.field("measured", p.perf.profile_id != "default" && p.perf.measured);
+  w.field("measured", p.perf.measured);
   spec("matmul", p.perf.matmul);
   spec("fp8_matmul", p.perf.fp8_matmul);
   spec("sustained_clock", p.perf.sustained_clock);
@@ -988,7 +988,7 @@ void compare_row_json(JsonWriter& w, const CompareRow& r) {
   // sibling's (data/perf.json aliases), or the unmeasured default; a GPU's own profile
   // may be derived from its siblings' measurements rather than measured (GB300).
   w.field("perf_profile", s.problem.perf.profile_id);
-  w.field("perf_profile_measured", s.problem.perf.profile_id != "default" && s.problem.perf.measured);
+  w.field("perf_profile_measured", s.problem.perf.measured);
   w.field("step_time_s", c.time.step_time_s);
   w.key("cost");
   cost_json(w, s, o);

@@ -132,7 +132,7 @@ const ValidationSpread::Band* ValidationSpread::regime(const std::string& name) 
 }
 
 const char* time_regime(const Problem& p) {
-  if (p.perf.profile_id == "default" || !p.perf.measured) return "unmeasured_accelerator";
+  if (!p.perf.measured) return "unmeasured_accelerator";
   if (p.training.stage != Stage::pretrain) return "finetune";
   return is_moe(p.model) ? "moe" : "dense";
 }

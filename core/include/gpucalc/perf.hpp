@@ -23,8 +23,9 @@ struct PerfProfile {
   // package) relative to attention_fwd/bwd, where those measure a faster native kernel
   // (FA3 / cuDNN on Hopper); absent: the same kernel class, 1.
   Spec attention_fa2;
-  // false when data/perf.json derives the profile from sibling parts instead of measuring
-  // this one ("measured": false): its answers take the unmeasured-accelerator range.
+  // false for the default profile and when data/perf.json derives the profile from sibling
+  // parts instead of measuring this one ("measured": false): such answers take the
+  // unmeasured-accelerator range.
   bool measured = true;
 };
 
