@@ -133,7 +133,7 @@ struct Pair {
 };
 Pair core_attention(const LayerCtx& c) {
   if (c.t->flash_attention) {
-    const double fl = c.M * c.s * c.a * (c.dqk + c.dv) / c.tp;
+    const double fl = c.M * c.span * c.a * (c.dqk + c.dv) / c.tp;
     return {fl / (c.k.peak16 * c.k.att_fwd), 2.5 * fl / (c.k.peak16 * c.k.att_bwd)};
   }
   const double fl = 2 * c.M * c.s * c.a * (c.dqk + c.dv) / c.tp;
@@ -342,6 +342,7 @@ LayerCtx layer_ctx(const ModelShape& m, const Training& t, const Layout& l, cons
   c.tp = static_cast<double>(l.tp);
   c.cp = static_cast<double>(l.cp);
   c.s = static_cast<double>(t.seq_len);
+  c.span = static_cast<double>(attention_span(t, t.seq_len));
   c.M = static_cast<double>(l.micro_batch) * c.s / c.cp;
   c.sp = t.sequence_parallel && l.tp > 1;
   c.ts = c.sp ? c.tp : 1.0;

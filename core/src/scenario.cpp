@@ -507,7 +507,8 @@ void read_training(Reader& r, const json& root, Scenario& s) {
                "fp8_recipe",
                "overlap_tp_comm",
                "optimizer_in_backward",
-               "activation_offload"});
+               "activation_offload",
+               "packed_document_tokens"});
   // Fine-tuning jobs are sized in samples × average length × epochs (training.dataset);
   // give that or tokens.
   const bool has_dataset = o.contains("dataset");
@@ -639,7 +640,16 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (auto v = r.choice(o, P, "grad_dtype", {"bf16", "fp32"}, false)) t.grad_dtype_bytes = *v == "fp32" ? 4 : 2;
   if (auto v = r.boolean(o, P, "overlap_grad_reduce")) t.overlap_grad_reduce = *v;
   if (auto v = r.boolean(o, P, "overlap_param_gather")) t.overlap_param_gather = *v;
+  if (auto v = r.integer(o, P, "packed_document_tokens", false, 1, 100'000'000)) t.packed_document_tokens = *v;
   if (r.failed()) return;
+  if (t.packed_document_tokens > t.seq_len)
+    return r.fail(P + "/packed_document_tokens", "packed_document_too_long",
+                  "must not exceed training.seq_len ({seq_len}): documents are packed into sequences, got {got}",
+                  {{"seq_len", std::to_string(t.seq_len)}, {"got", std::to_string(t.packed_document_tokens)}});
+  if (t.packed_document_tokens > 0 && !t.flash_attention)
+    return r.fail(P + "/packed_document_tokens", "packed_documents_need_flash",
+                  "needs flash_attention: per-document attention skips the masked blocks only in variable-length "
+                  "kernels (a dense s×s attention computes the masked square in full)");
   if (o.contains("fp8_recipe") && t.precision != Precision::fp8)
     return r.fail(P + "/fp8_recipe", "fp8_recipe_needs_fp8", "applies with precision \"fp8\" only");
   if (t.torch_compile && t.framework == Framework::megatron)

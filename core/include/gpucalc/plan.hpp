@@ -2,6 +2,7 @@
 // it is laid out on GPUs (TP, PP, DP, CP, EP, virtual stages, micro-batch,
 // ZeRO stage, recomputation), with the divisibility rules a layout must obey.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -124,7 +125,20 @@ struct Training {
   // the checkpointed activations go to pinned host memory during forward and come back
   // just before their backward; needs recompute "full".
   bool activation_offload = false;
+  // training.packed_document_tokens: sequences packed from documents of this length
+  // (length-weighted mean, Σd²/Σd), each attending only within itself through
+  // variable-length attention kernels (FlashAttention varlen / cu_seqlens, Transformer
+  // Engine THD); 0: one document per sequence.
+  int64_t packed_document_tokens = 0;
 };
+
+// The mean causal span a query attends over, ×2 (seq_len for one document per sequence):
+// attention's score and value FLOPs per token scale with it. Packed documents shorten it
+// only where the attention kernel skips the masked blocks (FlashAttention's varlen path);
+// a dense s×s attention computes the masked square in full.
+inline int64_t attention_span(const Training& t, int64_t seq_len) {
+  return t.packed_document_tokens > 0 && t.flash_attention ? std::min(seq_len, t.packed_document_tokens) : seq_len;
+}
 
 // Element-wise ops run as separate eager PyTorch kernels: the PyTorch-native stacks
 // without torch.compile. Megatron fuses them (Transformer Engine, Apex kernels).
