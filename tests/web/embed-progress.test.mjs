@@ -8,13 +8,16 @@
 //    (desktop and a 360-px phone);
 //  - one download and one compile of the wasm per page.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { DIST } from "../wasm/helpers.mjs";
 import { launch, shot, waitForAnswer } from "./harness.mjs";
 import { startServer } from "./static-server.mjs";
+
+// The page's threshold for marking work in progress (web/progress.js), read from its source.
+const PROGRESS_MS = Number(/PROGRESS_MS = (\d+)/.exec(readFileSync(new URL("../../web/progress.js", import.meta.url), "utf8"))[1]);
 
 let server;
 let browser;
@@ -157,8 +160,12 @@ for (const [lang, width] of [["en", 1280], ["zh", 1280], ["en", 360], ["zh", 360
     const log = await page.evaluate(() => window.__cards);
     // The previous model's curve, while the new answer (which brings the curve) is
     // searched, is marked in words once the wait is noticeable (progress.js PROGRESS_MS).
+    // (A curve current within PROGRESS_MS of the edit is replaced unmarked, by design: the
+    // search is usually several hundred ms here, but a fast moment of the machine can bring
+    // it in under the threshold; the slack covers the input event and the timer's task.)
     const note = log.find((e) => e.id === "curve-card" && e.stale && e.note)?.note ?? "";
-    assert.match(note, lang === "zh" ? /^以下结果对应上一次的输入/ : /^These results are for the previous inputs/, JSON.stringify(log));
+    const curveCurrent = Math.max(0, ...log.filter((e) => e.id === "curve-card" && !e.stale).map((e) => e.at));
+    if (note || curveCurrent > PROGRESS_MS + 100) assert.match(note, lang === "zh" ? /^以下结果对应上一次的输入/ : /^These results are for the previous inputs/, JSON.stringify(log));
     const lastStale = (id) => Math.max(...log.filter((e) => e.id === id && !e.stale).map((e) => e.at));
     const curveDone = lastStale("curve-card");
     const compareDone = lastStale("compare-card");
