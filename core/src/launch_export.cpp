@@ -121,6 +121,19 @@ void framework_note(launch::Out& o, ExportFormat f) {
             {{"framework", o.framework}, {"modelled", to_string(modelled)}}));
 }
 
+// Packed documents (training.packed_document_tokens) are the data pipeline's business in
+// Megatron-LM, torchtitan and DeepSpeed (Megatron-Bridge's PackedSequenceSpecs, a varlen
+// collator), not a launch option; LLaMA-Factory's YAML says it (launch_llamafactory.cpp).
+void packing_note(launch::Out& o, ExportFormat f) {
+  const int64_t d = o.s.problem.training.packed_document_tokens;
+  if (d <= 0 || f == ExportFormat::llamafactory) return;
+  o.warnings.push_back(coded("export_packing_in_data",
+                             "{framework} packs documents in its data pipeline, not by a launch option: "
+                             "training.packed_document_tokens = {value} needs a packed dataset with per-document "
+                             "attention (variable-length FlashAttention)",
+                             {{"framework", o.framework}, {"value", std::to_string(d)}}));
+}
+
 // The warnings, repeated as '#' comments at the end of the text.
 void append_comments(std::string& text, const std::vector<Message>& warnings) {
   if (warnings.empty()) return;
@@ -140,6 +153,7 @@ Expected<LaunchConfig> write_launch_config(const Scenario& s, const Layout& l, E
   const int i = static_cast<int>(f);
   launch::Out o{s, l, kDisplay[i], {}};
   framework_note(o, f);
+  packing_note(o, f);
   LaunchConfig c;
   c.format = f;
   c.file_name = kFileName[i];

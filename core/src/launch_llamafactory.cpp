@@ -62,6 +62,11 @@ void train(Out& o, Yaml& y) {
   const Layout& l = o.l;
   y.heading("train");
   y.add("cutoff_len", num(t.seq_len));
+  // Packed documents that do not attend to each other (DataArguments.neat_packing).
+  if (t.packed_document_tokens > 0) {
+    y.flag("packing", true);
+    y.flag("neat_packing", true);
+  }
   y.add("per_device_train_batch_size", num(l.micro_batch));
   y.add("gradient_accumulation_steps", num(grad_accum(o.s, l)));
   y.add("max_steps", num(train_steps(o.s)));

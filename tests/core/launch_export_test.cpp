@@ -266,6 +266,30 @@ TEST_CASE("LLaMA-Factory export: LoRA and QLoRA fine-tunes", "[export]") {
   CHECK(one(q, "lora_target") == "all");
 }
 
+TEST_CASE("packed documents: LLaMA-Factory's neat packing, a coded note elsewhere", "[export]") {
+  json lora = json::parse(read_source_file("examples/lora-qwen2.5-72b-8xh100.json"));
+  lora["training"]["packed_document_tokens"] = 512;
+  const Options y = parse_yaml(exported(lora.dump(), "llamafactory")["text"]);
+  check_names(y, framework_options("llamafactory"));
+  CHECK(one(y, "packing") == "true");
+  CHECK(one(y, "neat_packing") == "true");
+  const json messages = json::parse(read_source_file("data/messages.json"));
+  for (const char* format : {"megatron", "torchtitan", "deepspeed"}) {
+    INFO(format);
+    const json v = exported(lora.dump(), format);
+    bool noted = false;
+    for (const auto& w : v["warnings"])
+      if (w["code"] == "export_packing_in_data") {
+        noted = true;
+        CHECK(w["params"]["value"] == "512");
+        for (const char* lang : {"en", "zh"})
+          for (const auto& [k, val] : w["params"].items())
+            CHECK(messages["export_packing_in_data"][lang].get<std::string>().find("{" + k + "}") != std::string::npos);
+      }
+    CHECK(noted);
+  }
+}
+
 TEST_CASE("LLaMA-Factory export refuses pre-training, naming /training/stage", "[export]") {
   const json env =
       json::parse(gpucalc::export_json(read_source_file("examples/llama-3.1-70b-h100.json"), "llamafactory"));
