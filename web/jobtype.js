@@ -99,6 +99,16 @@ function datasetTokens(ds) {
   return [n, len, ep].every((x) => typeof x === "number" && x > 0) ? n * len * ep : NaN;
 }
 
+// The packed documents' length for a dataset's samples: their average length, at most
+// the sequence (a sample as long as the sequence is not packed with others).
+function packedLength(sc) {
+  const tr = isObj(sc.training) ? sc.training : {};
+  const len = isObj(tr.dataset) ? tr.dataset.avg_tokens : undefined;
+  const seq = tr.seq_len > 0 ? tr.seq_len : undefined;
+  if (!(typeof len === "number" && len > 0)) return undefined;
+  return Math.max(1, Math.round(seq ? Math.min(len, seq) : len));
+}
+
 function fillOptimizers() {
   if (optionsLang === lang()) return;
   optionsLang = lang();
@@ -164,6 +174,9 @@ export function populateJob(scenario, answer, force = false) {
   $("q-tm-dataset").checked = Boolean(dataset);
   $("q-tokens").hidden = Boolean(dataset);
   $("q-dataset").hidden = !dataset;
+  // Packed samples (training.packed_document_tokens, kept at the average sample length).
+  $("q-pack-field").hidden = !dataset;
+  $("q-ds-pack").checked = tr.packed_document_tokens !== undefined;
   if (dataset) {
     setText($("q-ds-samples"), dataset.samples, force, "amount");
     setText($("q-ds-len"), dataset.avg_tokens, force);
@@ -279,6 +292,7 @@ export function wireJob(a) {
     api.edit((sc) => {
       const tr = isObj(sc.training) ? sc.training : (sc.training = {});
       delete tr.dataset;
+      delete tr.packed_document_tokens; // packing is said of the dataset's samples
       tr.tokens = tokens;
     });
     $("q-tokens").value = exactAmount(tokens, lang());
@@ -308,9 +322,21 @@ export function wireJob(a) {
         else ds[key] = v;
         delete tr.tokens;
         tr.dataset = ds;
+        if (tr.packed_document_tokens !== undefined) {
+          const d = packedLength(s);
+          if (d !== undefined) tr.packed_document_tokens = d;
+        }
       });
     });
   }
+  $("q-ds-pack").addEventListener("change", () =>
+    api.edit((s) => {
+      const tr = isObj(s.training) ? s.training : (s.training = {});
+      const d = $("q-ds-pack").checked ? packedLength(s) : undefined;
+      if (d === undefined) delete tr.packed_document_tokens;
+      else tr.packed_document_tokens = d;
+    }),
+  );
 }
 
 function clearClient(prefix) {

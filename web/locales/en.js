@@ -32,6 +32,8 @@ export default {
   q_ds_epochs: "Epochs",
   q_ds_hint: "Samples × average tokens per sample × epochs = the training tokens (training.dataset).",
   q_ds_result: "= {tokens} training tokens ({exact}).",
+  q_ds_pack: "Samples packed, no attention across them",
+  q_ds_pack_hint: "Several samples share each sequence and attend only within themselves (variable-length FlashAttention, LLaMA-Factory's neat_packing): attention is priced per sample.",
   q_tm_tokens: "Tokens",
   q_tm_dataset: "Samples × length × epochs",
   q_ep: "Expert parallel (EP)",

@@ -32,6 +32,8 @@ export default {
   q_ds_epochs: "轮数（epoch）",
   q_ds_hint: "样本数 × 每条平均 token 数 × 轮数 = 训练 token 数（training.dataset）。",
   q_ds_result: "= {tokens} 训练 token（{exact}）。",
+  q_ds_pack: "样本打包，样本之间不做注意力",
+  q_ds_pack_hint: "多条样本共用一个序列，各自只在内部做注意力（变长 FlashAttention、LLaMA-Factory 的 neat_packing）：注意力按样本计价。",
   q_tm_tokens: "token 数",
   q_tm_dataset: "样本数 × 长度 × 轮数",
   q_ep: "专家并行（EP）",
