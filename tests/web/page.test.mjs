@@ -278,31 +278,26 @@ test("Quick mode: a model by parameter count, and tokens from a fine-tuning data
   // Packed samples: each attends only within itself, at the dataset's average length
   // (training.packed_document_tokens), which follows the length; the answer is the CLI's.
   assert.equal(await page.locator("#q-pack-field").isVisible(), true);
-  await page.fill("#q-ds-len", "512");
-  await page.waitForFunction(() => !document.querySelector("#answer.stale"));
-  await page.check("#q-ds-pack");
-  await page.waitForFunction(() => !document.querySelector("#answer.stale"));
-  let packed = await scenarioInUrl();
-  assert.equal(packed.training.packed_document_tokens, 512);
-  await page.fill("#q-ds-len", "300");
-  await page.waitForFunction(() => !document.querySelector("#answer.stale"));
-  packed = await scenarioInUrl();
+  const settled = () => page.waitForFunction(() => !document.querySelector("#answer.stale"));
+  const packedAfter = async (act) => {
+    await act();
+    await settled();
+    return scenarioInUrl();
+  };
+  await packedAfter(() => page.fill("#q-ds-len", "512"));
+  assert.equal((await packedAfter(() => page.check("#q-ds-pack"))).training.packed_document_tokens, 512);
+  const packed = await packedAfter(() => page.fill("#q-ds-len", "300"));
   assert.equal(packed.training.packed_document_tokens, 300);
   const wantPacked = cliEvaluate(packed);
   assert.equal(wantPacked.ok, true, wantPacked.stderr);
   assert.equal(await waitForAnswer(page), wantPacked.value.plan.gpus);
   const unpacked = cliEvaluate({ ...packed, training: { ...packed.training, packed_document_tokens: undefined } });
   assert.ok(wantPacked.value.performance.step_time_s < unpacked.value.performance.step_time_s, "packed samples train faster");
-  await page.uncheck("#q-ds-pack");
-  await page.waitForFunction(() => !document.querySelector("#answer.stale"));
-  assert.equal((await scenarioInUrl()).training.packed_document_tokens, undefined);
+  assert.equal((await packedAfter(() => page.uncheck("#q-ds-pack"))).training.packed_document_tokens, undefined);
   await page.check("#q-ds-pack");
-  await page.fill("#q-ds-len", "2048");
-  await page.waitForFunction(() => !document.querySelector("#answer.stale"));
+  await packedAfter(() => page.fill("#q-ds-len", "2048"));
   // Back to tokens: the dataset's token count (packing, said of its samples, goes with it).
-  await page.check("#q-tm-tokens");
-  await page.waitForFunction(() => !document.querySelector("#answer.stale"));
-  const back = await scenarioInUrl();
+  const back = await packedAfter(() => page.check("#q-tm-tokens"));
   assert.equal(back.training.tokens, 614400000);
   assert.equal(back.training.dataset, undefined);
   assert.equal(back.training.packed_document_tokens, undefined);
