@@ -371,9 +371,6 @@ function onAnswer(envelope, text, { prebuilt = false, explore = null } = {}) {
     state.firstCoreAnswer = true;
     performance.mark("gpucalc:first-core-answer");
     root.dataset.firstCoreAnswerMs = performance.now().toFixed(1);
-    // Once that frame is painted, every card is laid out as usual (style.css: until then
-    // those below the fold wait, so the first answers' frames are cheap).
-    requestAnimationFrame(() => setTimeout(() => root.setAttribute("data-all-cards", ""), 0));
     registerServiceWorker();
   }
   if (!prebuilt) {

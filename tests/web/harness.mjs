@@ -85,9 +85,6 @@ export async function waitForAnswer(page, previous = null) {
         !h.closest(".stale") &&
         !h.dataset.preview &&
         !document.documentElement.hasAttribute("data-messages-pending") && // web/i18n.js
-        // every card laid out (web/style.css: until the first core answer's frame, those
-        // below the fold are not, and their innerText is empty)
-        (document.documentElement.hasAttribute("data-all-cards") || document.documentElement.hasAttribute("data-embed")) &&
         document.querySelector("#result").getAttribute("aria-busy") === "false"
       );
     },

@@ -1,0 +1,78 @@
+// Where a first visit's time goes, for two (or more) builds of the page side by side:
+// cold visits in headless Chromium, the builds alternated (and which goes first rotated)
+// so that the machine's drift hits them alike. Per visit, milliseconds after navigation:
+//   dcl       DOMContentLoaded
+//   built     the build-time answer on screen (app.js "gpucalc:first-answer")
+//   ready     the answering worker's ready message sent (its warm search done; worker.js)
+//   app       the page took that message (app.js appReadyMs)
+//   warm      the warm search's own time in the worker
+//   core      the core's first answer drawn (app.js "gpucalc:first-core-answer")
+//   painted   the frame after it painted (requestAnimationFrame, then a task)
+// The page's own benchmark (scripts/bench-page.mjs) reports weight and per-edit times of
+// one build; this one is for telling two builds apart, which 5-visit runs of that one
+// cannot on a shared 2-core machine (docs/performance-model.md, "The page").
+// Usage: node scripts/bench-first-answer.mjs DIST_A DIST_B [...] [--visits N] (default 10)
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium } from "playwright-core";
+import { startServer } from "../tests/web/static-server.mjs";
+
+const args = process.argv.slice(2);
+const at = args.indexOf("--visits");
+const VISITS = at >= 0 ? Number(args.splice(at, 2)[1]) : 10;
+const dirs = args.map((d) => path.resolve(d));
+if (dirs.length < 1 || !(VISITS > 0)) throw new Error("usage: node scripts/bench-first-answer.mjs DIST_A DIST_B [...] [--visits N]");
+const COLUMNS = ["dcl", "built", "ready", "app", "warm", "core", "painted"];
+
+// Marks the frame after the core's first answer as painted.
+const paintedProbe = () =>
+  new MutationObserver((_, o) => {
+    if (!document.documentElement.dataset.firstCoreAnswerMs) return;
+    o.disconnect();
+    requestAnimationFrame(() => setTimeout(() => (window.__gpucalcPainted = performance.now()), 0));
+  }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-first-core-answer-ms"] });
+
+async function visit(url) {
+  const profile = mkdtempSync(path.join(tmpdir(), "gpucalc-first-"));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu", "--lang=en-US"], locale: "en-US", viewport: { width: 1280, height: 900 } });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.addInitScript(paintedProbe);
+    await page.goto(url);
+    await page.waitForFunction(() => window.__gpucalcPainted, null, { timeout: 60_000 });
+    return await page.evaluate(() => {
+      const d = document.documentElement.dataset;
+      const nav = performance.getEntriesByType("navigation")[0];
+      return [nav.domContentLoadedEventEnd, +d.firstAnswerMs, +d.coreReadyMs, +d.appReadyMs, +d.lastCoreMs, +d.firstCoreAnswerMs, window.__gpucalcPainted];
+    });
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+const median = (xs) => {
+  const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
+};
+
+const servers = await Promise.all(dirs.map((d) => startServer(d)));
+const runs = dirs.map(() => []);
+try {
+  // Each round starts with the next build: the first visit of a round runs measurably
+  // slower (a browser launched after another's exit), which a fixed order would pin on
+  // one build.
+  for (let v = 0; v < VISITS; v++)
+    for (let j = 0; j < dirs.length; j++) {
+      const i = (v + j) % dirs.length;
+      runs[i].push(await visit(servers[i].url));
+    }
+} finally {
+  await Promise.all(servers.map((s) => s.close()));
+}
+console.log(`${"build".padEnd(30)} ${COLUMNS.map((c) => c.padStart(7)).join(" ")}   (medians of ${VISITS} cold visits, ms after navigation; warm: the search's own ms)`);
+for (let i = 0; i < dirs.length; i++) {
+  const med = COLUMNS.map((_, k) => median(runs[i].map((r) => r[k])));
+  console.log(`${path.relative(process.cwd(), dirs[i]).padEnd(30)} ${med.map((x) => (Number.isFinite(x) ? x.toFixed(0) : "-").padStart(7)).join(" ")}`);
+}
