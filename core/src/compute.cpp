@@ -24,9 +24,10 @@ FlopsPerToken flops_per_token(const ModelShape& m, int64_t seq_len, Recompute r,
   const double mtp_mm = static_cast<double>(pc.mtp_active_matmul);
   const double mtp_moe = mtp_block_is_moe(m) ? static_cast<double>(m.mtp_layers) : 0.0;
   const double mtp_dense = static_cast<double>(m.mtp_layers) - mtp_moe;
-  // Packed documents (training.packed_document_tokens): each token attends within its own
-  // document only, so the attention term counts the document's span, not the sequence's.
-  const double s = static_cast<double>(t ? attention_span(*t, seq_len) : seq_len);
+  // Packed documents (training.packed_document_tokens) and sliding windows: each token
+  // attends within its own document and window only, so the attention term counts that
+  // span, not the sequence's (plan.hpp attention_span; the same in step time and MFU).
+  const double s = attention_span(m, t, seq_len);
   const double a = static_cast<double>(m.heads);
   const double att =
       6.0 * L * s * a * static_cast<double>(qk_head_dim(m) + v_head_dim(m));  // fwd 2, bwd 4 per (QK, AV) pair

@@ -93,11 +93,6 @@ constexpr std::string_view kIgnored[] = {"_name_or_path",
                                          "max_position_embeddings",
                                          "original_max_position_embeddings",
                                          "seq_length",
-                                         "max_window_layers",
-                                         "use_sliding_window",
-                                         "sliding_window",
-                                         "sliding_window_pattern",
-                                         "layer_types",
                                          "pretraining_tp",
                                          "query_pre_attn_scalar",
                                          "final_logit_softcapping",
@@ -274,6 +269,49 @@ void read_decoder(Fields& f, Arch a, ModelShape& m) {
   if (!fixed_biases) read_llama_biases(f, m);
 }
 
+// Sliding-window attention (model.sliding_window, sliding_window_layers), with the layer
+// pattern transformers gives each architecture: layer_types when the config lists it
+// ("sliding_attention" / "full_attention"); Qwen2/3 only with use_sliding_window, on the
+// layers after the first max_window_layers (configuration_qwen2.py); Gemma 3 on every
+// layer but each sliding_window_pattern-th (default 6); Gemma 2 on the even layers
+// (is_sliding = not layer_idx % 2); Mistral and Mixtral on every layer. Phi-3's
+// config.json carries sliding_window 2047 that its published implementation does not
+// apply in training (it is read and left out).
+void read_sliding_window(Fields& f, Arch a, ModelShape& m) {
+  if (a == Arch::phi3) {
+    f.find("sliding_window");
+    return;
+  }
+  const bool qwen = a == Arch::qwen2 || a == Arch::qwen2_moe || a == Arch::qwen3 || a == Arch::qwen3_moe;
+  const bool use = f.boolean("use_sliding_window", !qwen);
+  const std::optional<int64_t> w = f.integer("sliding_window", 0, 0, kVocab);
+  const json* types = f.find("layer_types");
+  const std::optional<int64_t> full_first = f.integer("max_window_layers", m.layers, 0, kLayers);
+  const std::optional<int64_t> pattern = f.integer("sliding_window_pattern", 6, 1, kLayers);
+  if (f.failed() || !w || *w == 0 || !use) return;
+  int64_t n = m.layers;
+  if (types) {
+    if (!types->is_array() || types->size() != static_cast<size_t>(m.layers))
+      return f.fail("layer_types", "hf_config_layer_types",
+                    "must list one attention type per layer ({layers}), got {got}",
+                    {{"layers", str(m.layers)}, {"got", input::show(*types)}});
+    n = 0;
+    for (const json& t : *types) {
+      if (t == "sliding_attention") ++n;
+      else if (t != "full_attention") return f.unsupported("layer_types", input::show(t));
+    }
+  } else if (qwen) {
+    n = m.layers - std::min(m.layers, full_first.value_or(m.layers));
+  } else if (a == Arch::gemma3) {
+    n = m.layers - m.layers / pattern.value_or(6);
+  } else if (a == Arch::gemma2) {
+    n = (m.layers + 1) / 2;
+  }
+  if (n == 0) return;
+  m.sliding_window = *w;
+  m.sliding_window_layers = n;
+}
+
 // Qwen2-MoE / Qwen3-MoE: every decoder_sparse_step-th layer is MoE unless listed in
 // mlp_only_layers; gpucalc counts the all-MoE pattern (step 1, no list), which every
 // published Qwen MoE checkpoint uses.
@@ -417,6 +455,7 @@ Expected<HfImport> import_hf_config(const json& config, const std::string& path)
   if (text) inner.find("model_type");
   if (*arch == Arch::chatglm) read_chatglm(f, m);
   else read_decoder(f, *arch, m);
+  if (*arch != Arch::chatglm) read_sliding_window(f, *arch, m);
   if (*arch == Arch::qwen2_moe || *arch == Arch::qwen3_moe) read_qwen_moe(f, *arch, m);
   if (*arch == Arch::mixtral) {
     if (auto v = f.integer("num_local_experts", std::nullopt, 2, 100'000)) m.moe.experts = *v;

@@ -99,6 +99,20 @@ void optimizer_args(Out& o, Args& a) {
   else no_equivalent(o, "training.optimizer", to_string(opt));
 }
 
+// Sliding windows: --window-size "w,0" (Transformer Engine's (left, right) window), and
+// the full-attention layers as --window-attn-skip-freq N, Megatron's "one full attention
+// layer after N-1 SWA layers" (⌊L/N⌋ full), when some N gives the scenario's count;
+// otherwise Megatron needs the pattern by position, which the scenario does not keep.
+void window_args(Out& o, Args& a) {
+  const ModelShape& m = o.s.problem.model;
+  if (m.sliding_window <= 0 || m.sliding_window_layers <= 0) return;
+  a.add("--window-size", num(m.sliding_window) + ",0");
+  if (m.sliding_window_layers == m.layers) return;
+  for (int64_t n = 2; n <= m.layers; ++n)
+    if (m.layers - m.layers / n == m.sliding_window_layers) return a.add("--window-attn-skip-freq", num(n));
+  no_equivalent(o, "model.sliding_window_layers", num(m.sliding_window_layers));
+}
+
 void model_args(Out& o, Args& a) {
   const ModelShape& m = o.s.problem.model;
   a.comment("model: " + m.name);
@@ -122,6 +136,7 @@ void model_args(Out& o, Args& a) {
   if (!m.linear_bias) a.add("--disable-bias-linear");
   if (m.qkv_bias) a.add("--add-qkv-bias");
   if (m.qk_norm) a.add("--qk-layernorm");
+  window_args(o, a);
   if (m.attention == AttentionType::mla) {
     a.add("--multi-latent-attention");
     if (m.mla.q_lora_rank > 0) a.add("--q-lora-rank", num(m.mla.q_lora_rank));

@@ -134,7 +134,14 @@ struct Pair {
 Pair core_attention(const LayerCtx& c) {
   if (c.t->flash_attention) {
     const double fl = c.M * c.span * c.a * (c.dqk + c.dv) / c.tp;
-    return {fl / (c.k.peak16 * c.k.att_fwd), 2.5 * fl / (c.k.peak16 * c.k.att_bwd)};
+    // Narrow heads run slower per FLOP (data/perf.json attention_head_dim; the profile's
+    // fractions are for head dim 128). MLA's d_qk ≠ d_v: their mean.
+    const PerfData& pd = *c.k.data;
+    const bool fused = c.t->framework == Framework::megatron;
+    const double hd = (c.dqk + c.dv) / 2;
+    const double f_fwd = (fused ? pd.att_hd_fused_fwd : pd.att_hd_fa2_fwd).at(hd);
+    const double f_bwd = (fused ? pd.att_hd_fused_bwd : pd.att_hd_fa2_bwd).at(hd);
+    return {fl / (c.k.peak16 * c.k.att_fwd * f_fwd), 2.5 * fl / (c.k.peak16 * c.k.att_bwd * f_bwd)};
   }
   const double fl = 2 * c.M * c.s * c.a * (c.dqk + c.dv) / c.tp;
   const double fwd = c.k.gemm16(fl, 2.0 * 2 * c.M * c.s * c.a / c.tp);
@@ -342,7 +349,7 @@ LayerCtx layer_ctx(const ModelShape& m, const Training& t, const Layout& l, cons
   c.tp = static_cast<double>(l.tp);
   c.cp = static_cast<double>(l.cp);
   c.s = static_cast<double>(t.seq_len);
-  c.span = static_cast<double>(attention_span(t, t.seq_len));
+  c.span = attention_span(m, &t, t.seq_len);
   c.M = static_cast<double>(l.micro_batch) * c.s / c.cp;
   c.sp = t.sequence_parallel && l.tp > 1;
   c.ts = c.sp ? c.tp : 1.0;

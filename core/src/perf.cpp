@@ -17,11 +17,11 @@ const json& doc() {
   return d;
 }
 
-Curve curve_from(const json& j, const char* xkey) {
+Curve curve_from(const json& j, const char* xkey, const char* ykey = "fraction") {
   Curve c;
   if (!j.is_object()) return c;
   auto xs = j.find(xkey);
-  auto ys = j.find("fraction");
+  auto ys = j.find(ykey);
   if (xs == j.end() || ys == j.end() || !xs->is_array() || !ys->is_array() || xs->size() != ys->size()) return c;
   for (size_t i = 0; i < xs->size(); ++i) {
     if (!(*xs)[i].is_number() || !(*ys)[i].is_number()) return Curve{};
@@ -85,6 +85,15 @@ const PerfData& perf_data() {
         p.moe_layer_overhead_s = v->get<double>() / 1e3;
     if (auto it = j.find("overlap_slowdown"); it != j.end() && it->is_object())
       if (auto v = it->find("value"); v != it->end() && v->is_number()) p.overlap_slowdown = v->get<double>();
+    if (auto it = j.find("attention_head_dim"); it != j.end() && it->is_object()) {
+      const json none = json::object();
+      const json& fused = it->contains("fused") ? (*it)["fused"] : none;
+      const json& fa2 = it->contains("fa2") ? (*it)["fa2"] : none;
+      p.att_hd_fused_fwd = curve_from(fused, "head_dim", "fwd");
+      p.att_hd_fused_bwd = curve_from(fused, "head_dim", "bwd");
+      p.att_hd_fa2_fwd = curve_from(fa2, "head_dim", "fwd");
+      p.att_hd_fa2_bwd = curve_from(fa2, "head_dim", "bwd");
+    }
     return p;
   }();
   return d;

@@ -146,6 +146,8 @@ void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>
                "norms_per_layer",
                "qk_norm",
                "mtp_layers",
+               "sliding_window",
+               "sliding_window_layers",
                "moe",
                "attention",
                "hf_config"});
@@ -204,7 +206,22 @@ void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>
                                  : PositionEmbedding::rope;
   if (auto v = r.integer(o, P, "max_position_embeddings", false, 1, 100'000'000)) m.max_position_embeddings = *v;
   if (auto v = r.boolean(o, P, "dropout")) m.dropout = *v;
+  // Sliding-window attention: a window without a layer count covers every layer; a
+  // window of 0 turns it off (a preset's too).
+  if (auto v = r.integer(o, P, "sliding_window", false, 0, 100'000'000)) {
+    m.sliding_window = *v;
+    m.sliding_window_layers = *v > 0 ? m.layers : 0;
+  }
+  if (auto v = r.integer(o, P, "sliding_window_layers", false, 0, 10'000)) m.sliding_window_layers = *v;
   if (r.failed()) return;
+  if (m.sliding_window_layers > 0 && m.sliding_window == 0)
+    return r.fail(P + "/sliding_window_layers", "sliding_window_layers_need_window",
+                  "needs model.sliding_window (the window's length in tokens), got {got} layers with none",
+                  {{"got", std::to_string(m.sliding_window_layers)}});
+  if (m.sliding_window_layers > m.layers)
+    return r.fail(P + "/sliding_window_layers", "sliding_window_layers_too_many",
+                  "must not exceed layers ({layers}), got {got}",
+                  {{"layers", std::to_string(m.layers)}, {"got", std::to_string(m.sliding_window_layers)}});
   read_moe(r, o, P, m);
   read_attention(r, o, P, m);
   if (r.failed()) return;

@@ -7,6 +7,7 @@
 #include "gpucalc/api.hpp"
 #include "gpucalc/compute.hpp"
 #include "gpucalc/memory.hpp"
+#include "gpucalc/perf.hpp"
 #include "gpucalc/scenario.hpp"
 #include "gpucalc/search.hpp"
 
@@ -277,4 +278,56 @@ TEST_CASE("packed documents: shorter attention, faster steps, and a full-length 
   // rate: 256-token documents save 5-12% of the step, not more.
   CHECK(squad / one > 1.05);
   CHECK(squad / one < 1.12);
+}
+
+TEST_CASE("sliding windows: attention FLOPs count each layer's window, the others the sequence",
+          "[compute][sliding_window]") {
+  // A causal window of w keys over s tokens attends (1/s)·Σᵢ min(i, w) ≈ w − w²/(2s) keys per
+  // query, a span of 2w − w²/s in place of s (plan.hpp attention_span). Gemma 3 27B at
+  // 4,096 tokens: 52 of 62 layers slide over 1,024 tokens.
+  const ModelShape& m = *find_model("gemma-3-27b");
+  REQUIRE(m.sliding_window == 1024);
+  REQUIRE(m.sliding_window_layers == 52);
+  ModelShape full = m;
+  full.sliding_window = full.sliding_window_layers = 0;
+  const double s = 4096, w = 1024, span = (10 * s + 52 * (2 * w - w * w / s)) / 62;
+  CHECK(span == Approx(2163.6129).epsilon(1e-6));
+  const double saved = 6.0 * 62 * (s - span) * 32 * (128 + 128);  // 6·L·Δs·a·(d_qk + d_v)
+  CHECK(flops_per_token(full, 4096, Recompute::none).model - flops_per_token(m, 4096, Recompute::none).model ==
+        Approx(saved).epsilon(1e-9));
+  // A window as long as the sequence, or attention without a windowed kernel, saves nothing.
+  CHECK(flops_per_token(m, 1024, Recompute::none).model == flops_per_token(full, 1024, Recompute::none).model);
+  Training t;
+  t.seq_len = 4096;
+  t.flash_attention = false;
+  CHECK(flops_per_token(m, 4096, Recompute::none, &t).model == flops_per_token(full, 4096, Recompute::none).model);
+  // Packed 512-token documents inside 1,024-token windows: the documents bound it.
+  t.flash_attention = true;
+  t.packed_document_tokens = 512;
+  Training t_full = t;
+  CHECK(flops_per_token(m, 4096, Recompute::none, &t).model ==
+        flops_per_token(full, 4096, Recompute::none, &t_full).model);
+}
+
+TEST_CASE("narrow heads: attention at head dim 64 runs at cuDNN's measured fraction of its head-dim-128 rate",
+          "[compute][attention]") {
+  // Shah et al. 2024 (FlashAttention-3) Figs. 5-6, H100, 4K: cuDNN forward 408 vs 609
+  // TFLOP/s, backward 417 vs 499 (data/perf.json attention_head_dim). Two models with the
+  // same attention FLOPs, 32 heads of 64 and 16 of 128: the narrow one's compute is longer
+  // by each layer's attention time × (609/408 − 1) forward and × (499/417 − 1) backward.
+  const auto compute_s = [](int heads) {
+    const json env = json::parse(evaluate_json(
+        R"({"model":{"layers":16,"hidden":2048,"heads":)" + std::to_string(heads) + R"(,"kv_heads":)" +
+        std::to_string(heads) + R"(,"head_dim":)" + std::to_string(2048 / heads) +
+        R"(,"ffn_hidden":8192,"vocab":32000},"gpu":"h100-sxm-80gb","training":{"tokens":1e9,"seq_len":8192,)"
+        R"("global_batch":8,"micro_batch":1,"zero_stage":1,"recompute":"none"},"parallel":{"gpus":8,"tp":1,"pp":1,"dp":8}})"));
+    REQUIRE(env["ok"] == true);
+    return env["value"]["performance"]["breakdown"]["compute_s"].get<double>();
+  };
+  const PerfProfile p = perf_profile_for("h100-sxm-80gb");
+  const double peak = peak_flops(*find_gpu("h100-sxm-80gb"), Precision::bf16) * *p.sustained_clock.value;
+  const double fl = 8192.0 * 8192 * 32 * (64 + 64);  // M·span·a·(d_qk + d_v), one micro-batch of one sequence
+  const double fwd = fl / (peak * *p.attention_fwd.value), bwd = 2.5 * fl / (peak * *p.attention_bwd.value);
+  const double extra = 16 * (fwd * (1 / 0.67 - 1) + bwd * (1 / 0.836 - 1));
+  CHECK(compute_s(32) - compute_s(16) == Approx(extra).epsilon(1e-6));
 }

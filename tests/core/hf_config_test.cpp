@@ -254,6 +254,58 @@ TEST_CASE("hf_config gemma3: google/gemma-3-12b-it counts its text decoder", "[h
   CHECK(s->warnings[0].code == "hf_config_vision_not_counted");
   CHECK(s->problem.model.qk_norm);
   CHECK(s->problem.model.norms_per_layer == 4);
+  // Five layers of six slide over 1,024 tokens (sliding_window_pattern, default 6): 40 of 48.
+  CHECK(s->problem.model.sliding_window == 1024);
+  CHECK(s->problem.model.sliding_window_layers == 40);
+}
+
+TEST_CASE("hf_config sliding windows: each architecture's layer pattern, and what is not a window",
+          "[hf_config][sliding_window]") {
+  const auto window = [](const std::string& config) {
+    auto s = with_config(config);
+    INFO((s ? std::string() : s.error().path + ": " + s.error().message));
+    REQUIRE(s.ok());
+    CHECK(s->warnings.empty());
+    return std::pair<int64_t, int64_t>{s->problem.model.sliding_window, s->problem.model.sliding_window_layers};
+  };
+  const std::string llama_like =
+      R"("hidden_size": 4096, "intermediate_size": 14336, "num_attention_heads": 32, "num_key_value_heads": 8,)"
+      R"( "num_hidden_layers": 32, "vocab_size": 32000)";
+  // Mistral-7B-v0.1: a 4,096-token window on every layer; v0.3 and later: null, none.
+  CHECK(window(R"({"model_type": "mistral", "sliding_window": 4096, )" + llama_like + "}") ==
+        std::pair<int64_t, int64_t>{4096, 32});
+  CHECK(window(R"({"model_type": "mistral", "sliding_window": null, )" + llama_like + "}") ==
+        std::pair<int64_t, int64_t>{0, 0});
+  // Gemma 2: the even layers (is_sliding = not layer_idx % 2): 21 of 42 (google/gemma-2-9b).
+  CHECK(window(R"({"model_type": "gemma2", "sliding_window": 4096, "hidden_size": 3584, "intermediate_size": 14336,)"
+               R"( "num_attention_heads": 16, "num_key_value_heads": 8, "num_hidden_layers": 42})") ==
+        std::pair<int64_t, int64_t>{4096, 21});
+  // Gemma 3 27B: every sixth layer global, 52 of 62 slide; an explicit pattern of 2 halves it.
+  const std::string g3 = R"({"model_type": "gemma3_text", "hidden_size": 5376, "intermediate_size": 21504,)"
+                         R"( "num_attention_heads": 32, "num_key_value_heads": 16, "head_dim": 128,)"
+                         R"( "num_hidden_layers": 62, "sliding_window": 1024)";
+  CHECK(window(g3 + "}") == std::pair<int64_t, int64_t>{1024, 52});
+  CHECK(window(g3 + R"(, "sliding_window_pattern": 2})") == std::pair<int64_t, int64_t>{1024, 31});
+  // layer_types, when listed, is the pattern.
+  CHECK(window(R"({"model_type": "mistral", "sliding_window": 128, "hidden_size": 256, "intermediate_size": 512,)"
+               R"( "num_attention_heads": 4, "num_hidden_layers": 4, "vocab_size": 1000, "layer_types":)"
+               R"( ["sliding_attention", "full_attention", "sliding_attention", "sliding_attention"]})") ==
+        std::pair<int64_t, int64_t>{128, 3});
+  // Qwen2/3: only with use_sliding_window, on the layers after max_window_layers.
+  const std::string qwen = R"({"model_type": "qwen2", "hidden_size": 3584, "intermediate_size": 18944,)"
+                           R"( "num_attention_heads": 28, "num_key_value_heads": 4, "num_hidden_layers": 28,)"
+                           R"( "vocab_size": 152064, "sliding_window": 131072, "max_window_layers": 20)";
+  CHECK(window(qwen + R"(, "use_sliding_window": false})") == std::pair<int64_t, int64_t>{0, 0});
+  CHECK(window(qwen + R"(, "use_sliding_window": true})") == std::pair<int64_t, int64_t>{131072, 8});
+  // Phi-3's sliding_window 2047 is not applied by its implementation.
+  CHECK(window(R"({"model_type": "phi3", "sliding_window": 2047, )" + llama_like + "}") ==
+        std::pair<int64_t, int64_t>{0, 0});
+  // A layer_types list of the wrong length is an error at its pointer.
+  auto bad = with_config(R"({"model_type": "mistral", "sliding_window": 128, )" + llama_like +
+                         R"(, "layer_types": ["sliding_attention"]})");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().path == "/model/hf_config/layer_types");
+  CHECK(bad.error().code == "hf_config_layer_types");
 }
 
 TEST_CASE("hf_config phi3: microsoft/Phi-3-mini-4k-instruct and microsoft/phi-4", "[hf_config]") {

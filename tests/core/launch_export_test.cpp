@@ -331,3 +331,30 @@ TEST_CASE("each framework list records its repository, commit and date", "[expor
     CHECK(d["options"].size() > 50);
   }
 }
+
+TEST_CASE("Megatron export: sliding windows as --window-size and --window-attn-skip-freq", "[export][sliding_window]") {
+  const auto megatron = [](const std::string& model) {
+    const json v =
+        exported(R"({"model":)" + model +
+                     R"(,"gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":8192,"global_batch":256},)"
+                     R"("parallel":{"gpus":64}})",
+                 "megatron");
+    return std::pair<Options, json>{parse_megatron(v["text"]), v["warnings"]};
+  };
+  // Gemma 3 27B: 52 of 62 layers over 1,024 tokens, one full layer in six: N = 6 (⌊62/6⌋ = 10 full).
+  const auto [g3, w3] = megatron(R"("gemma-3-27b")");
+  check_names(g3, framework_options("megatron"));
+  CHECK(one(g3, "--window-size") == "1024,0");
+  CHECK(one(g3, "--window-attn-skip-freq") == "6");
+  // Every layer windowed: no skip frequency.
+  const auto [all, wa] = megatron(R"({"base":"llama-3.1-8b","sliding_window":4096})");
+  CHECK(one(all, "--window-size") == "4096,0");
+  CHECK(all.count("--window-attn-skip-freq") == 0);
+  // 5 of 32 windowed fits no N: a coded note, no guessed pattern.
+  const auto [odd, wo] = megatron(R"({"base":"llama-3.1-8b","sliding_window":4096,"sliding_window_layers":5})");
+  CHECK(odd.count("--window-attn-skip-freq") == 0);
+  bool noted = false;
+  for (const auto& w : wo)
+    noted = noted || (w["code"] == "export_no_equivalent" && w["params"]["element"] == "model.sliding_window_layers");
+  CHECK(noted);
+}

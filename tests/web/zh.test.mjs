@@ -98,6 +98,8 @@ test("the default answer, every section open, is Chinese", async () => {
 test("Expert mode, every field shown, is Chinese", async () => {
   await page.click("#mode-expert");
   await assertChinese("Expert mode");
+  // A missing label would show its lookup key (f_model/...), which the English scan misses.
+  assert.deepEqual(await page.locator("#expert .label-text").evaluateAll((xs) => xs.map((x) => x.textContent).filter((t) => /^f_/.test(t))), []);
   await page.click("#mode-quick");
 });
 

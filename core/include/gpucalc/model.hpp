@@ -62,6 +62,11 @@ struct ModelShape {
   PositionEmbedding position = PositionEmbedding::rope;
   bool dropout = false;                 // dropout layers in training (GPT-3/Megatron); modern LLMs train without
   int64_t max_position_embeddings = 0;  // learned position table size
+  // Sliding-window (local) attention (Mistral 7B v0.1, Gemma 2/3, gpt-oss): each query
+  // attends to at most the last sliding_window tokens, on sliding_window_layers of the
+  // layers (the others attend over the whole sequence). 0: none.
+  int64_t sliding_window = 0;
+  int64_t sliding_window_layers = 0;
   MoeShape moe;
   // Multi-token prediction (DeepSeek-V3, arXiv 2412.19437 §2.2): D sequential modules, each
   // an RMSNorm on the hidden state and on the next token's embedding, a 2h → h projection,

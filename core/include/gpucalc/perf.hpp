@@ -54,6 +54,10 @@ struct PerfData {
   // Fraction by which compute slows while a data-parallel collective overlaps it
   // (data/perf.json overlap_slowdown).
   double overlap_slowdown = 0;
+  // Attention speed at a head dimension over its speed at 128, forward and backward:
+  // cuDNN fused attention (Megatron-Core) and FlashAttention-2 (PyTorch-native stacks)
+  // (data/perf.json attention_head_dim).
+  Curve att_hd_fused_fwd, att_hd_fused_bwd, att_hd_fa2_fwd, att_hd_fa2_bwd;
 };
 
 const PerfData& perf_data();
