@@ -107,6 +107,9 @@ function toScenario(r, pool) {
   const score = (v) => (v.scenario.gpu === gpu ? 2 : 0) + ((v.source.section ?? "").startsWith(`${r.release} `) ? 1 : 0);
   const template = same.slice().sort((a, b) => score(b) - score(a) || a.id.localeCompare(b.id))[0];
   const s = structuredClone(template.scenario);
+  // CUDA graphs are a per-release, per-system recipe choice: kept only from a template of
+  // the same system and release; otherwise left unset (priced as the measured runs' mix).
+  if (score(template) < 3) delete s.training.cuda_graphs;
   const n = (k) => Number(main(r[k]));
   const gpus = n("#-GPUs"), tp = n("TP"), pp = n("PP"), cp = n("CP"), ep = n("EP") || 1;
   const vp = ["n/a", undefined].includes(main(r.VP)) ? 1 : n("VP");

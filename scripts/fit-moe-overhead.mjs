@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Fits data/perf.json moe_layer_overhead (docs/performance-model.md "MoE layer
 // overhead"): the fixed time per Megatron-Core MoE layer per micro-batch that the
-// per-op model does not price.
+// per-op model does not price, one value per CUDA-graph mode (training.cuda_graphs:
+// none, per_layer, full_iteration; each row's mode is its recipe's, read into its scenario).
 //
 // The rows: the counted MoE pre-training rows of validation/ (Megatron-Bridge tables).
 // Training subset: the rows at even positions (0, 2, 4, ...) of their file names in
@@ -9,8 +10,9 @@
 // overhead o: T(o) = T0 + S·o, with S the MoE layer-micro-batches on the critical
 // stage plus their share of the pipeline bubble, both read from the CLI's answer at
 // the committed o (> 0). o minimises the squared log error of the first metric over the
-// training subset (a golden-section search). Prints the fit, the errors of the training
-// and held-out rows, and a leave-one-model-out check; --write stores the value.
+// training subset (golden-section searches, one mode at a time, repeated until they
+// settle). Prints the fit, the errors of the training and held-out rows, and a
+// leave-one-model-out check; --write stores the values.
 // The search may pick another micro-batch or interleaving once o changes: run again
 // (after rebuilding) until the value stays put.
 import { spawnSync } from "node:child_process";
@@ -22,8 +24,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = path.resolve(ROOT, process.env.GPUCALC_CLI ?? "build/native/cli/gpucalc");
 const PERF = path.join(ROOT, "data/perf.json");
 const perf = JSON.parse(readFileSync(PERF, "utf8"));
-const o0 = perf.moe_layer_overhead.value_ms / 1e3;
-if (!(o0 > 0)) throw new Error("data/perf.json moe_layer_overhead.value_ms must be > 0 to read the slopes");
+const MODES = ["none", "per_layer", "full_iteration"];
+const o0 = Object.fromEntries(MODES.map((k) => [k, perf.moe_layer_overhead.value_ms[k] / 1e3]));
+for (const k of MODES)
+  if (!(o0[k] > 0)) throw new Error(`data/perf.json moe_layer_overhead.value_ms.${k} must be > 0 to read the slopes`);
 
 const rows = [];
 const files = readdirSync(path.join(ROOT, "validation")).filter((f) => f.endsWith(".json") && f !== "excluded.json" && f !== "regime-ceilings.json").sort();
@@ -41,24 +45,34 @@ for (const f of files) {
   // Per micro-batch on the critical path (step_time.cpp compose_step): the bubble is
   // (p-1)·chunk_share of it, so it grows with the overhead in that proportion.
   const tMb = (b.compute_s + b.tp_comm_s + b.cp_comm_s + b.ep_comm_s + b.moe_overhead_s + b.pp_comm_s + b.offload_s) / m;
-  const S = (b.moe_overhead_s / o0) * (1 + (tMb > 0 ? b.bubble_s / (m * tMb) : 0));
+  const mode = row.scenario.training.cuda_graphs ?? "none";
+  const S = (b.moe_overhead_s / o0[mode]) * (1 + (tMb > 0 ? b.bubble_s / (m * tMb) : 0));
   const T = v.performance.step_time_s;
   const measured = T * (v.performance.tokens_per_s_per_gpu / reported);
-  const model = typeof row.scenario.model === "string" ? row.scenario.model : row.scenario.model.name;
-  rows.push({ id: row.id, model, T0: T - S * o0, S, measured });
+  const model = typeof row.scenario.model === "string" ? row.scenario.model : row.scenario.model.base ?? row.scenario.model.name;
+  rows.push({ id: row.id, model, mode, T0: T - S * o0[mode], S, measured });
 }
 
-const err = (r, o) => r.measured / (r.T0 + r.S * o) - 1;
-const loss = (set, o) => set.reduce((a, r) => a + Math.log(r.measured / (r.T0 + r.S * o)) ** 2, 0);
-function fit(set) {
-  let lo = 0, hi = 0.05;
-  for (let i = 0; i < 100; i++) {
-    const a = lo + (hi - lo) * 0.382, b = lo + (hi - lo) * 0.618;
-    if (loss(set, a) < loss(set, b)) hi = b;
-    else lo = a;
-  }
-  return (lo + hi) / 2;
+// o: { none, per_layer, full_iteration } in seconds.
+const pred = (r, o) => r.T0 + r.S * o[r.mode];
+const err = (r, o) => r.measured / pred(r, o) - 1;
+const loss = (set, o) => set.reduce((a, r) => a + Math.log(r.measured / pred(r, o)) ** 2, 0);
+function fit(set, start = o0) {
+  const o = { ...start };
+  for (let round = 0; round < 30; round++)
+    for (const k of MODES) {
+      if (!set.some((r) => r.mode === k)) continue;  // no row of this mode: keep the start
+      let lo = 0, hi = 0.05;
+      for (let i = 0; i < 100; i++) {
+        const a = lo + (hi - lo) * 0.382, b = lo + (hi - lo) * 0.618;
+        if (loss(set, { ...o, [k]: a }) < loss(set, { ...o, [k]: b })) hi = b;
+        else lo = a;
+      }
+      o[k] = (lo + hi) / 2;
+    }
+  return o;
 }
+const ms = (o) => MODES.map((k) => `${k} ${(o[k] * 1e3).toFixed(2)}`).join(", ");
 function stats(set, o) {
   const e = set.map((r) => err(r, o));
   const a = e.map(Math.abs).sort((x, y) => x - y), s = e.slice().sort((x, y) => x - y);
@@ -69,25 +83,43 @@ function stats(set, o) {
 
 const train = rows.filter((_, i) => i % 2 === 0), held = rows.filter((_, i) => i % 2 === 1);
 const o = fit(train);
-console.log(`rows: ${rows.length} counted MoE rows; training ${train.length} (even positions), held out ${held.length} (odd positions)`);
-console.log(`fitted overhead: ${(o * 1e3).toFixed(2)} ms per MoE layer per micro-batch`);
-console.log(`  without it (o = 0), all rows: ${stats(rows, 0)}`);
+const zero = Object.fromEntries(MODES.map((k) => [k, 0]));
+console.log(`rows: ${rows.length} counted MoE rows (${MODES.map((k) => `${k} ${rows.filter((r) => r.mode === k).length}`).join(", ")}); training ${train.length} (even positions), held out ${held.length} (odd positions)`);
+console.log(`fitted overhead, ms per MoE layer per micro-batch: ${ms(o)}`);
+console.log(`  without it (o = 0), all rows: ${stats(rows, zero)}`);
 console.log(`  training rows:  ${stats(train, o)}`);
 console.log(`  held-out rows:  ${stats(held, o)}`);
 console.log(`  all rows:       ${stats(rows, o)}`);
+// A scenario that does not say (training.cuda_graphs unset): one value fitted on every
+// row whatever its mode, the mix of modes the published recipes use.
+const pooledRows = rows.map((r) => ({ ...r, mode: "none" }));
+const pooled = fit(pooledRows).none;
+console.log(`  unspecified: one value for every row (${(pooled * 1e3).toFixed(2)} ms), all rows: ${stats(pooledRows, { none: pooled })}`);
+{
+  const t = fit(train.map((r) => ({ ...r, mode: "none" }))).none;
+  console.log(`    fitted on the training rows (${(t * 1e3).toFixed(2)} ms), held-out rows: ${stats(held.map((r) => ({ ...r, mode: "none" })), { none: t })}`);
+}
 const lomo = [];
 for (const m of [...new Set(rows.map((r) => r.model))]) {
-  const om = fit(rows.filter((r) => r.model !== m));
+  const om = fit(rows.filter((r) => r.model !== m), o);
   const set = rows.filter((r) => r.model === m);
   lomo.push(...set.map((r) => ({ ...r, o: om })));
-  console.log(`  leave ${m} out: fit ${(om * 1e3).toFixed(2)} ms, its ${set.length} rows: ${stats(set, om)}`);
+  console.log(`  leave ${m} out: fit ${ms(om)}; its ${set.length} rows: ${stats(set, om)}`);
 }
 const lomoErr = lomo.map((r) => Math.abs(err(r, r.o))).sort((x, y) => x - y);
+const lomoPooled = [];
+for (const m of [...new Set(rows.map((r) => r.model))]) {
+  const om = fit(pooledRows.filter((r) => r.model !== m)).none;
+  lomoPooled.push(...pooledRows.filter((r) => r.model === m).map((r) => Math.abs(err(r, { none: om }))));
+}
+lomoPooled.sort((x, y) => x - y);
+console.log(`  leave-one-model-out with one value for every mode: median |error| ${(lomoPooled[Math.floor(lomoPooled.length / 2)] * 100).toFixed(1)}%, max ${(lomoPooled[lomoPooled.length - 1] * 100).toFixed(1)}%`);
 console.log(`  leave-one-model-out, all rows: median |error| ${(lomoErr[Math.floor(lomoErr.length / 2)] * 100).toFixed(1)}%, max ${(lomoErr[lomoErr.length - 1] * 100).toFixed(1)}%`);
-for (const r of rows) console.log(`    ${train.includes(r) ? "train" : "held "} ${r.id.padEnd(48)} ${(err(r, 0) * 100).toFixed(1).padStart(7)}% -> ${(err(r, o) * 100).toFixed(1).padStart(7)}%`);
+for (const r of rows) console.log(`    ${train.includes(r) ? "train" : "held "} ${r.mode.padEnd(14)} ${r.id.padEnd(48)} ${(err(r, zero) * 100).toFixed(1).padStart(7)}% -> ${(err(r, o) * 100).toFixed(1).padStart(7)}%`);
 
 if (process.argv.includes("--write")) {
-  perf.moe_layer_overhead.value_ms = Math.round(o * 1e5) / 100;
+  perf.moe_layer_overhead.value_ms.unspecified = Math.round(pooled * 1e5) / 100;
+  for (const k of MODES) perf.moe_layer_overhead.value_ms[k] = Math.round(o[k] * 1e5) / 100;
   writeFileSync(PERF, `${JSON.stringify(perf, null, 1)}\n`);
-  console.log(`wrote ${perf.moe_layer_overhead.value_ms} ms to data/perf.json`);
+  console.log(`wrote unspecified ${(pooled * 1e3).toFixed(2)}, ${ms(o)} to data/perf.json`);
 }

@@ -158,6 +158,15 @@ void moe_args(Out& o, Args& a) {
     a.add("--moe-layer-freq",
           "'([0]*" + num(e.first_dense_layers) + "+[1]*" + num(o.s.problem.model.layers - e.first_dense_layers) + ")'");
   if (e.capacity_factor > 0) a.add("--moe-expert-capacity-factor", num(e.capacity_factor));
+  // CUDA graphs (training.cuda_graphs), as Megatron-LM's arguments.py spells them.
+  const CudaGraphs g = o.s.problem.training.cuda_graphs;
+  if (g == CudaGraphs::per_layer) {
+    a.add("--cuda-graph-impl", "transformer_engine");
+    a.add("--cuda-graph-scope", "attn moe_router moe_preprocess");
+  } else if (g == CudaGraphs::full_iteration) {
+    a.add("--cuda-graph-impl", "local");
+    a.add("--cuda-graph-scope", "full_iteration");
+  }
   if (o.s.problem.training.moe_dispatcher == MoeDispatcher::deepep) {
     a.add("--moe-token-dispatcher-type", "flex");
     a.add("--moe-flex-dispatcher-backend", "deepep");

@@ -14,9 +14,17 @@ namespace gpucalc {
 // it is one time fitted on measured Megatron-Bridge runs (data/perf.json
 // moe_layer_overhead says on which and how well it predicts the others). Other
 // frameworks: not measured, not priced. Under assume.hfu the efficiency includes it.
+//
+// CUDA graphs (training.cuda_graphs) replay captured kernels without the host launching
+// each one; Megatron-Core's MoE guide names them the remedy for this overhead. Per-layer
+// Transformer Engine graphs of the attention, router and preprocessing leave the
+// dispatcher's synchronisation and the expert kernels' launches; a full-iteration graph
+// (which needs a sync-free dispatcher) leaves what is not launch time. One time per mode,
+// fitted on the runs that used it; a scenario that does not say takes the time fitted on
+// all of them together (the published recipes' mix of modes).
 double moe_layer_overhead(const LayerCtx& c) {
   if (c.t->framework != Framework::megatron) return 0.0;
-  return c.k.data->moe_layer_overhead_s;
+  return c.k.data->moe_layer_overhead_s[static_cast<int>(c.t->cuda_graphs)];
 }
 
 }  // namespace gpucalc

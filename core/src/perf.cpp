@@ -81,8 +81,12 @@ const PerfData& perf_data() {
       num("tree_hop_us", "scaleout", p.nccl.tree_hop_out_us);
     }
     if (auto it = j.find("moe_layer_overhead"); it != j.end() && it->is_object())
-      if (auto v = it->find("value_ms"); v != it->end() && v->is_number())
-        p.moe_layer_overhead_s = v->get<double>() / 1e3;
+      if (auto v = it->find("value_ms"); v != it->end() && v->is_object()) {
+        const char* modes[4] = {"unspecified", "none", "per_layer", "full_iteration"};
+        for (int i = 0; i < 4; ++i)
+          if (auto x = v->find(modes[i]); x != v->end() && x->is_number())
+            p.moe_layer_overhead_s[i] = x->get<double>() / 1e3;
+      }
     if (auto it = j.find("overlap_slowdown"); it != j.end() && it->is_object())
       if (auto v = it->find("value"); v != it->end() && v->is_number()) p.overlap_slowdown = v->get<double>();
     if (auto it = j.find("attention_head_dim"); it != j.end() && it->is_object()) {

@@ -519,6 +519,7 @@ void read_training(Reader& r, const json& root, Scenario& s) {
                "dataset",
                "recompute_modules",
                "moe_dispatcher",
+               "cuda_graphs",
                "torch_compile",
                "liger_kernel",
                "fp8_recipe",
@@ -618,6 +619,10 @@ void read_training(Reader& r, const json& root, Scenario& s) {
     t.fp8_recipe = *v == "mxfp8" ? Fp8Recipe::mxfp8 : *v == "delayed" ? Fp8Recipe::delayed : Fp8Recipe::tensorwise;
   if (auto v = r.choice(o, P, "moe_dispatcher", {"alltoall", "deepep"}, false))
     t.moe_dispatcher = *v == "deepep" ? MoeDispatcher::deepep : MoeDispatcher::alltoall;
+  if (auto v = r.choice(o, P, "cuda_graphs", {"none", "per_layer", "full_iteration"}, false))
+    t.cuda_graphs = *v == "full_iteration" ? CudaGraphs::full_iteration
+                    : *v == "per_layer"    ? CudaGraphs::per_layer
+                                           : CudaGraphs::none;
   if (auto rm = o.find("recompute_modules"); rm != o.end() && !r.failed()) {
     const std::string T = P + "/recompute_modules";
     if (!rm->is_array() || rm->empty())
@@ -686,6 +691,11 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (t.optimizer_in_backward && t.framework != Framework::torchtune)
     return r.fail(P + "/optimizer_in_backward", "optimizer_in_backward_torchtune",
                   "is torchtune's optimizer_in_bwd; set framework \"torchtune\", got \"{got}\"",
+                  {{"got", to_string(t.framework)}});
+  if ((t.cuda_graphs == CudaGraphs::per_layer || t.cuda_graphs == CudaGraphs::full_iteration) &&
+      t.framework != Framework::megatron)
+    return r.fail(P + "/cuda_graphs", "cuda_graphs_megatron",
+                  "is Megatron-Core's --cuda-graph-impl; set framework \"megatron\", got \"{got}\"",
                   {{"got", to_string(t.framework)}});
   if (t.activation_offload) {
     const std::string A = P + "/activation_offload";

@@ -358,3 +358,19 @@ TEST_CASE("Megatron export: sliding windows as --window-size and --window-attn-s
     noted = noted || (w["code"] == "export_no_equivalent" && w["params"]["element"] == "model.sliding_window_layers");
   CHECK(noted);
 }
+
+TEST_CASE("Megatron export: CUDA graphs as --cuda-graph-impl and --cuda-graph-scope", "[export]") {
+  json moe = json::parse(read_source_file("examples/deepseek-v3-moe-h800.json"));
+  const auto args = [&](const char* mode) {
+    moe["training"]["cuda_graphs"] = mode;
+    return parse_megatron(exported(moe.dump(), "megatron")["text"]);
+  };
+  const Options per_layer = args("per_layer");
+  check_names(per_layer, framework_options("megatron"));
+  CHECK(one(per_layer, "--cuda-graph-impl") == "transformer_engine");
+  CHECK(one(per_layer, "--cuda-graph-scope") == "attn moe_router moe_preprocess");
+  const Options full = args("full_iteration");
+  CHECK(one(full, "--cuda-graph-impl") == "local");
+  CHECK(one(full, "--cuda-graph-scope") == "full_iteration");
+  CHECK(args("none").count("--cuda-graph-impl") == 0);
+}

@@ -113,9 +113,9 @@ std::string parent_of(const std::string& pointer) { return pointer.substr(0, poi
 
 }  // namespace
 
-TEST_CASE("the schema lists every field (152 today), each inside an object it also lists", "[schema]") {
+TEST_CASE("the schema lists every field (153 today), each inside an object it also lists", "[schema]") {
   const json& fields = schema()["fields"];
-  CHECK(fields.size() >= 152);
+  CHECK(fields.size() >= 153);
   for (const auto& [pointer, f] : fields.items()) {
     INFO(pointer);
     const std::string parent = parent_of(pointer);

@@ -233,6 +233,7 @@ export default {
   "f_gpu/rail_optimized": "Rail-optimised network",
   "f_gpu/in_network_reduction": "In-network reduction (SHARP)",
   "f_training/grad_dtype": "Gradient dtype",
+  "f_training/cuda_graphs": "CUDA graphs",
   "f_training/overlap_grad_reduce": "Overlap gradient reduction",
   "f_training/overlap_param_gather": "Overlap parameter gather",
   "f_target/max_memory_fraction": "Memory limit (0-1)",

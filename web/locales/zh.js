@@ -232,6 +232,7 @@ export default {
   "f_gpu/rail_optimized": "轨道优化网络",
   "f_gpu/in_network_reduction": "网内规约（SHARP）",
   "f_training/grad_dtype": "梯度数据类型",
+  "f_training/cuda_graphs": "CUDA Graph",
   "f_training/overlap_grad_reduce": "梯度规约重叠",
   "f_training/overlap_param_gather": "参数收集重叠",
   "f_target/max_memory_fraction": "显存上限（0-1）",

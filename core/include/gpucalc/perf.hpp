@@ -49,8 +49,9 @@ struct PerfData {
   double tile_m = 256, tile_n = 128;  // GEMM output tile (NVIDIA's GEMM guide)
   NcclLatency nccl;
   // Megatron-Core MoE layer: fixed time per MoE layer per micro-batch, forward and
-  // backward, beyond its priced operations (data/perf.json moe_layer_overhead).
-  double moe_layer_overhead_s = 0;
+  // backward, beyond its priced operations, by CUDA-graph mode (unspecified, none,
+  // per_layer, full_iteration: the CudaGraphs order; data/perf.json moe_layer_overhead).
+  double moe_layer_overhead_s[4] = {0, 0, 0, 0};
   // Fraction by which compute slows while a data-parallel collective overlaps it
   // (data/perf.json overlap_slowdown).
   double overlap_slowdown = 0;
