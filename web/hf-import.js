@@ -17,6 +17,7 @@ const TEXT = {
     hf_waiting: "Counting…",
     hf_counted: "{name}: {params} parameters counted ({exact}).",
     hf_ignored: "Not understood, not counted: {keys}",
+    hf_window: "Sliding window: {tokens} tokens on {layers} of {of} layers.",
     hf_failed: "Not imported: {msg}",
   },
   zh: {
@@ -29,6 +30,7 @@ const TEXT = {
     hf_waiting: "计数中…",
     hf_counted: "{name}：计得 {params} 参数（{exact}）。",
     hf_ignored: "未理解、未计入的字段：{keys}",
+    hf_window: "滑动窗口：{of} 层中 {layers} 层，窗口 {tokens} token。",
     hf_failed: "未导入：{msg}",
   },
 };
@@ -113,6 +115,8 @@ function report(envelope, say) {
   }
   const model = envelope.value.model ?? {};
   const lines = [t("hf_counted", { name: model.name ?? "", params: F.big(lang(), model.params), exact: F.int(lang(), model.params) })];
+  const w = model.sliding_window;
+  if (w) lines.push(t("hf_window", { tokens: F.int(lang(), w.tokens), layers: w.layers, of: w.of_layers }));
   // The keys the mapping did not understand, by the warning's code (data/messages.json).
   for (const w of envelope.value.warnings ?? []) {
     if (w?.code === "hf_config_keys_ignored") lines.push(t("hf_ignored", { keys: w.params?.keys ?? "" }));

@@ -267,6 +267,13 @@ void model_json(JsonWriter& w, const Scenario& s, Recompute rc, unsigned rc_modu
   w.field("model", fl.model);
   w.field("hardware", fl.hardware);
   w.end_object();
+  if (p.model.sliding_window > 0 && p.model.sliding_window_layers > 0) {  // model.sliding_window
+    w.key("sliding_window").begin_object();
+    w.field("tokens", p.model.sliding_window);
+    w.field("layers", p.model.sliding_window_layers);
+    w.field("of_layers", p.model.layers);
+    w.end_object();
+  }
   w.end_object();
 }
 

@@ -146,6 +146,34 @@ test("360-px phone, en, and desktop, zh: the panel in the other combinations", a
   await page.locator("#hf-import").screenshot({ path: path.join(SHOTS, "hf-import-zh-desktop-panel.png") });
 });
 
+// google/gemma-2-9b's config.json (keys as published): sliding windows on the even layers.
+const GEMMA2_9B = {
+  architectures: ["Gemma2ForCausalLM"], attention_bias: false, attention_dropout: 0.0, attn_logit_softcapping: 50.0,
+  bos_token_id: 2, cache_implementation: "hybrid", eos_token_id: 1, final_logit_softcapping: 30.0, head_dim: 256,
+  hidden_act: "gelu_pytorch_tanh", hidden_activation: "gelu_pytorch_tanh", hidden_size: 3584, initializer_range: 0.02,
+  intermediate_size: 14336, max_position_embeddings: 8192, model_type: "gemma2", num_attention_heads: 16,
+  num_hidden_layers: 42, num_key_value_heads: 8, pad_token_id: 0, query_pre_attn_scalar: 256, rms_norm_eps: 1e-6,
+  rope_theta: 10000.0, sliding_window: 4096, sliding_window_size: 4096, torch_dtype: "float32",
+  transformers_version: "4.42.0.dev0", use_cache: true, vocab_size: 256000,
+};
+
+test("desktop, en and zh: a Gemma 2 config says its sliding window (21 of 42 layers over 4,096 tokens)", async () => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  for (const [lang, done, line] of [
+    ["en", /parameters counted/, /Sliding window: 4,096 tokens on 21 of 42 layers\./],
+    ["zh", /计得/, /滑动窗口：42 层中 21 层，窗口 4,096 token。/],
+  ]) {
+    await openImport(lang);
+    await page.fill("#hf-text", JSON.stringify(GEMMA2_9B));
+    await page.click("#hf-apply");
+    await page.waitForFunction((re) => new RegExp(re).test(document.querySelector("#hf-status").textContent), done.source);
+    assert.match(await status(), line);
+  }
+  await waitForAnswer(page).catch(() => {});
+  const m = cliEvaluate(await scenarioInUrl()).value.model;
+  assert.deepEqual(m.sliding_window, { tokens: 4096, layers: 21, of_layers: 42 }, "the CLI reads the same window");
+});
+
 test("Expert → Custom: a 1B shape counts 1.24B, not 1.40B with the 70B's head_dim", async () => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`${server.url}?lang=en`);
