@@ -19,8 +19,9 @@ struct LayerCtx {
   Fabric fabric;
   double h = 0, a = 0, g_kv = 0, d = 0, dqk = 0, dv = 0, ff = 0, tp = 1, cp = 1, s = 0;
   double M = 0;  // tokens per micro-batch per GPU (b·s/cp)
-  double span =
-      0;  // keys a query attends over, ×2, mean over layers (s; less with packing or windows: plan.hpp attention_span)
+  // Keys a query attends over, ×2, the mean over the layers: s, less with packed documents
+  // or sliding windows (plan.hpp attention_span).
+  double span = 0;
   double ts = 1;  // sequence-sharded region divisor (tp with SP)
   bool sp = false, swiglu = true, mla = false, frozen = false, qlora = false;
   bool eager = false;             // element-wise ops run as separate eager PyTorch kernels
