@@ -4,7 +4,7 @@
 // (a documented default, the preset's value, or what it chose in the last answer).
 import { el } from "./dom.js";
 import { parseAmount } from "./format.js";
-import { addStrings, lang, t } from "./i18n.js";
+import { addStrings, has, lang, t } from "./i18n.js";
 import { GPUS, MODELS, gpuById, modelById } from "./presets.js";
 import { GROUPS, baseOf, docOf, docsLoaded, getPath, loadDocs, overridesOf, textOf } from "./schema.js";
 import { modelInfo, modelLabel, relevance } from "./jobtype.js";
@@ -255,7 +255,10 @@ export class ExpertForm {
         const defText = this.defaultText(field, preset, gpu, answer);
         const opts = [el("option", { value: "", text: defText })];
         for (const o of field.kind === "bool" ? [true, false] : field.options) {
-          opts.push(el("option", { value: String(o), text: t(`opt_${String(o)}`) === `opt_${String(o)}` ? String(o) : t(`opt_${String(o)}`) }));
+          // A field's own wording of a value (opt_<field>_<value>) before the shared one.
+          const own = `opt_${keyOf(field.path).split("/").pop()}_${String(o)}`;
+          const key = has(own) ? own : `opt_${String(o)}`;
+          opts.push(el("option", { value: String(o), text: t(key) === key ? String(o) : t(key) }));
         }
         const current = getPath(scenario, field.path);
         input.replaceChildren(...opts);

@@ -281,6 +281,9 @@ export default {
   opt_all: "every linear",
   opt_alltoall: "all-to-all (NCCL)",
   opt_deepep: "DeepEP",
+  opt_cuda_graphs_none: "no CUDA graphs",
+  opt_per_layer: "per layer (TE graphs)",
+  opt_full_iteration: "full iteration (one graph)",
 
   // Sharing
   share: "Share",

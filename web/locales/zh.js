@@ -280,6 +280,9 @@ export default {
   opt_all: "全部线性层",
   opt_alltoall: "all-to-all（NCCL）",
   opt_deepep: "DeepEP",
+  opt_cuda_graphs_none: "不用 CUDA Graph",
+  opt_per_layer: "逐层（TE 图）",
+  opt_full_iteration: "整个迭代（一张图）",
 
   share: "分享",
   copy_link: "复制链接",
