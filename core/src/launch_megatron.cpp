@@ -158,20 +158,25 @@ void moe_args(Out& o, Args& a) {
     a.add("--moe-layer-freq",
           "'([0]*" + num(e.first_dense_layers) + "+[1]*" + num(o.s.problem.model.layers - e.first_dense_layers) + ")'");
   if (e.capacity_factor > 0) a.add("--moe-expert-capacity-factor", num(e.capacity_factor));
-  // CUDA graphs (training.cuda_graphs), as Megatron-LM's arguments.py spells them.
-  const CudaGraphs g = o.s.problem.training.cuda_graphs;
-  if (g == CudaGraphs::per_layer) {
-    a.add("--cuda-graph-impl", "transformer_engine");
-    a.add("--cuda-graph-scope", "attn moe_router moe_preprocess");
-  } else if (g == CudaGraphs::full_iteration) {
-    a.add("--cuda-graph-impl", "local");
-    a.add("--cuda-graph-scope", "full_iteration");
-  }
   if (o.s.problem.training.moe_dispatcher == MoeDispatcher::deepep) {
     a.add("--moe-token-dispatcher-type", "flex");
     a.add("--moe-flex-dispatcher-backend", "deepep");
   } else {
     a.add("--moe-token-dispatcher-type", "alltoall");
+  }
+}
+
+// CUDA graphs (training.cuda_graphs), as Megatron-LM's arguments.py spells them: per-layer
+// Transformer Engine graphs of the attention and, in a MoE layer, the router and the
+// dispatch preprocessing (a dense layer's MLP instead); or the whole iteration.
+void cuda_graph_args(Out& o, Args& a) {
+  const CudaGraphs g = o.s.problem.training.cuda_graphs;
+  if (g == CudaGraphs::per_layer) {
+    a.add("--cuda-graph-impl", "transformer_engine");
+    a.add("--cuda-graph-scope", is_moe(o.s.problem.model) ? "attn moe_router moe_preprocess" : "attn mlp");
+  } else if (g == CudaGraphs::full_iteration) {
+    a.add("--cuda-graph-impl", "local");
+    a.add("--cuda-graph-scope", "full_iteration");
   }
 }
 
@@ -187,6 +192,7 @@ std::string write_megatron(Out& o) {
   optimizer_args(o, a);
   model_args(o, a);
   moe_args(o, a);
+  cuda_graph_args(o, a);
   if (is_adapter_stage(o.s.problem.training)) no_equivalent(o, "training.stage", to_string(o.s.problem.training.stage));
   const int64_t gpus = o.l.gpus();
   return "# Megatron-LM arguments for the plan gpucalc chose (option names: NVIDIA/Megatron-LM\n"

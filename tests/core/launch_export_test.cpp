@@ -373,4 +373,11 @@ TEST_CASE("Megatron export: CUDA graphs as --cuda-graph-impl and --cuda-graph-sc
   CHECK(one(full, "--cuda-graph-impl") == "local");
   CHECK(one(full, "--cuda-graph-scope") == "full_iteration");
   CHECK(args("none").count("--cuda-graph-impl") == 0);
+  // A dense model's per-layer graphs take its attention and MLP (no router to capture).
+  json dense = json::parse(kDense);
+  dense["training"]["cuda_graphs"] = "per_layer";
+  const Options d = parse_megatron(exported(dense.dump(), "megatron")["text"]);
+  check_names(d, framework_options("megatron"));
+  CHECK(one(d, "--cuda-graph-impl") == "transformer_engine");
+  CHECK(one(d, "--cuda-graph-scope") == "attn mlp");
 }
