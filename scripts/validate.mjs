@@ -301,9 +301,10 @@ memory tables (torchtune, PEFT, QLoRA). Each run is fed with its published layou
 open (micro-batch, interleaving, recomputation) is chosen by the search. Error =
 predicted / reported − 1. \`ctest\` runs \`scripts/validate.mjs --check\`, which fails when
 a row drifts beyond its tolerance. No constant in the model is tuned to a row: the
-efficiencies come from \`data/perf.json\` with their sources. One constant is fitted on these
-rows: the Megatron-Core MoE layer overhead (\`moe_layer_overhead\`), on the 16 counted MoE rows
-at even positions, and tested on the other 15 (\`scripts/fit-moe-overhead.mjs\`).
+efficiencies come from \`data/perf.json\` with their sources. One quantity is fitted on these
+rows: the Megatron-Core MoE layer overhead (\`moe_layer_overhead\`, one value per CUDA-graph
+mode and one for scenarios that do not say), on the 16 counted MoE rows at even positions,
+and tested on the other 15 (\`scripts/fit-moe-overhead.mjs\`).
 The other pre-training rows of the Megatron-Bridge tables (25.09 to 26.08, GB300 included),
 mapped mechanically rather than recipe by recipe, are run by \`scripts/archive-sweep.mjs\`:
 [archive-sweep.md](archive-sweep.md) shows how the model does on runs it was not built on.
