@@ -298,13 +298,33 @@ double tp_comm(const LayerCtx& c, double mlp_units) {
 // CP: ring attention passes K and V blocks around the cp ranks, overlapped with the
 // blockwise attention; only what exceeds the attention time is exposed. Backward also
 // returns dK and dV. MLA exchanges its materialised per-head K and V.
+// A sliding-window layer under Transformer Engine (Megatron) needs only the w keys and
+// values before each of a rank's two sequence chunks: TE's p2p context parallelism then
+// exchanges just that halo, once forward and its gradients once backward, running the
+// chunk that needs none first (TransformerEngine, pytorch/attention/dot_product_attention,
+// AttnFuncWithCPAndKVP2PSWA, use_p2p_swa); for a window wider than cp − 1 chunks it
+// gathers the keys instead, the ring's volume. Each kind of layer hides its transfers
+// under its own attention, which scales with its span.
 double cp_comm(const LayerCtx& c, const Pair& core) {
   const Layout& l = *c.l;
   if (l.cp <= 1) return 0.0;
   const double kv = 2.0 * c.M * (c.mla ? c.a * (c.dqk + c.dv) : 2 * c.g_kv * c.d) / c.tp;
   const GroupShape gs = shape_of(c.fabric, Group{l.cp, l.tp});
-  const double fwd = (c.cp - 1) * p2p_s(c.fabric, gs.domains > 1, kv);
-  return std::max(0.0, fwd - core.fwd) + std::max(0.0, 2 * fwd - core.bwd);
+  const double ring = (c.cp - 1) * p2p_s(c.fabric, gs.domains > 1, kv);
+  const auto exposed = [](double fwd, const Pair& att) {
+    return std::max(0.0, fwd - att.fwd) + std::max(0.0, 2 * fwd - att.bwd);
+  };
+  const AttentionSpans& sp = c.spans;
+  if (sp.windowed_share <= 0 || c.t->framework != Framework::megatron) return exposed(ring, core);
+  const auto scaled = [&](double span) { return Pair{core.fwd * span / sp.mean, core.bwd * span / sp.mean}; };
+  const Pair full = scaled(sp.full), win = scaled(sp.windowed);
+  const double w = static_cast<double>(c.m->sliding_window), chunk = c.s / (2 * c.cp);
+  double windowed = exposed(ring, win);
+  if (w <= (c.cp - 1) * chunk) {
+    const double halo = p2p_s(c.fabric, gs.domains > 1, kv * std::min(1.0, 2 * w / (c.s / c.cp)));
+    windowed = std::max(0.0, halo - win.fwd / 2) + std::max(0.0, halo - win.bwd / 2);
+  }
+  return (1 - sp.windowed_share) * exposed(ring, full) + sp.windowed_share * windowed;
 }
 
 // FP8 GEMMs take quantised inputs (NVIDIA Transformer Engine): forward each linear's
@@ -349,7 +369,8 @@ LayerCtx layer_ctx(const ModelShape& m, const Training& t, const Layout& l, cons
   c.tp = static_cast<double>(l.tp);
   c.cp = static_cast<double>(l.cp);
   c.s = static_cast<double>(t.seq_len);
-  c.span = attention_span(m, &t, t.seq_len);
+  c.spans = attention_spans(m, &t, t.seq_len);
+  c.span = c.spans.mean;
   c.M = static_cast<double>(l.micro_batch) * c.s / c.cp;
   c.sp = t.sequence_parallel && l.tp > 1;
   c.ts = c.sp ? c.tp : 1.0;

@@ -20,8 +20,9 @@ struct LayerCtx {
   double h = 0, a = 0, g_kv = 0, d = 0, dqk = 0, dv = 0, ff = 0, tp = 1, cp = 1, s = 0;
   double M = 0;  // tokens per micro-batch per GPU (b·s/cp)
   // Keys a query attends over, ×2, the mean over the layers: s, less with packed documents
-  // or sliding windows (plan.hpp attention_span).
+  // or sliding windows (plan.hpp attention_spans); `spans` by kind of layer.
   double span = 0;
+  AttentionSpans spans;
   double ts = 1;  // sequence-sharded region divisor (tp with SP)
   bool sp = false, swiglu = true, mla = false, frozen = false, qlora = false;
   bool eager = false;             // element-wise ops run as separate eager PyTorch kernels

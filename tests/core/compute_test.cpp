@@ -1,4 +1,5 @@
 // FLOPs and time, pinned to Narayanan et al. 2021 and the PaLM accounting.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 
@@ -7,6 +8,7 @@
 #include "gpucalc/api.hpp"
 #include "gpucalc/compute.hpp"
 #include "gpucalc/memory.hpp"
+#include "gpucalc/network.hpp"
 #include "gpucalc/perf.hpp"
 #include "gpucalc/scenario.hpp"
 #include "gpucalc/search.hpp"
@@ -307,6 +309,39 @@ TEST_CASE("sliding windows: attention FLOPs count each layer's window, the other
   Training t_full = t;
   CHECK(flops_per_token(m, 4096, Recompute::none, &t).model ==
         flops_per_token(full, 4096, Recompute::none, &t_full).model);
+}
+
+TEST_CASE("sliding windows with context parallelism: Transformer Engine exchanges only the halo",
+          "[compute][sliding_window][cp]") {
+  // TE's p2p CP for a causal left window (AttnFuncWithCPAndKVP2PSWA): each rank fetches the
+  // w keys and values before each of its two chunks, one exchange forward and the halo's
+  // gradients backward, and runs first the chunk that needs none, so each exchange hides
+  // under half of the layer's attention. Four windowed layers, s = 32,768, w = 1,024,
+  // CP 4 across two nodes (TP 4): per layer the halo is 2w tokens of K and V, and the
+  // attention spans 2w − w²/s keys (plan.hpp attention_spans).
+  const auto run = [](const std::string& framework) {
+    const json env = json::parse(
+        evaluate_json(R"({"model":{"layers":4,"hidden":1024,"heads":8,"kv_heads":8,"head_dim":128,"ffn_hidden":4096,)"
+                      R"("vocab":32000,"sliding_window":1024,"sliding_window_layers":4},"gpu":"h100-sxm-80gb",)"
+                      R"("training":{"tokens":1e9,"seq_len":32768,"global_batch":2,"micro_batch":1,"zero_stage":1,)"
+                      R"("recompute":"none","framework":")" +
+                      framework + R"("},"parallel":{"gpus":32,"tp":4,"pp":1,"cp":4,"dp":2}})"));
+    REQUIRE(env["ok"] == true);
+    return env["value"]["performance"]["breakdown"]["cp_comm_s"].get<double>();
+  };
+  const Gpu& g = *find_gpu("h100-sxm-80gb");
+  const PerfProfile p = perf_profile_for("h100-sxm-80gb");
+  const double peak = peak_flops(g, Precision::bf16) * *p.sustained_clock.value;
+  const double s = 32768, w = 1024, span = 2 * w - w * w / s, M = s / 4;
+  const double fl = M * span * 8 * (128 + 128) / 4;  // M·span·a·(d_qk + d_v)/tp
+  const double fwd = fl / (peak * *p.attention_fwd.value), bwd = 2.5 * fl / (peak * *p.attention_bwd.value);
+  const double halo = p2p_s(fabric_for(g, p), true, 2.0 * (2 * w) * (2 * 8 * 128) / 4);  // 2 B · 2w · (K+V)/tp
+  REQUIRE(halo > fwd / 2);  // the case where the exchange shows
+  const double expected = 4 * (std::max(0.0, halo - fwd / 2) + std::max(0.0, halo - bwd / 2));
+  CHECK(run("megatron") == Approx(expected).epsilon(1e-9));
+  // The ring (cp − 1 blocks of M tokens each way) where the window path is not taken.
+  const double ring = 3 * p2p_s(fabric_for(g, p), true, 2.0 * M * (2 * 8 * 128) / 4);
+  CHECK(run("torchtitan") > 4 * (ring - fwd));
 }
 
 TEST_CASE("narrow heads: attention at head dim 64 runs at cuDNN's measured fraction of its head-dim-128 rate",

@@ -139,24 +139,38 @@ struct Training {
   int64_t packed_document_tokens = 0;
 };
 
-// The mean causal span a query attends over, ×2 (seq_len for one document per sequence),
-// averaged over the layers: attention's score and value FLOPs per token scale with it.
-// Packed documents and sliding windows shorten it only where the attention kernel skips
-// the masked blocks (FlashAttention's varlen and window paths); a dense s×s attention
-// computes the masked square in full. A causal window of w tokens over a document of d
-// attends (1/d)·Σᵢ min(i, w) ≈ w − w²/(2d) keys per query for w < d, d/2 for w ≥ d: a span
-// of 2w − w²/d. t = nullptr: one document per sequence, flash attention.
-inline double attention_span(const ModelShape& m, const Training* t, int64_t seq_len) {
+// The causal span a query attends over, ×2 (seq_len for one document per sequence):
+// attention's score and value FLOPs per token scale with it. Packed documents and sliding
+// windows shorten it only where the attention kernel skips the masked blocks
+// (FlashAttention's varlen and window paths); a dense s×s attention computes the masked
+// square in full. A causal window of w tokens over a document of d attends
+// (1/d)·Σᵢ min(i, w) ≈ w − w²/(2d) keys per query for w < d, d/2 for w ≥ d: a span of
+// 2w − w²/d. t = nullptr: one document per sequence, flash attention.
+struct AttentionSpans {
+  double full = 0;            // a layer attending over the whole document
+  double windowed = 0;        // a sliding-window layer (= full where no window applies)
+  double windowed_share = 0;  // the share of the layers that are windowed (0: none applies)
+  double mean = 0;            // averaged over the layers
+};
+inline AttentionSpans attention_spans(const ModelShape& m, const Training* t, int64_t seq_len) {
   const bool flash = t == nullptr || t->flash_attention;
   const int64_t doc =
       t && flash && t->packed_document_tokens > 0 ? std::min(seq_len, t->packed_document_tokens) : seq_len;
   const double d = static_cast<double>(doc);
+  AttentionSpans r{d, d, 0.0, d};
   if (!flash || m.sliding_window <= 0 || m.sliding_window_layers <= 0 || m.sliding_window >= doc || m.layers <= 0)
-    return d;
+    return r;
   const double w = static_cast<double>(m.sliding_window);
   const double windowed = static_cast<double>(std::min(m.sliding_window_layers, m.layers));
   const double layers = static_cast<double>(m.layers);
-  return ((layers - windowed) * d + windowed * (2 * w - w * w / d)) / layers;
+  r.windowed = 2 * w - w * w / d;
+  r.windowed_share = windowed / layers;
+  r.mean = ((layers - windowed) * d + windowed * r.windowed) / layers;
+  return r;
+}
+// The mean span over the layers (above).
+inline double attention_span(const ModelShape& m, const Training* t, int64_t seq_len) {
+  return attention_spans(m, t, seq_len).mean;
 }
 
 // Element-wise ops run as separate eager PyTorch kernels: the PyTorch-native stacks
