@@ -2,7 +2,7 @@
 // `transformers` configuration classes (configuration_llama.py, configuration_qwen2.py,
 // configuration_qwen3(_moe).py, configuration_mistral.py, configuration_mixtral.py,
 // configuration_deepseek_v2/v3.py, configuration_gemma2/3.py, configuration_phi3.py,
-// configuration_glm4.py) and THUDM's configuration_chatglm.py for GLM-4 "chatglm"
+// configuration_glm4.py, configuration_gpt_oss.py) and THUDM's configuration_chatglm.py for GLM-4 "chatglm"
 // checkpoints; the module layout each implies is the one model.hpp counts.
 #include "hf_config.hpp"
 
@@ -32,7 +32,8 @@ enum class Arch {
   gemma3,
   phi3,
   glm4,
-  chatglm
+  chatglm,
+  gpt_oss
 };
 
 struct ArchName {
@@ -59,6 +60,7 @@ constexpr ArchName kArchs[] = {
     {"phi3", "Phi3ForCausalLM", Arch::phi3},
     {"glm4", "Glm4ForCausalLM", Arch::glm4},
     {"chatglm", "ChatGLMModel", Arch::chatglm},
+    {"gpt_oss", "GptOssForCausalLM", Arch::gpt_oss},
 };
 
 // Keys that do not change the parameter count (token ids, numerics, RoPE and attention
@@ -127,7 +129,9 @@ constexpr std::string_view kIgnored[] = {"_name_or_path",
                                          "multi_query_attention",
                                          "post_layer_norm",
                                          "tokenizer_class",
-                                         "use_return_dict"};
+                                         "use_return_dict",
+                                         "swiglu_limit",
+                                         "initial_context_length"};
 
 std::string str(int64_t v) { return std::to_string(v); }
 
@@ -251,10 +255,12 @@ void read_decoder(Fields& f, Arch a, ModelShape& m) {
     read_activation(f, f.find("hidden_activation") ? "hidden_activation" : "hidden_act", "gelu_pytorch_tanh", m);
   else read_activation(f, "hidden_act", "silu", m);
   const bool moe = a == Arch::qwen2_moe || a == Arch::qwen3_moe || a == Arch::mixtral || a == Arch::deepseek_v2 ||
-                   a == Arch::deepseek_v3;
-  if (auto v = f.integer("intermediate_size", moe ? std::optional<int64_t>(0) : std::nullopt, 0, kWide))
+                   a == Arch::deepseek_v3 || a == Arch::gpt_oss;
+  // (gpt-oss: the experts' width, required.)
+  const bool dense_width_unused = moe && a != Arch::gpt_oss;
+  if (auto v = f.integer("intermediate_size", dense_width_unused ? std::optional<int64_t>(0) : std::nullopt, 0, kWide))
     m.ffn_hidden = *v;
-  if (!moe && m.ffn_hidden == 0 && !f.failed())
+  if (!dense_width_unused && m.ffn_hidden == 0 && !f.failed())
     f.fail("intermediate_size", "hf_config_out_of_range", "must be between {min} and {max}, got {got}",
            {{"min", "1"}, {"max", str(kWide)}, {"got", "0"}});
   if (gemma) m.norms_per_layer = 4;  // input, post-attention, pre- and post-feedforward RMSNorm
@@ -264,8 +270,8 @@ void read_decoder(Fields& f, Arch a, ModelShape& m) {
     m.qkv_bias = f.boolean("attention_bias", true);  // Glm4Attention: o_proj has no bias
     m.norms_per_layer = 4;                           // input, post-self-attention, post-attention, post-MLP RMSNorm
   }
-  const bool fixed_biases =
-      a == Arch::qwen2 || a == Arch::qwen2_moe || a == Arch::glm4 || a == Arch::deepseek_v2 || a == Arch::deepseek_v3;
+  const bool fixed_biases = a == Arch::qwen2 || a == Arch::qwen2_moe || a == Arch::glm4 || a == Arch::deepseek_v2 ||
+                            a == Arch::deepseek_v3 || a == Arch::gpt_oss;
   if (!fixed_biases) read_llama_biases(f, m);
 }
 
@@ -274,7 +280,7 @@ void read_decoder(Fields& f, Arch a, ModelShape& m) {
 // ("sliding_attention" / "full_attention"); Qwen2/3 only with use_sliding_window, on the
 // layers after the first max_window_layers (configuration_qwen2.py); Gemma 3 on every
 // layer but each sliding_window_pattern-th (default 6); Gemma 2 on the even layers
-// (is_sliding = not layer_idx % 2); Mistral and Mixtral on every layer. Phi-3's
+// (is_sliding = not layer_idx % 2), gpt-oss likewise; Mistral and Mixtral on every layer. Phi-3's
 // config.json carries sliding_window 2047 that its published implementation does not
 // apply in training (it is read and left out).
 void read_sliding_window(Fields& f, Arch a, ModelShape& m) {
@@ -304,8 +310,8 @@ void read_sliding_window(Fields& f, Arch a, ModelShape& m) {
     n = m.layers - std::min(m.layers, full_first.value_or(m.layers));
   } else if (a == Arch::gemma3) {
     n = m.layers - m.layers / pattern.value_or(6);
-  } else if (a == Arch::gemma2) {
-    n = (m.layers + 1) / 2;
+  } else if (a == Arch::gemma2 || a == Arch::gpt_oss) {
+    n = (m.layers + 1) / 2;  // gpt-oss: sliding on the even layers, as its layer_types list them
   }
   if (n == 0) return;
   m.sliding_window = *w;
@@ -361,6 +367,24 @@ void read_deepseek(Fields& f, Arch a, ModelShape& m) {
   m.kv_heads = m.heads;  // one latent for all heads; num_key_value_heads is informational
   m.active_params_include_input_embedding = false;
   if (f.boolean("attention_bias", false)) f.unsupported("attention_bias", "true");
+}
+
+// gpt-oss (configuration_gpt_oss.py, modeling_gpt_oss.py): every layer MoE, num_local_experts
+// experts of width intermediate_size, each with biased gate_up and down projections, a
+// router with bias; attention_bias puts biases on q, k, v and o (gpucalc's linear_bias,
+// which also gives the experts theirs). The learned attention sinks (one logit per head
+// per layer) are not counted. Active parameters leave out the input embedding, as the
+// model card counts them.
+void read_gpt_oss(Fields& f, ModelShape& m) {
+  if (auto v = f.integer("num_local_experts", std::nullopt, 2, 100'000)) m.moe.experts = *v;
+  const std::optional<int64_t> per_token = f.integer("experts_per_token", 0, 0, 100'000);
+  const std::optional<int64_t> fallback = per_token && *per_token > 0 ? per_token : std::nullopt;
+  if (auto v = f.integer("num_experts_per_tok", fallback, 1, 100'000)) m.moe.top_k = *v;
+  m.moe.expert_ffn_hidden = m.ffn_hidden;
+  m.moe.router_bias = true;
+  if (!f.boolean("attention_bias", true)) f.unsupported("attention_bias", "false");
+  m.linear_bias = true;
+  m.active_params_include_input_embedding = false;
 }
 
 // THUDM's GLM-4 "chatglm" config.json (THUDM/glm-4-9b): Megatron-style names.
@@ -463,6 +487,7 @@ Expected<HfImport> import_hf_config(const json& config, const std::string& path)
     m.moe.expert_ffn_hidden = m.ffn_hidden;  // MixtralBlockSparseTop2MLP: intermediate_size wide
   }
   if (*arch == Arch::deepseek_v2 || *arch == Arch::deepseek_v3) read_deepseek(f, *arch, m);
+  if (*arch == Arch::gpt_oss) read_gpt_oss(f, m);
   if (text && config.contains("tie_word_embeddings")) m.tied_embeddings = top.boolean("tie_word_embeddings", true);
   if (f.failed()) return *f.error();
   if (top.failed()) return *top.error();

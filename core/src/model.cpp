@@ -82,11 +82,16 @@ ParamCounts count_params(const ModelShape& m) {
   p.moe_layers = m.layers - p.dense_layers;
   if (is_moe(m)) {
     // Routed experts are MLPs of width f_e (Mixtral, Qwen-MoE, DeepSeekMoE: gate, up,
-    // down, no biases); the router is a bias-free E×h linear (DeepSeek-V3 adds a per-expert
-    // correction bias); Qwen2-MoE gates its shared expert with an h→1 linear.
-    p.expert = ffn_matrices(m) * h * m.moe.expert_ffn_hidden;
+    // down, no biases; with linear_bias each expert's linears carry biases too, as
+    // Megatron's add_bias_linear and gpt-oss's gate_up_proj_bias / down_proj_bias do);
+    // the router is a bias-free E×h linear (DeepSeek-V3 adds a per-expert correction
+    // bias, gpt-oss a linear bias); Qwen2-MoE gates its shared expert with an h→1 linear.
+    const int64_t fe = m.moe.expert_ffn_hidden;
+    p.expert = ffn_matrices(m) * h * fe + (m.linear_bias ? (ffn_matrices(m) - 1) * fe + h : 0);
     p.routed_experts = m.moe.experts * p.expert;
-    p.shared_mlp = ffn_matrices(m) * h * shared_expert_width(m) + (m.moe.shared_expert_gate ? h : 0);
+    const int64_t fs = shared_expert_width(m);
+    p.shared_mlp = ffn_matrices(m) * h * fs + (m.moe.shared_expert_gate ? h : 0) +
+                   (m.linear_bias && fs > 0 ? (ffn_matrices(m) - 1) * fs + h : 0);
     p.router = m.moe.experts * h + (m.moe.router_bias ? m.moe.experts : 0);
     p.moe_per_layer = p.attention + p.routed_experts + p.shared_mlp + p.router + p.layer_norms;
   }
@@ -97,8 +102,9 @@ ParamCounts count_params(const ModelShape& m) {
   p.head = m.tied_embeddings ? 0 : m.vocab * h;
   p.total = p.layers_total + p.embedding + p.position + p.final_norm + p.head;
   const int64_t attn_mm = attention_matmul_params(m), dense_mm = dense_mlp_matmul_params(m);
-  const int64_t moe_mm_all = is_moe(m) ? p.routed_experts + ffn_matrices(m) * h * shared_expert_width(m) +
-                                             m.moe.experts * h + (m.moe.shared_expert_gate ? h : 0)
+  const int64_t moe_mm_all = is_moe(m) ? m.moe.experts * ffn_matrices(m) * h * m.moe.expert_ffn_hidden +
+                                             ffn_matrices(m) * h * shared_expert_width(m) + m.moe.experts * h +
+                                             (m.moe.shared_expert_gate ? h : 0)
                                        : 0;
   p.matmul = p.dense_layers * (attn_mm + dense_mm) + p.moe_layers * (attn_mm + moe_mm_all) + m.vocab * h;
   const int64_t moe_active_mm = is_moe(m) ? moe_mlp_active_matmul_params(m) : 0;

@@ -202,6 +202,65 @@ TEST_CASE("hf_config kimi_k2: moonshotai/Kimi-K2-Instruct counts its 1,026,408,2
   CHECK(c.router == 384LL * 7168 + 384);  // gate + e_score_correction_bias
 }
 
+TEST_CASE("hf_config gpt_oss: openai/gpt-oss-20b and gpt-oss-120b count the model card's 20.91B and 116.83B",
+          "[hf_config]") {
+  // openai/gpt-oss-20b config.json (quantization_config and the long lists shortened where
+  // they do not bear on the shape): experts with biased gate_up / down projections, a
+  // biased router, q/k/v/o biases, sliding windows of 128 on the even layers. The model
+  // card (arXiv 2508.10925, Table 1) counts 20.91B / 116.83B with the attention sinks
+  // (64 per layer), which gpucalc leaves out.
+  std::string types;
+  for (int i = 0; i < 24; ++i)
+    types += std::string(i ? ", " : "") + (i % 2 ? "\"full_attention\"" : "\"sliding_attention\"");
+  const std::string config = R"({
+    "architectures": ["GptOssForCausalLM"], "attention_bias": true, "attention_dropout": 0.0,
+    "eos_token_id": 200002, "experts_per_token": 4, "head_dim": 64, "hidden_act": "silu", "hidden_size": 2880,
+    "initial_context_length": 4096, "initializer_range": 0.02, "intermediate_size": 2880, "layer_types": [)" +
+                             types + R"(],
+    "max_position_embeddings": 131072, "model_type": "gpt_oss", "num_attention_heads": 64,
+    "num_experts_per_tok": 4, "num_hidden_layers": 24, "num_key_value_heads": 8, "num_local_experts": 32,
+    "output_router_logits": false, "pad_token_id": 199999,
+    "quantization_config": {"modules_to_not_convert": ["model.layers.*.self_attn"], "quant_method": "mxfp4"},
+    "rms_norm_eps": 1e-05, "rope_scaling": {"beta_fast": 32.0, "beta_slow": 1.0, "factor": 32.0,
+    "original_max_position_embeddings": 4096, "rope_type": "yarn", "truncate": false}, "rope_theta": 150000,
+    "router_aux_loss_coef": 0.9, "sliding_window": 128, "swiglu_limit": 7.0, "tie_word_embeddings": false,
+    "transformers_version": "4.55.0.dev0", "use_cache": true, "vocab_size": 201088})";
+  auto s = with_config(config);
+  REQUIRE(s.ok());
+  CHECK(s->warnings.empty());
+  const ModelShape& m = s->problem.model;
+  const ParamCounts c = count_params(m);
+  CHECK(c.total == 20'914'757'184 - 24 * 64);
+  CHECK(c.total == preset_total("gpt-oss-20b"));
+  CHECK(c.active - c.embedding == 3'608'307'264 - 24 * 64);  // the card's 3.61B active
+  CHECK(m.sliding_window == 128);
+  CHECK(m.sliding_window_layers == 12);
+  CHECK(m.moe.top_k == 4);
+  CHECK(m.moe.router_bias);
+  // gpt-oss-120b: 36 layers, 128 experts (the same file otherwise; no layer_types: even layers slide).
+  std::string big = config;
+  big.replace(big.find("\"layer_types\""),
+              big.find("],", big.find("\"layer_types\"")) + 2 - big.find("\"layer_types\""), "");
+  const auto swap = [](std::string& text, const std::string& from, const std::string& to) {
+    text.replace(text.find(from), from.size(), to);
+  };
+  swap(big, "\"num_hidden_layers\": 24", "\"num_hidden_layers\": 36");
+  swap(big, "\"num_local_experts\": 32", "\"num_local_experts\": 128");
+  auto s120 = with_config(big);
+  INFO((s120 ? std::string() : s120.error().path + ": " + s120.error().message));
+  REQUIRE(s120.ok());
+  CHECK(count_params(s120->problem.model).total == 116'829'156'672 - 36 * 64);
+  CHECK(count_params(s120->problem.model).total == preset_total("gpt-oss-120b"));
+  CHECK(s120->problem.model.sliding_window_layers == 18);
+  // Without attention biases the experts' biases could not be told apart: refused by name.
+  std::string unbiased = config;
+  swap(unbiased, "\"attention_bias\": true", "\"attention_bias\": false");
+  auto bad = with_config(unbiased);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().path == "/model/hf_config/attention_bias");
+  CHECK(bad.error().code == "hf_config_unsupported");
+}
+
 TEST_CASE("hf_config num_nextn_predict_layers: imported as model.mtp_layers, checked, overridable", "[hf_config]") {
   const std::string base = R"({"model_type": "deepseek_v3", "hidden_size": 1024, "intermediate_size": 2816,
     "moe_intermediate_size": 256, "n_routed_experts": 16, "n_shared_experts": 1, "num_experts_per_tok": 2,

@@ -57,6 +57,9 @@ TEST_CASE("only the presets without an exact published total carry a tolerance",
       // The report's "671B total parameters" (nearest billion); the count is exact below.
       CHECK(m.published_params == 671'000'000'000);
       CHECK(m.published_params_tolerance == 500'000'000);
+    } else if (m.id == "gpt-oss-120b" || m.id == "gpt-oss-20b") {
+      // The model card's 116.83B / 20.91B (two decimals); the count is exact below.
+      CHECK(m.published_params_tolerance == 5'000'000);
     } else if (m.id == "baichuan2-7b" || m.id == "baichuan2-13b") {
       const double gib = m.id == "baichuan2-7b" ? 14.0 : 25.9;
       CHECK(static_cast<double>(m.published_params) == Approx(gib * 1024 * 1024 * 1024 / 2).margin(1));
@@ -177,6 +180,27 @@ TEST_CASE("DeepSeek-V3 counted module by module", "[params][moe]") {
   CHECK(pc.total == 671'026'419'200);  // main model without the MTP module
   // 36.6B activated "including 0.9B for the output head" (DeepSeek README_WEIGHTS.md).
   CHECK(pc.active - pc.embedding == 36'625'618'432);
+}
+
+TEST_CASE("gpt-oss counted module by module: biased attention, experts and router", "[params][moe]") {
+  // transformers GptOssForCausalLM (openai/gpt-oss-120b config.json): q 2880->64x64, k and v
+  // 2880->8x64, o 64x64->2880, all with bias (attention_bias); each of the 128 experts a
+  // gate_up 2880->2x2880 and a down 2880->2880 with their biases; the router 2880->128 with
+  // bias; two RMSNorms per layer. The attention sinks (64 per layer) are not counted.
+  const ModelShape* m = find_model("gpt-oss-120b");
+  REQUIRE(m);
+  const ParamCounts pc = count_params(*m);
+  CHECK(pc.attention == 2880LL * 4096 + 4096 + 2 * (2880LL * 512 + 512) + 4096LL * 2880 + 2880);
+  CHECK(pc.expert == 2880LL * 5760 + 5760 + 2880LL * 2880 + 2880);
+  CHECK(pc.router == 2880LL * 128 + 128);
+  CHECK(pc.total == 116'829'156'672 - 36 * 64);                // the card's 116.83B: 116,829,156,672 with the sinks
+  CHECK(pc.active - pc.embedding == 5'132'849'472 - 36 * 64);  // 5.13B: 4 experts, the head, no embedding
+  // The biases are parameters, not matmul FLOPs: the matmul count holds the weights only.
+  CHECK(pc.active_matmul ==
+        36 * (2880LL * 4096 * 2 + 2 * 2880LL * 512 + 4 * 3 * 2880LL * 2880 + 2880LL * 128) + 201088LL * 2880);
+  const ModelShape* small = find_model("gpt-oss-20b");
+  REQUIRE(small);
+  CHECK(count_params(*small).total == 20'914'757'184 - 24 * 64);
 }
 
 TEST_CASE("DeepSeek-V3's MTP module: 671B main model + 14B MTP on Hugging Face = 685B", "[params][moe][mtp]") {

@@ -56,7 +56,7 @@ struct ModelShape {
   Norm norm = Norm::rmsnorm;
   bool tied_embeddings = false;
   bool qkv_bias = false;        // Qwen2/2.5: biases on the Q, K, V projections only
-  bool linear_bias = false;     // GPT-2/3: biases on every linear layer
+  bool linear_bias = false;     // GPT-2/3, gpt-oss: biases on every linear layer (experts included)
   int64_t norms_per_layer = 2;  // 2 (pre-attention, pre-MLP); Gemma 2/3 add post-attention and post-MLP: 4
   bool qk_norm = false;         // Qwen3 / Gemma 3: a norm over each head's q and k (head_dim weights each)
   PositionEmbedding position = PositionEmbedding::rope;
