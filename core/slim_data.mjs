@@ -1,6 +1,7 @@
 // Writes a copy of a data/ JSON file for the wasm build's embedded catalogs, without the
 // members no answer prints: prose written for people (a file's `about`, perf.json's table
-// of `sources`, the fitted MoE overhead's derivation, the GPU entries' notes). The page's
+// of `sources`, the fitted MoE overhead's derivation, the GPU entries' notes, the model
+// presets' sources). The page's
 // wasm is part of every first visit (issue 16: under 250 KB gzip); the CLI embeds the
 // files whole.
 // Every other token is copied as written (numbers keep their spelling, so 2.0 stays a
@@ -27,6 +28,9 @@ const DROP = {
     ["gpus", "*", "*", "unsourced"],
   ],
   "uncertainty.json": [["**", "about"]],
+  // The presets' sources (where each shape and published count comes from; `gpucalc
+  // catalog models` keeps them): ~4.5 KB gzip of every first visit. No answer prints them.
+  "models.json": [["about"], ["models", "*", "source"]],
 };
 
 const [input, output] = process.argv.slice(2);
