@@ -2,8 +2,8 @@
 // `transformers` configuration classes (configuration_llama.py, configuration_qwen2.py,
 // configuration_qwen3(_moe).py, configuration_mistral.py, configuration_mixtral.py,
 // configuration_deepseek_v2/v3.py, configuration_gemma2/3.py, configuration_phi3.py,
-// configuration_glm4.py, configuration_gpt_oss.py) and THUDM's configuration_chatglm.py for GLM-4 "chatglm"
-// checkpoints; the module layout each implies is the one model.hpp counts.
+// configuration_glm4.py, configuration_glm4_moe.py, configuration_gpt_oss.py) and THUDM's configuration_chatglm.py for
+// GLM-4 "chatglm" checkpoints; the module layout each implies is the one model.hpp counts.
 #include "hf_config.hpp"
 
 #include <algorithm>
@@ -33,7 +33,8 @@ enum class Arch {
   phi3,
   glm4,
   chatglm,
-  gpt_oss
+  gpt_oss,
+  glm4_moe
 };
 
 struct ArchName {
@@ -61,6 +62,7 @@ constexpr ArchName kArchs[] = {
     {"glm4", "Glm4ForCausalLM", Arch::glm4},
     {"chatglm", "ChatGLMModel", Arch::chatglm},
     {"gpt_oss", "GptOssForCausalLM", Arch::gpt_oss},
+    {"glm4_moe", "Glm4MoeForCausalLM", Arch::glm4_moe},
 };
 
 // Keys that do not change the parameter count (token ids, numerics, RoPE and attention
@@ -255,7 +257,7 @@ void read_decoder(Fields& f, Arch a, ModelShape& m) {
     read_activation(f, f.find("hidden_activation") ? "hidden_activation" : "hidden_act", "gelu_pytorch_tanh", m);
   else read_activation(f, "hidden_act", "silu", m);
   const bool moe = a == Arch::qwen2_moe || a == Arch::qwen3_moe || a == Arch::mixtral || a == Arch::deepseek_v2 ||
-                   a == Arch::deepseek_v3 || a == Arch::gpt_oss;
+                   a == Arch::deepseek_v3 || a == Arch::gpt_oss || a == Arch::glm4_moe;
   // (gpt-oss: the experts' width, required.)
   const bool dense_width_unused = moe && a != Arch::gpt_oss;
   if (auto v = f.integer("intermediate_size", dense_width_unused ? std::optional<int64_t>(0) : std::nullopt, 0, kWide))
@@ -270,8 +272,12 @@ void read_decoder(Fields& f, Arch a, ModelShape& m) {
     m.qkv_bias = f.boolean("attention_bias", true);  // Glm4Attention: o_proj has no bias
     m.norms_per_layer = 4;                           // input, post-self-attention, post-attention, post-MLP RMSNorm
   }
+  if (a == Arch::glm4_moe) {
+    m.qkv_bias = f.boolean("attention_bias", false);  // Glm4MoeAttention: q, k, v with bias, o without
+    m.qk_norm = f.boolean("use_qk_norm", false);      // per-head q/k RMSNorm (GLM-4.5, not GLM-4.5-Air)
+  }
   const bool fixed_biases = a == Arch::qwen2 || a == Arch::qwen2_moe || a == Arch::glm4 || a == Arch::deepseek_v2 ||
-                            a == Arch::deepseek_v3 || a == Arch::gpt_oss;
+                            a == Arch::deepseek_v3 || a == Arch::gpt_oss || a == Arch::glm4_moe;
   if (!fixed_biases) read_llama_biases(f, m);
 }
 
@@ -387,6 +393,26 @@ void read_gpt_oss(Fields& f, ModelShape& m) {
   m.active_params_include_input_embedding = false;
 }
 
+// GLM-4.5 / 4.6 / 4.7 and GLM-4.5-Air (configuration_glm4_moe.py, modeling_glm4_moe.py):
+// DeepSeek-V3's layer plan with grouped-query attention: first_k_dense_replace dense
+// layers of intermediate_size, then n_routed_experts experts of moe_intermediate_size with
+// n_shared_experts shared ones, a router with a per-expert correction bias
+// (Glm4MoeTopkRouter e_score_correction_bias), and num_nextn_predict_layers MTP modules;
+// two RMSNorms per layer. Active parameters leave out the input embedding.
+void read_glm4_moe(Fields& f, ModelShape& m) {
+  if (auto v = f.integer("n_routed_experts", std::nullopt, 2, 100'000)) m.moe.experts = *v;
+  if (auto v = f.integer("num_experts_per_tok", std::nullopt, 1, 100'000)) m.moe.top_k = *v;
+  if (auto v = f.integer("moe_intermediate_size", std::nullopt, 1, kWide)) m.moe.expert_ffn_hidden = *v;
+  if (auto v = f.integer("n_shared_experts", 0, 0, 1'000)) {
+    m.moe.shared_experts = *v;
+    m.moe.shared_expert_ffn_hidden = *v * m.moe.expert_ffn_hidden;
+  }
+  if (auto v = f.integer("first_k_dense_replace", 0, 0, kLayers)) m.moe.first_dense_layers = *v;
+  if (auto v = f.integer("num_nextn_predict_layers", 0, 0, 16)) m.mtp_layers = *v;
+  m.moe.router_bias = true;
+  m.active_params_include_input_embedding = false;
+}
+
 // THUDM's GLM-4 "chatglm" config.json (THUDM/glm-4-9b): Megatron-style names.
 void read_chatglm(Fields& f, ModelShape& m) {
   if (auto v = f.integer("num_layers", std::nullopt, 1, kLayers)) m.layers = *v;
@@ -488,6 +514,7 @@ Expected<HfImport> import_hf_config(const json& config, const std::string& path)
   }
   if (*arch == Arch::deepseek_v2 || *arch == Arch::deepseek_v3) read_deepseek(f, *arch, m);
   if (*arch == Arch::gpt_oss) read_gpt_oss(f, m);
+  if (*arch == Arch::glm4_moe) read_glm4_moe(f, m);
   if (text && config.contains("tie_word_embeddings")) m.tied_embeddings = top.boolean("tie_word_embeddings", true);
   if (f.failed()) return *f.error();
   if (top.failed()) return *top.error();

@@ -261,6 +261,48 @@ TEST_CASE("hf_config gpt_oss: openai/gpt-oss-20b and gpt-oss-120b count the mode
   CHECK(bad.error().code == "hf_config_unsupported");
 }
 
+TEST_CASE("hf_config glm4_moe: zai-org/GLM-4.5-Air and GLM-4.5 count what their presets count", "[hf_config]") {
+  // zai-org/GLM-4.5-Air config.json; GLM-4.5's differs in the shape keys swapped below.
+  std::string air = R"({
+    "architectures": ["Glm4MoeForCausalLM"], "attention_bias": true, "attention_dropout": 0.0,
+    "eos_token_id": [151329, 151336, 151338], "first_k_dense_replace": 1, "head_dim": 128, "hidden_act": "silu",
+    "hidden_size": 4096, "initializer_range": 0.02, "intermediate_size": 10944, "max_position_embeddings": 131072,
+    "model_type": "glm4_moe", "moe_intermediate_size": 1408, "n_group": 1, "n_routed_experts": 128,
+    "n_shared_experts": 1, "norm_topk_prob": true, "num_attention_heads": 96, "num_experts_per_tok": 8,
+    "num_hidden_layers": 46, "num_key_value_heads": 8, "num_nextn_predict_layers": 1, "pad_token_id": 151329,
+    "partial_rotary_factor": 0.5, "rms_norm_eps": 1e-05, "rope_scaling": null, "rope_theta": 1000000,
+    "routed_scaling_factor": 1.0, "tie_word_embeddings": false, "topk_group": 1, "torch_dtype": "bfloat16",
+    "transformers_version": "4.54.1", "use_cache": true, "use_qk_norm": false, "vocab_size": 151552})";
+  auto s = with_config(air);
+  REQUIRE(s.ok());
+  CHECK(s->warnings.empty());
+  const ModelShape& m = s->problem.model;
+  CHECK(count_params(m).total == 106'852'251'264);
+  CHECK(count_params(m).total == preset_total("glm-4.5-air"));
+  CHECK(m.mtp_layers == 1);
+  CHECK(m.qkv_bias);
+  CHECK_FALSE(m.qk_norm);
+  CHECK(m.moe.first_dense_layers == 1);
+  CHECK(m.moe.shared_expert_ffn_hidden == 1408);
+  const auto swap = [](std::string& text, const std::string& from, const std::string& to) {
+    REQUIRE(text.find(from) != std::string::npos);
+    text.replace(text.find(from), from.size(), to);
+  };
+  std::string full = air;
+  swap(full, "\"hidden_size\": 4096", "\"hidden_size\": 5120");
+  swap(full, "\"intermediate_size\": 10944", "\"intermediate_size\": 12288");
+  swap(full, "\"moe_intermediate_size\": 1408", "\"moe_intermediate_size\": 1536");
+  swap(full, "\"n_routed_experts\": 128", "\"n_routed_experts\": 160");
+  swap(full, "\"num_hidden_layers\": 46", "\"num_hidden_layers\": 92");
+  swap(full, "\"first_k_dense_replace\": 1", "\"first_k_dense_replace\": 3");
+  swap(full, "\"use_qk_norm\": false", "\"use_qk_norm\": true");
+  auto s45 = with_config(full);
+  REQUIRE(s45.ok());
+  CHECK(count_params(s45->problem.model).total == 352'797'829'024);
+  CHECK(count_params(s45->problem.model).total == preset_total("glm-4.5"));
+  CHECK(s45->problem.model.qk_norm);
+}
+
 TEST_CASE("hf_config num_nextn_predict_layers: imported as model.mtp_layers, checked, overridable", "[hf_config]") {
   const std::string base = R"({"model_type": "deepseek_v3", "hidden_size": 1024, "intermediate_size": 2816,
     "moe_intermediate_size": 256, "n_routed_experts": 16, "n_shared_experts": 1, "num_experts_per_tok": 2,

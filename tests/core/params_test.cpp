@@ -57,6 +57,11 @@ TEST_CASE("only the presets without an exact published total carry a tolerance",
       // The report's "671B total parameters" (nearest billion); the count is exact below.
       CHECK(m.published_params == 671'000'000'000);
       CHECK(m.published_params_tolerance == 500'000'000);
+    } else if (m.id == "glm-4.5") {
+      // The report's "355B" lies between the main model and the main model + its MTP module.
+      CHECK(m.published_params_tolerance == 2'500'000'000);
+    } else if (m.id == "glm-4.5-air") {
+      CHECK(m.published_params_tolerance == 1'000'000'000);  // "106B", rounded
     } else if (m.id == "gpt-oss-120b" || m.id == "gpt-oss-20b") {
       // The model card's 116.83B / 20.91B (two decimals); the count is exact below.
       CHECK(m.published_params_tolerance == 5'000'000);
@@ -201,6 +206,32 @@ TEST_CASE("gpt-oss counted module by module: biased attention, experts and route
   const ModelShape* small = find_model("gpt-oss-20b");
   REQUIRE(small);
   CHECK(count_params(*small).total == 20'914'757'184 - 24 * 64);
+}
+
+TEST_CASE("GLM-4.5 counted module by module: GQA with q/k/v biases and q/k norms, DeepSeek-style MoE",
+          "[params][moe]") {
+  // transformers Glm4MoeForCausalLM (zai-org/GLM-4.5 config.json): q 5120->96x128, k and v
+  // 5120->8x128, all three with bias, o 96x128->5120 without; per-head q/k RMSNorm (128
+  // each); 3 dense layers (MLP 12288), 89 MoE layers of 160 experts (1536) + 1 shared; the
+  // router 160x5120 with its correction bias; one MTP module (a MoE layer, eh_proj 2h->h,
+  // enorm, hnorm and a final norm).
+  const ModelShape* m = find_model("glm-4.5");
+  REQUIRE(m);
+  const int64_t h = 5120;
+  const ParamCounts pc = count_params(*m);
+  CHECK(pc.attention == h * 12288 + 12288 + 2 * (h * 1024 + 1024) + 12288 * h);
+  CHECK(pc.layer_norms == 2 * h + 2 * 128);
+  CHECK(pc.expert == 3 * h * 1536);
+  CHECK(pc.router == 160 * h + 160);
+  CHECK(pc.dense_layers == 3);
+  CHECK(pc.moe_layers == 89);
+  CHECK(pc.total == 352'797'829'024);
+  CHECK(pc.mtp_module == pc.moe_per_layer + 3 * h + 2 * h * h);
+  CHECK(pc.mtp_module == 3'988'069'792);
+  // The report's 355B: between the main model (352.8B) and main + MTP (356.8B).
+  CHECK(pc.total < 355'000'000'000);
+  CHECK(pc.total + pc.mtp_module > 355'000'000'000);
+  CHECK(count_params(*find_model("glm-4.5-air")).total == 106'852'251'264);
 }
 
 TEST_CASE("DeepSeek-V3's MTP module: 671B main model + 14B MTP on Hugging Face = 685B", "[params][moe][mtp]") {
