@@ -136,6 +136,8 @@ void model_args(Out& o, Args& a) {
   if (!m.linear_bias) a.add("--disable-bias-linear");
   if (m.qkv_bias) a.add("--add-qkv-bias");
   if (m.qk_norm) a.add("--qk-layernorm");
+  // DeepSeek-V3's and GLM-4.5's multi-token-prediction modules (model.mtp_layers).
+  if (m.mtp_layers > 0) a.add("--mtp-num-layers", num(m.mtp_layers));
   window_args(o, a);
   if (m.attention == AttentionType::mla) {
     a.add("--multi-latent-attention");
@@ -157,6 +159,13 @@ void moe_args(Out& o, Args& a) {
   if (e.first_dense_layers > 0)
     a.add("--moe-layer-freq",
           "'([0]*" + num(e.first_dense_layers) + "+[1]*" + num(o.s.problem.model.layers - e.first_dense_layers) + ")'");
+  // A router bias without linear biases is DeepSeek-V3's (Kimi K2's, GLM-4.5's) per-expert
+  // correction bias of auxiliary-loss-free balancing, which comes with sigmoid scores;
+  // with linear_bias (gpt-oss) it is the router linear's own bias (add_bias_linear).
+  if (e.router_bias && !o.s.problem.model.linear_bias) {
+    a.add("--moe-router-score-function", "sigmoid");
+    a.add("--moe-router-enable-expert-bias");
+  }
   if (e.capacity_factor > 0) a.add("--moe-expert-capacity-factor", num(e.capacity_factor));
   if (o.s.problem.training.moe_dispatcher == MoeDispatcher::deepep) {
     a.add("--moe-token-dispatcher-type", "flex");

@@ -187,6 +187,20 @@ TEST_CASE("Megatron and torchtitan export: a MoE with expert parallelism", "[exp
   // DeepSeek-V3: the first 3 of 61 layers keep a dense MLP.
   CHECK(one(m, "--moe-layer-freq") == "([0]*3+[1]*58)");
   CHECK(one(m, "--moe-flex-dispatcher-backend") == "deepep");
+  // Its MTP module and auxiliary-loss-free balancing (sigmoid scores, per-expert bias).
+  CHECK(one(m, "--mtp-num-layers") == "1");
+  CHECK(one(m, "--moe-router-score-function") == "sigmoid");
+  CHECK(m.count("--moe-router-enable-expert-bias") == 1);
+  // gpt-oss: biases on every linear (no --disable-bias-linear), the router's its own, no MTP.
+  const Options g = parse_megatron(exported(R"({"model":"gpt-oss-120b","gpu":"h100-sxm-80gb",
+    "training":{"tokens":1e11,"seq_len":4096,"global_batch":512},"parallel":{"tp":1,"pp":1,"dp":64,"ep":8}})",
+                                            "megatron")["text"]);
+  check_names(g, framework_options("megatron"));
+  CHECK(g.count("--disable-bias-linear") == 0);
+  CHECK(g.count("--moe-router-enable-expert-bias") == 0);
+  CHECK(g.count("--mtp-num-layers") == 0);
+  CHECK(one(g, "--window-size") == "128,0");
+  CHECK(one(g, "--window-attn-skip-freq") == "2");
   const Options t = parse_toml(exported(scenario, "torchtitan")["text"]);
   check_names(t, framework_options("torchtitan"));
   CHECK(one(t, "parallelism.expert_parallel_degree") == s(plan["ep"]));
