@@ -91,17 +91,20 @@ const ValidationSpread& validation_spread() {
     v.memory_low = number_at(m, "low");
     v.memory_high = number_at(m, "high");
     v.memory_ratios = numbers_at(m, "ratios_sorted");
-    const json& regimes = object_at(t, "regimes");
-    for (auto it = regimes.begin(); it != regimes.end(); ++it) {
-      ValidationSpread::Band b;
-      b.n = static_cast<int>(number_at(*it, "n", 0));
-      b.p10 = number_at(*it, "p10");
-      b.p50 = number_at(*it, "p50");
-      b.p90 = number_at(*it, "p90");
-      b.max_gpus = number_at(*it, "max_gpus", 0);
-      if (b.n > 0 && b.p10 > 0 && b.p10 <= b.p50 && b.p50 <= b.p90 && std::isfinite(b.p90))
-        v.regimes.emplace_back(it.key(), b);
-    }
+    const auto bands = [](const json& o, std::vector<std::pair<std::string, ValidationSpread::Band>>& out) {
+      for (auto it = o.begin(); it != o.end(); ++it) {
+        ValidationSpread::Band b;
+        b.n = static_cast<int>(number_at(*it, "n", 0));
+        b.p10 = number_at(*it, "p10");
+        b.p50 = number_at(*it, "p50");
+        b.p90 = number_at(*it, "p90");
+        b.max_gpus = number_at(*it, "max_gpus", 0);
+        if (b.n > 0 && b.p10 > 0 && b.p10 <= b.p50 && b.p50 <= b.p90 && std::isfinite(b.p90))
+          out.emplace_back(it.key(), b);
+      }
+    };
+    bands(object_at(t, "regimes"), v.regimes);
+    bands(object_at(t, "models"), v.models);
     const bool finite = std::isfinite(v.time_p10) && std::isfinite(v.time_p50) && std::isfinite(v.time_p90) &&
                         std::isfinite(v.memory_low) && std::isfinite(v.memory_high);
     v.ok = finite && v.time_n > 0 && v.memory_n > 0 && v.time_ratios.size() == static_cast<size_t>(v.time_n) &&
@@ -123,6 +126,12 @@ const ValidationSpread& validation_spread() {
     return v;
   }();
   return spread;
+}
+
+const ValidationSpread::Band* ValidationSpread::model(const std::string& id) const {
+  for (const auto& [k, b] : models)
+    if (k == id) return &b;
+  return nullptr;
 }
 
 const ValidationSpread::Band* ValidationSpread::regime(const std::string& name) const {
@@ -359,8 +368,19 @@ void uncertainty_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
     band.p10 = std::min(band.p10, job->p10);
     band.p90 = std::max(band.p90, job->p90);
   }
+  // A preset with published Megatron pre-training runs of its own: their band joins the
+  // regime's, so a model whose runs sit to one side of the predictions widens its range
+  // that way (docs/validation.md "Uncertainty ranges").
+  const ValidationSpread::Band* mine =
+      own && p.training.stage == Stage::pretrain && p.training.framework == Framework::megatron ? v.model(p.model.id)
+                                                                                                : nullptr;
+  if (mine) {
+    band.p10 = std::min(band.p10, mine->p10);
+    band.p90 = std::max(band.p90, mine->p90);
+  }
   w.field("regime", regime);
   w.field("n", band.n);
+  w.field("model_runs", mine ? mine->n : 0);
   w.field("beyond_validated_scale", beyond);
   const bool ranged = basis == "validation";
   const auto range = [&](const char* key, double point) {
@@ -405,6 +425,9 @@ void uncertainty_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
                                          "error on measured GPUs), ") +
                            "joined with the band of the job's own regime (" + kind + ")"
                      : "") +
+                (mine ? fmt("; joined with the band of the %.0f published runs of this model preset", mine->n) + " (" +
+                            p.model.id + ")"
+                      : "") +
                 ", times each predicted time figure; goodput and prices are taken as given"
       : basis == "unavailable"
           ? std::string("the embedded validation data is missing")

@@ -963,8 +963,19 @@ test("the answer shows its OOM risk and P10–P90 range; How accurate is this? o
   await shot(page, "page-accuracy-zh.png");
   await page.locator("#acc-close").click();
   await dialog.waitFor({ state: "hidden" });
+  // gpt-oss-120b: its published runs all took longer than predicted, so the range says it
+  // is widened by them (the core's uncertainty.time.model_runs), in Chinese and English.
+  await page.selectOption("#q-model", "gpt-oss-120b");
+  await page.waitForFunction(() => /gpt-oss-120b 的 \d+ 次公开实测/.test(document.querySelector("#trust #range")?.textContent ?? ""));
+  const runs = cliEvaluate({ ...defaultScenario(), model: "gpt-oss-120b" }).value.uncertainty.time.model_runs;
+  assert.ok(runs >= 3);
+  assert.ok((await page.locator("#trust #range").innerText()).includes(`gpt-oss-120b 的 ${runs} 次公开实测一致偏向一侧`));
   await page.click("#lang");
   await page.waitForFunction(() => document.documentElement.lang === "en");
+  await page.waitForFunction(() => /published runs of gpt-oss-120b/.test(document.querySelector("#trust #range")?.textContent ?? ""));
+  assert.ok((await page.locator("#trust #range").innerText()).includes(`widened to cover the ${runs} published runs of gpt-oss-120b`));
+  await page.selectOption("#q-model", "llama-3.1-70b");
+  await page.waitForFunction(() => !/published runs of/.test(document.querySelector("#trust #range")?.textContent ?? ""));
 });
 
 test("an answer that does not fit is flagged high", async () => {

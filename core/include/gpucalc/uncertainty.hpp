@@ -47,6 +47,10 @@ struct ValidationSpread {
   };
   std::vector<std::pair<std::string, Band>> regimes;
   const Band* regime(const std::string& name) const;
+  // The same interval over one model preset's Megatron pre-training runs (three at least;
+  // data/uncertainty.json time.models), joined to the regime's band for that preset.
+  std::vector<std::pair<std::string, Band>> models;
+  const Band* model(const std::string& id) const;
   // The same band over one framework's rows (data/uncertainty.json memory_by_framework).
   struct MemoryBand {
     std::string framework;  // "pooled" when the framework has no measured rows
