@@ -344,9 +344,13 @@ void read_qwen_moe(Fields& f, Arch a, ModelShape& m) {
   }
 }
 
-// DeepSeek-V2/V3: MLA attention, a dense MLP in the first first_k_dense_replace layers,
-// then routed + shared experts (modeling_deepseek.py).
-void read_deepseek(Fields& f, Arch a, ModelShape& m) {
+// DeepSeek's MoE layer plan (modeling_deepseek.py; GLM-4.5 keeps it): a dense MLP in the
+// first first_k_dense_replace layers, then n_routed_experts experts of
+// moe_intermediate_size and n_shared_experts shared ones of that width each, and
+// num_nextn_predict_layers multi-token-prediction modules (DeepSeek-V3, arXiv 2412.19437
+// §2.2), trained with the model: model.mtp_layers. Training only; the checkpoint's copies
+// of the shared embedding and head in its MTP layer are not parameters of their own.
+void read_deepseek_moe(Fields& f, ModelShape& m) {
   if (auto v = f.integer("n_routed_experts", std::nullopt, 2, 100'000)) m.moe.experts = *v;
   if (auto v = f.integer("num_experts_per_tok", std::nullopt, 1, 100'000)) m.moe.top_k = *v;
   if (auto v = f.integer("moe_intermediate_size", std::nullopt, 1, kWide)) m.moe.expert_ffn_hidden = *v;
@@ -355,10 +359,12 @@ void read_deepseek(Fields& f, Arch a, ModelShape& m) {
     m.moe.shared_expert_ffn_hidden = *v * m.moe.expert_ffn_hidden;
   }
   if (auto v = f.integer("first_k_dense_replace", 0, 0, kLayers)) m.moe.first_dense_layers = *v;
-  // DeepSeek-V3's multi-token-prediction modules (arXiv 2412.19437 §2.2), trained with the
-  // model: model.mtp_layers. Training only; the checkpoint's copies of the shared
-  // embedding and head in model.layers.61 are not parameters of their own.
   if (auto v = f.integer("num_nextn_predict_layers", 0, 0, 16)) m.mtp_layers = *v;
+}
+
+// DeepSeek-V2/V3: MLA attention and DeepSeek's MoE plan (above).
+void read_deepseek(Fields& f, Arch a, ModelShape& m) {
+  read_deepseek_moe(f, m);
   if (auto v = f.integer("moe_layer_freq", 1, 1, kLayers); v && *v != 1) f.unsupported("moe_layer_freq", str(*v));
   // noaux_tc routing (V3) adds e_score_correction_bias, E per MoE layer.
   const std::string topk = f.text("topk_method").value_or(a == Arch::deepseek_v3 ? "noaux_tc" : "greedy");
@@ -394,21 +400,12 @@ void read_gpt_oss(Fields& f, ModelShape& m) {
 }
 
 // GLM-4.5 / 4.6 / 4.7 and GLM-4.5-Air (configuration_glm4_moe.py, modeling_glm4_moe.py):
-// DeepSeek-V3's layer plan with grouped-query attention: first_k_dense_replace dense
-// layers of intermediate_size, then n_routed_experts experts of moe_intermediate_size with
-// n_shared_experts shared ones, a router with a per-expert correction bias
-// (Glm4MoeTopkRouter e_score_correction_bias), and num_nextn_predict_layers MTP modules;
-// two RMSNorms per layer. Active parameters leave out the input embedding.
+// DeepSeek's MoE plan (dense MLPs of intermediate_size first) with grouped-query
+// attention, a router with a per-expert correction bias (Glm4MoeTopkRouter
+// e_score_correction_bias), two RMSNorms per layer. Active parameters leave out the input
+// embedding.
 void read_glm4_moe(Fields& f, ModelShape& m) {
-  if (auto v = f.integer("n_routed_experts", std::nullopt, 2, 100'000)) m.moe.experts = *v;
-  if (auto v = f.integer("num_experts_per_tok", std::nullopt, 1, 100'000)) m.moe.top_k = *v;
-  if (auto v = f.integer("moe_intermediate_size", std::nullopt, 1, kWide)) m.moe.expert_ffn_hidden = *v;
-  if (auto v = f.integer("n_shared_experts", 0, 0, 1'000)) {
-    m.moe.shared_experts = *v;
-    m.moe.shared_expert_ffn_hidden = *v * m.moe.expert_ffn_hidden;
-  }
-  if (auto v = f.integer("first_k_dense_replace", 0, 0, kLayers)) m.moe.first_dense_layers = *v;
-  if (auto v = f.integer("num_nextn_predict_layers", 0, 0, 16)) m.mtp_layers = *v;
+  read_deepseek_moe(f, m);
   m.moe.router_bias = true;
   m.active_params_include_input_embedding = false;
 }
