@@ -128,16 +128,19 @@ const ValidationSpread& validation_spread() {
   return spread;
 }
 
-const ValidationSpread::Band* ValidationSpread::model(const std::string& id) const {
-  for (const auto& [k, b] : models)
-    if (k == id) return &b;
-  return nullptr;
-}
-
-const ValidationSpread::Band* ValidationSpread::regime(const std::string& name) const {
-  for (const auto& [k, b] : regimes)
+namespace {
+const ValidationSpread::Band* band_named(const std::vector<std::pair<std::string, ValidationSpread::Band>>& bands,
+                                         const std::string& name) {
+  for (const auto& [k, b] : bands)
     if (k == name) return &b;
   return nullptr;
+}
+}  // namespace
+
+const ValidationSpread::Band* ValidationSpread::model(const std::string& id) const { return band_named(models, id); }
+
+const ValidationSpread::Band* ValidationSpread::regime(const std::string& name) const {
+  return band_named(regimes, name);
 }
 
 const char* time_regime(const Problem& p) {
