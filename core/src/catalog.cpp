@@ -111,6 +111,7 @@ const GpuCatalog& gpu_data() {
       g.bf16_tflops = spec_from(e, "bf16_tflops");
       g.fp16_tflops = spec_from(e, "fp16_tflops");
       g.fp8_tflops = spec_from(e, "fp8_tflops");
+      g.fp4_tflops = spec_from(e, "fp4_tflops");
       g.memory_bw_tbs = spec_from(e, "memory_bw_tbs");
       g.scaleup_gbs = spec_from(e, "scaleup_gbs");
       g.scaleup_domain = spec_from(e, "scaleup_domain");

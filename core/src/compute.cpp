@@ -85,6 +85,7 @@ double peak_flops(const Gpu& g, Precision p) {
     case Precision::bf16: return bf16 * 1e12;
     case Precision::fp16: return g.fp16_tflops.value.value_or(bf16) * 1e12;
     case Precision::fp8: return g.fp8_tflops.value.value_or(bf16) * 1e12;
+    case Precision::fp4: return g.fp4_tflops.value.value_or(bf16) * 1e12;
   }
   return bf16 * 1e12;
 }

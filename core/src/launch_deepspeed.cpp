@@ -61,6 +61,7 @@ std::string write_deepspeed(Out& o) {
   } else {
     c["bf16"] = {{"enabled", true}};
     if (t.precision == Precision::fp8) approximate(o, "training.precision", "fp8", "bf16", "export_approximate_fp8_te");
+    if (t.precision == Precision::fp4) no_equivalent(o, "training.precision", "fp4");
   }
   c["zero_optimization"] = zero_section(o);
   if (t.optimizer == Optimizer::adamw) c["optimizer"] = {{"type", "AdamW"}};

@@ -73,6 +73,7 @@ void train(Out& o, Yaml& y) {
   if (t.precision == Precision::fp16) y.flag("fp16", true);
   else y.flag("bf16", true);
   if (t.precision == Precision::fp8) y.flag("fp8", true);
+  if (t.precision == Precision::fp4) no_equivalent(o, "training.precision", "fp4");
   // Gradient checkpointing is on unless disabled (ModelArguments.disable_gradient_checkpointing).
   y.flag("disable_gradient_checkpointing", l.recompute == Recompute::none);
   if (l.recompute == Recompute::selective)

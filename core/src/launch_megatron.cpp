@@ -71,6 +71,14 @@ void sharding_args(Out& o, Args& a) {
 void precision_args(Out& o, Args& a) {
   const Training& t = o.s.problem.training;
   a.add(t.precision == Precision::fp16 ? "--fp16" : "--bf16");
+  if (t.precision == Precision::fp4) {
+    // Megatron-Core NVFP4 (Transformer Engine NVFP4BlockScaling), as Megatron-Bridge's
+    // bf16_with_nvfp4_mixed recipe sets it.
+    a.add("--fp4-format", "e2m1");
+    a.add("--fp4-recipe", "nvfp4");
+    if (o.l.zero_stage > 0) a.add("--fp4-param-gather");  // the gather gpucalc prices in FP4
+    return;
+  }
   if (t.precision != Precision::fp8) return;
   a.add("--fp8-format", "hybrid");
   a.add("--fp8-recipe", t.fp8_recipe == Fp8Recipe::delayed ? "delayed"

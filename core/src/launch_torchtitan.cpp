@@ -83,6 +83,7 @@ void activation_checkpoint(Out& o, Toml& t) {
 void quantize_and_compile(Out& o, Toml& t) {
   const Training& tr = o.s.problem.training;
   std::string converter;
+  if (tr.precision == Precision::fp4) no_equivalent(o, "training.precision", "fp4");
   if (tr.precision == Precision::fp8) {
     if (tr.fp8_recipe == Fp8Recipe::mxfp8) {
       converter = "quantize.linear.mx";

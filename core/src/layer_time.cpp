@@ -18,8 +18,13 @@ Kernels kernels_for(const Gpu& g, const PerfProfile& perf, const Training& t, co
   // clock scales as (cap / TDP)^(1/3).
   if (g.power_limit_w.value && g.tdp_w.value && *g.power_limit_w.value < *g.tdp_w.value)
     k.peak *= std::cbrt(*g.power_limit_w.value / *g.tdp_w.value);
-  k.mm_eff = (t.precision == Precision::fp8 ? perf.fp8_matmul.value : perf.matmul.value).value_or(0.75);
-  const Precision p16 = t.precision == Precision::fp8 ? Precision::bf16 : t.precision;
+  // NVFP4 GEMMs run at their own measured fraction of the FP4 peak; a profile without one
+  // takes its FP8 fraction (data/perf.json fp4_matmul says which are measured).
+  k.mm_eff = (t.precision == Precision::fp4   ? (perf.fp4_matmul.value ? perf.fp4_matmul.value : perf.fp8_matmul.value)
+              : t.precision == Precision::fp8 ? perf.fp8_matmul.value
+                                              : perf.matmul.value)
+                 .value_or(0.75);
+  const Precision p16 = quantised_gemms(t.precision) ? Precision::bf16 : t.precision;
   k.peak16 = k.peak / peak_flops(g, t.precision) * peak_flops(g, p16);
   k.mm_eff16 = perf.matmul.value.value_or(0.75);
   k.att_fwd = perf.attention_fwd.value.value_or(0.55);
@@ -34,7 +39,8 @@ Kernels kernels_for(const Gpu& g, const PerfProfile& perf, const Training& t, co
   }
   k.hbm = g.memory_bw_tbs.value.value_or(2.0) * 1e12 * perf.memory.value.value_or(0.9);
   k.sms = perf.sm_count.value.value_or(0.0);
-  k.in_bytes = t.precision == Precision::fp8 ? 1.0 : 2.0;
+  // GEMM operands: FP8 1 byte; NVFP4 half a byte and an E4M3 scale per 16 elements.
+  k.in_bytes = t.precision == Precision::fp8 ? 1.0 : t.precision == Precision::fp4 ? 0.5 + 1.0 / 16 : 2.0;
   k.wgrad_bytes = 2.0 * state_bytes(t).gradients;
   if (e.hfu) {
     static const PerfData flat{};
@@ -391,6 +397,11 @@ LayerCtx layer_ctx(const ModelShape& m, const Training& t, const Layout& l, cons
     c.fp8_cast_bytes = t.fp8_recipe == Fp8Recipe::tensorwise ? 6.0
                        : t.fp8_recipe == Fp8Recipe::delayed  ? 4.0
                                                              : 4.0 + 2.0 / 32;
+  // NVFP4 (Transformer Engine NVFP4BlockScaling): read once for the per-tensor amax, once
+  // to quantise, and write the row-wise and the column-wise copy (the latter through the
+  // 16-point random Hadamard transform the recipe applies to Wgrad inputs, fused into the
+  // cast), each 0.5 B with a 1-byte scale per 16 elements.
+  if (t.precision == Precision::fp4 && !e.hfu) c.fp8_cast_bytes = 2.0 + 2.0 + 2 * (0.5 + 1.0 / 16);
   c.micro_batches = static_cast<double>(std::max<int64_t>(1, micro_batches(t, l)));
   return c;
 }

@@ -29,7 +29,7 @@ struct LayerCtx {
   double att_bytes_tok = 0;       // attention-side element-wise bytes per token, forward
   double act_bytes_per_f = 0;     // the MLP activation function, bytes per f element
   double dequant_per_weight = 0;  // QLoRA: NF4 read + bf16 write per frozen weight per use
-  double fp8_cast_bytes = 0;      // FP8: HBM bytes per element to quantise a GEMM input (0: not FP8)
+  double fp8_cast_bytes = 0;      // FP8/NVFP4: HBM bytes per element to quantise a GEMM input (0: 16-bit)
   double micro_batches = 1;       // per step: FP8 weight casts are made once a step
 };
 

@@ -86,8 +86,12 @@ struct SavedElem {
 };
 SavedElem saved_elem(const Training& t) {
   SavedElem e;
-  if (t.precision != Precision::fp8 || t.framework != Framework::megatron || is_adapter_stage(t)) return e;
-  e.gemm_in = t.fp8_recipe == Fp8Recipe::mxfp8 ? 1.0 + 1.0 / 32.0 : 1.0;
+  if (!quantised_gemms(t.precision) || t.framework != Framework::megatron || is_adapter_stage(t)) return e;
+  // NVFP4 keeps the column-wise (Hadamard-transformed) FP4 copy the Wgrad GEMM reads:
+  // 0.5 B and an E4M3 scale per 16 elements.
+  e.gemm_in = t.precision == Precision::fp4         ? 0.5 + 1.0 / 16.0
+              : t.fp8_recipe == Fp8Recipe::mxfp8 ? 1.0 + 1.0 / 32.0
+                                                  : 1.0;
   e.own_copies = true;
   if (t.fp8_recipe == Fp8Recipe::delayed) e.proj_extra = e.gemm_in;
   return e;
@@ -425,11 +429,14 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     // Under ZeRO-3 / FSDP it comes on top of the gathered NF4 units.
     r.weights_gathered += 2.0 * h * widest / static_cast<double>(l.tp);
   }
-  if (t.precision == Precision::fp8 && t.framework == Framework::megatron) {
+  if (quantised_gemms(t.precision) && t.framework == Framework::megatron) {
     // Transformer Engine keeps an FP8 (1 byte) copy of each local weight between
     // micro-batches of a step (fp8 weight caching); torchao's dynamic float8 casts on
     // the fly and keeps none.
-    r.fp8_weight_cache = sp.params / (z3 ? shard : 1.0) + sp.expert_params / (z3 ? eshard : 1.0);
+    // NVFP4: 0.5 B and a 1-byte scale per 16 weights, row-wise for Fprop and column-wise
+    // for Dgrad (the recipe's 16×16 weight blocks make the two consistent).
+    const double per_param = t.precision == Precision::fp4 ? 2 * (0.5 + 1.0 / 16) : 1.0;
+    r.fp8_weight_cache = per_param * (sp.params / (z3 ? shard : 1.0) + sp.expert_params / (z3 ? eshard : 1.0));
   }
   // Offload (ZeRO-Offload, Ren et al. 2021 §4): the fp32 master weights and optimizer
   // moments live in host memory, with an fp32 copy of the gradient partition the CPU

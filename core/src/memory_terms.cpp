@@ -74,6 +74,9 @@ MemoryTerm gathered_weights_term(const TermInputs& x) {
 }
 
 MemoryTerm fp8_weight_cache_term(const TermInputs& x) {
+  if (x.training.precision == Precision::fp4)
+    return {"fp8_weight_cache", "weights", x.stage.fp8_weight_cache, "2 × 0.5625 B × local params",
+            "NVIDIA Transformer Engine NVFP4 weight caching (row- and column-wise)"};
   return {"fp8_weight_cache", "weights", x.stage.fp8_weight_cache, "1 B × local params",
           "NVIDIA Transformer Engine FP8 weight caching"};
 }

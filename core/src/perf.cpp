@@ -125,6 +125,7 @@ PerfProfile perf_profile_for(const std::string& gpu_id) {
   };
   take(p.matmul, "matmul");
   take(p.fp8_matmul, "fp8_matmul");
+  take(p.fp4_matmul, "fp4_matmul");
   take(p.sustained_clock, "sustained_clock");
   take(p.sm_count, "sm_count");
   take(p.attention_fwd, "attention_fwd");
@@ -135,7 +136,7 @@ PerfProfile perf_profile_for(const std::string& gpu_id) {
   take(p.scaleout, "scaleout");
   // A measured sibling stands in for this GPU: say so in the confidence.
   if (key != id && !own.empty()) {
-    for (Spec* s : {&p.matmul, &p.fp8_matmul, &p.attention_fwd, &p.attention_bwd})
+    for (Spec* s : {&p.matmul, &p.fp8_matmul, &p.fp4_matmul, &p.attention_fwd, &p.attention_bwd})
       if (s->confidence == "high") s->confidence = "medium";
   }
   return p;

@@ -292,6 +292,7 @@ void gpu_json(JsonWriter& w, const Scenario& s) {
   spec("memory_gib", p.gpu.memory_gib);
   spec("bf16_tflops", p.gpu.bf16_tflops);
   spec("fp8_tflops", p.gpu.fp8_tflops);
+  if (p.gpu.fp4_tflops.value) spec("fp4_tflops", p.gpu.fp4_tflops);
   spec("memory_bw_tbs", p.gpu.memory_bw_tbs);
   spec("scaleup_gbs", p.gpu.scaleup_gbs);
   spec("scaleup_domain", p.gpu.scaleup_domain);
@@ -304,6 +305,7 @@ void gpu_json(JsonWriter& w, const Scenario& s) {
   w.field("measured", p.perf.measured);
   spec("matmul", p.perf.matmul);
   spec("fp8_matmul", p.perf.fp8_matmul);
+  if (p.training.precision == Precision::fp4) spec("fp4_matmul", p.perf.fp4_matmul);
   spec("sustained_clock", p.perf.sustained_clock);
   spec("attention_fwd", p.perf.attention_fwd);
   spec("attention_bwd", p.perf.attention_bwd);
@@ -450,10 +452,12 @@ std::vector<Message> warnings_json(const Scenario& s, const SearchResult& sr, co
   for (const auto& [name, spec] : {std::pair<const char*, const Spec*>{"memory_gib", &p.gpu.memory_gib},
                                    {"bf16_tflops", &p.gpu.bf16_tflops},
                                    {"fp8_tflops", &p.gpu.fp8_tflops},
+                                   {"fp4_tflops", &p.gpu.fp4_tflops},
                                    {"memory_bw_tbs", &p.gpu.memory_bw_tbs},
                                    {"scaleup_gbs", &p.gpu.scaleup_gbs},
                                    {"scaleout_gbps", &p.gpu.scaleout_gbps}}) {
     if (std::string(name) == "fp8_tflops" && p.training.precision != Precision::fp8) continue;
+    if (std::string(name) == "fp4_tflops" && p.training.precision != Precision::fp4) continue;
     if (spec->confidence == "low")
       w.push_back(coded("spec_low_confidence", "gpu.{field} for {gpu} is a low-confidence figure",
                         {{"field", name}, {"gpu", p.gpu.name}}));

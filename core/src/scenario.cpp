@@ -281,7 +281,7 @@ void read_gpu(Reader& r, const json& root, Gpu& g) {
     const std::string P = "/gpu";
     r.only_keys(
         o, P,
-        {"base", "name", "memory_gib", "bf16_tflops", "fp16_tflops", "fp8_tflops", "memory_bw_tbs", "scaleup_gbs",
+        {"base", "name", "memory_gib", "bf16_tflops", "fp16_tflops", "fp8_tflops", "fp4_tflops", "memory_bw_tbs", "scaleup_gbs",
          "scaleup_domain", "scaleout_gbps", "tdp_w", "power_limit_w", "rail_optimized", "in_network_reduction"});
     if (auto base = r.text(o, P, "base", 64)) {
       const Gpu* p = find_gpu(*base);
@@ -300,6 +300,7 @@ void read_gpu(Reader& r, const json& root, Gpu& g) {
     override_spec(r, o, P, "bf16_tflops", g.bf16_tflops, 0, 1e7);
     override_spec(r, o, P, "fp16_tflops", g.fp16_tflops, 0, 1e7);
     override_spec(r, o, P, "fp8_tflops", g.fp8_tflops, 0, 1e7);
+    override_spec(r, o, P, "fp4_tflops", g.fp4_tflops, 0, 1e7);
     override_spec(r, o, P, "memory_bw_tbs", g.memory_bw_tbs, 0, 1e4);
     override_spec(r, o, P, "scaleup_gbs", g.scaleup_gbs, 0, 1e6);
     if (auto v = r.integer(o, P, "scaleup_domain", false, 1, 1'000'000))
@@ -592,8 +593,11 @@ void read_training(Reader& r, const json& root, Scenario& s) {
     t.global_batch = s.constraints.batch_max;  // until the search picks (answer.cpp)
   }
   if (auto v = r.integer(o, P, "micro_batch", false, 1, 1'000'000)) s.constraints.micro_batch = *v;
-  if (auto v = r.choice(o, P, "precision", {"bf16", "fp16", "fp8"}, false))
-    t.precision = *v == "fp16" ? Precision::fp16 : *v == "fp8" ? Precision::fp8 : Precision::bf16;
+  if (auto v = r.choice(o, P, "precision", {"bf16", "fp16", "fp8", "fp4"}, false))
+    t.precision = *v == "fp16"  ? Precision::fp16
+                  : *v == "fp8" ? Precision::fp8
+                  : *v == "fp4" ? Precision::fp4
+                                : Precision::bf16;
   if (auto v = r.choice(o, P, "optimizer", {"adamw", "adam8bit", "sgd", "lion", "adafactor"}, false))
     t.optimizer = *v == "adam8bit"    ? Optimizer::adam8bit
                   : *v == "sgd"       ? Optimizer::sgd
@@ -682,9 +686,19 @@ void read_training(Reader& r, const json& root, Scenario& s) {
     return r.fail(
         P + "/liger_kernel", "liger_kernel_megatron",
         "patches Hugging Face model code (hf, torchtune, …); Megatron fuses its element-wise kernels already");
-  if (t.stage == Stage::qlora && t.precision == Precision::fp8)
+  if (t.stage == Stage::qlora && quantised_gemms(t.precision))
     return r.fail(P + "/precision", "qlora_fp8",
                   "QLoRA computes in bf16 or fp16 on dequantised NF4 weights; fp8 does not apply");
+  // NVFP4 training is Transformer Engine's NVFP4BlockScaling recipe, which Megatron-Core
+  // (--fp4-format e2m1) runs; the PyTorch-native stacks have no FP4 training recipe.
+  if (t.precision == Precision::fp4 && t.framework != Framework::megatron)
+    return r.fail(P + "/precision", "fp4_megatron",
+                  "fp4 (NVFP4) training is Transformer Engine's recipe, run by Megatron-Core; set framework "
+                  "\"megatron\", got \"{got}\"",
+                  {{"got", to_string(t.framework)}});
+  if (t.precision == Precision::fp4 && is_adapter_stage(t))
+    return r.fail(P + "/precision", "fp4_adapters",
+                  "fp4 (NVFP4) applies to pre-training and full fine-tuning; LoRA adapters run in bf16 or fp8");
   if (is_adapter_stage(t) && t.framework == Framework::torchtitan)
     return r.fail(P + "/framework", "torchtitan_lora",
                   "torchtitan has no LoRA recipe; use the megatron profile (NeMo/Megatron-Bridge LoRA)");
@@ -720,6 +734,11 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (t.precision == Precision::fp8 && !s.problem.gpu.fp8_tflops.value)
     r.fail(P + "/precision", "no_fp8_peak",
            "fp8 needs an FP8 peak, which {gpu} does not have; set gpu.fp8_tflops or use bf16",
+           {{"gpu", s.problem.gpu.name}});
+  if (t.precision == Precision::fp4 && !s.problem.gpu.fp4_tflops.value)
+    r.fail(P + "/precision", "no_fp4_peak",
+           "fp4 needs an FP4 peak, which {gpu} does not have (FP4 tensor cores start with Blackwell); set "
+           "gpu.fp4_tflops or use fp8",
            {{"gpu", s.problem.gpu.name}});
   if (t.precision == Precision::bf16 && !s.problem.gpu.bf16_tflops.value)
     r.fail(P + "/precision", "no_bf16_peak",

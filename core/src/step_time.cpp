@@ -135,7 +135,10 @@ void dp_sync(const Fabric& f, const Layout& l, const Training& t, const StagePar
   } else {
     rs = reduce_scatter_s(f, g.shard, sb.gradients * p.train_dense) +
          reduce_scatter_s(f, g.expert, sb.gradients * p.train_expert);
-    ag = all_gather_s(f, g.shard, 2.0 * p.train_dense) + all_gather_s(f, g.expert, 2.0 * p.train_expert);
+    // NVFP4 under Megatron gathers the updated weights in FP4 (--fp4-param-gather, set by
+    // Megatron-Bridge's bf16_with_nvfp4_mixed recipe): 0.5 B and a scale per 16.
+    const double wb = t.precision == Precision::fp4 && t.framework == Framework::megatron ? 0.5 + 1.0 / 16 : 2.0;
+    ag = all_gather_s(f, g.shard, wb * p.train_dense) + all_gather_s(f, g.expert, wb * p.train_expert);
   }
   // Hybrid sharding: the shards' gradients are then all-reduced across the replicas.
   rs += all_reduce_s(f, g.replicas, sb.gradients * p.train_dense / static_cast<double>(g.shard.size));

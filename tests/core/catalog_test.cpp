@@ -33,7 +33,7 @@ const Gpu& gpu(const std::string& id) {
 
 bool known_confidence(const std::string& c) { return c == "high" || c == "medium" || c == "low"; }
 
-const char* const kSpecKeys[] = {"memory_gib",  "bf16_tflops",    "fp16_tflops",   "fp8_tflops", "memory_bw_tbs",
+const char* const kSpecKeys[] = {"memory_gib",  "bf16_tflops",    "fp16_tflops",   "fp8_tflops", "fp4_tflops", "memory_bw_tbs",
                                  "scaleup_gbs", "scaleup_domain", "scaleout_gbps", "tdp_w"};
 
 }  // namespace
@@ -102,7 +102,7 @@ TEST_CASE("every catalog number carries a source and a confidence", "[catalog]")
   CHECK(numbers > 200);
   // The parsed catalog keeps the same provenance.
   for (const auto& g : gpu_catalog()) {
-    for (const Spec* s : {&g.memory_gib, &g.bf16_tflops, &g.fp16_tflops, &g.fp8_tflops, &g.memory_bw_tbs,
+    for (const Spec* s : {&g.memory_gib, &g.bf16_tflops, &g.fp16_tflops, &g.fp8_tflops, &g.fp4_tflops, &g.memory_bw_tbs,
                           &g.scaleup_gbs, &g.scaleup_domain, &g.scaleout_gbps, &g.tdp_w}) {
       INFO(g.id);
       if (s->value) CHECK(known_confidence(s->confidence));

@@ -395,3 +395,25 @@ TEST_CASE("Megatron export: CUDA graphs as --cuda-graph-impl and --cuda-graph-sc
   CHECK(one(d, "--cuda-graph-impl") == "transformer_engine");
   CHECK(one(d, "--cuda-graph-scope") == "attn mlp");
 }
+
+TEST_CASE("Megatron export: NVFP4 as --fp4-format e2m1 --fp4-recipe nvfp4", "[export][fp4]") {
+  // Megatron-Bridge's bf16_with_nvfp4_mixed: fp4 "e2m1", fp4_recipe "nvfp4", the parameter
+  // all-gather in FP4 (the gather gpucalc prices at 0.5625 B per weight).
+  const char* scenario = R"({"model":"llama-3.1-70b","gpu":"gb200-186gb",
+    "training":{"tokens":1e12,"seq_len":8192,"global_batch":256,"micro_batch":1,"precision":"fp4","zero_stage":1},
+    "parallel":{"tp":2,"pp":4,"vpp":5,"dp":8,"cp":1}})";
+  const json v = exported(scenario, "megatron");
+  const Options o = parse_megatron(v["text"]);
+  check_names(o, framework_options("megatron"));
+  CHECK(one(o, "--fp4-format") == "e2m1");
+  CHECK(one(o, "--fp4-recipe") == "nvfp4");
+  CHECK(o.count("--fp4-param-gather") == 1);
+  CHECK(o.count("--bf16") == 1);
+  CHECK(o.count("--fp8-format") == 0);
+  // DeepSpeed has no FP4 training: said, not silently dropped.
+  const json ds = exported(scenario, "deepspeed");
+  bool said = false;
+  for (const auto& w : ds["warnings"])
+    said = said || (w["code"] == "export_no_equivalent" && w["params"]["element"] == "training.precision");
+  CHECK(said);
+}

@@ -37,6 +37,7 @@ struct Gpu {
   Spec bf16_tflops;     // dense peak
   Spec fp16_tflops;     // dense peak (falls back to bf16 when absent)
   Spec fp8_tflops;      // dense peak
+  Spec fp4_tflops;      // dense FP4 (NVFP4) peak, Blackwell and later
   Spec memory_bw_tbs;   // HBM bandwidth, TB/s
   Spec scaleup_gbs;     // per GPU, one direction, GB/s (NVLink-class)
   Spec scaleup_domain;  // GPUs per scale-up domain

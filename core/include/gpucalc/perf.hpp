@@ -12,6 +12,7 @@ struct PerfProfile {
   std::string profile_id;  // the data/perf.json profile these came from ("default" if none)
   Spec matmul;             // asymptotic fraction of the dense BF16/FP16 peak for large GEMMs
   Spec fp8_matmul;         // the same for FP8 GEMMs (of the FP8 peak)
+  Spec fp4_matmul;         // the same for NVFP4 GEMMs (of the FP4 peak)
   Spec sustained_clock;    // sustained / peak tensor clock under power-limited dense math
   Spec sm_count;           // streaming multiprocessors: one GEMM output tile each per wave
   Spec attention_fwd;      // fused attention forward, fraction of the matmul peak

@@ -12,7 +12,12 @@
 
 namespace gpucalc {
 
-enum class Precision { bf16, fp16, fp8 };
+// fp4: NVFP4 (Transformer Engine NVFP4BlockScaling, Megatron --fp4-format e2m1): the
+// linear layers' GEMMs in FP4 E2M1 with an E4M3 scale per 16 elements; attention, the
+// output layer and the element-wise work stay 16-bit.
+enum class Precision { bf16, fp16, fp8, fp4 };
+// FP8 or FP4: GEMM inputs quantised by Transformer Engine (or torchao) before each GEMM.
+inline bool quantised_gemms(Precision p) { return p == Precision::fp8 || p == Precision::fp4; }
 enum class Recompute { none, selective, full };
 enum class Stage { pretrain, full_finetune, lora, qlora };
 // Megatron-Core's selective recomputation modules (--recompute-modules, Megatron-Core
