@@ -216,6 +216,11 @@ export function wireJob(a) {
             tr.precision = "bf16";
             note = t("q_job_fp8");
           }
+          // NVFP4 is a pre-training / full fine-tuning recipe: adapters run in bf16.
+          if (tr.precision === "fp4") {
+            tr.precision = "bf16";
+            note = t("q_job_fp4");
+          }
           if (tr.framework === "torchtitan") {
             delete tr.framework;
             note = [note, t("q_job_titan")].filter(Boolean).join(" ");
