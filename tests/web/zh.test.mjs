@@ -19,7 +19,7 @@ const BACKLOG = [".source", "#mem-items .formula"];
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { gzipSync } from "node:zlib";
-import { DIST } from "../wasm/helpers.mjs";
+import { cliEvaluate, DEFAULT_EXAMPLE, DIST, readJson } from "../wasm/helpers.mjs";
 import { b64url, launch, shot, waitForAnswer } from "./harness.mjs";
 import { startServer } from "./static-server.mjs";
 
@@ -182,6 +182,22 @@ test("a bad value: the error at its field is Chinese", async () => {
   await waitForAnswer(page);
   await openEverything();
   await shot(page, "zh-phone-open.png", { fullPage: true });
+});
+
+// NVFP4 (precision fp4): on a GPU without FP4 tensor cores the refusal names the field in
+// Chinese; on B200 the page answers as the CLI does, the FP4 weight cache labelled in Chinese.
+test("NVFP4 on H100 is refused in Chinese; on B200 it is answered", async () => {
+  const base = readJson(DEFAULT_EXAMPLE);
+  const fp4 = (gpu) => ({ ...base, gpu, training: { ...base.training, precision: "fp4" } });
+  await page.goto("about:blank");
+  await page.goto(`${server.url}?lang=zh#s=${b64url(JSON.stringify(fp4("h100-sxm-80gb")))}`);
+  await page.waitForFunction(() => document.body.innerText.includes("FP4 张量核心"));
+  await assertChinese("fp4 refused");
+  const b200 = fp4("b200-180gb");
+  await page.goto("about:blank");
+  await page.goto(`${server.url}?lang=zh#s=${b64url(JSON.stringify(b200))}`);
+  assert.equal(await waitForAnswer(page), cliEvaluate(b200).value.plan.gpus);
+  await assertChinese("fp4 answered");
 });
 
 // A first visit does not download the Chinese templates of the messages a default answer
