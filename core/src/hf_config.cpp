@@ -34,7 +34,9 @@ enum class Arch {
   glm4,
   chatglm,
   gpt_oss,
-  glm4_moe
+  glm4_moe,
+  ernie4_5,
+  ernie4_5_moe
 };
 
 struct ArchName {
@@ -63,6 +65,8 @@ constexpr ArchName kArchs[] = {
     {"chatglm", "ChatGLMModel", Arch::chatglm},
     {"gpt_oss", "GptOssForCausalLM", Arch::gpt_oss},
     {"glm4_moe", "Glm4MoeForCausalLM", Arch::glm4_moe},
+    {"ernie4_5", "Ernie4_5ForCausalLM", Arch::ernie4_5},
+    {"ernie4_5_moe", "Ernie4_5_MoeForCausalLM", Arch::ernie4_5_moe},
 };
 
 // Keys that do not change the parameter count (token ids, numerics, RoPE and attention
@@ -133,7 +137,11 @@ constexpr std::string_view kIgnored[] = {"_name_or_path",
                                          "tokenizer_class",
                                          "use_return_dict",
                                          "swiglu_limit",
-                                         "initial_context_length"};
+                                         "initial_context_length",
+                                         "moe_norm_min",
+                                         "moe_capacity",
+                                         "moe_gate",
+                                         "moe_use_aux_free"};
 
 std::string str(int64_t v) { return std::to_string(v); }
 
@@ -257,7 +265,7 @@ void read_decoder(Fields& f, Arch a, ModelShape& m) {
     read_activation(f, f.find("hidden_activation") ? "hidden_activation" : "hidden_act", "gelu_pytorch_tanh", m);
   else read_activation(f, "hidden_act", "silu", m);
   const bool moe = a == Arch::qwen2_moe || a == Arch::qwen3_moe || a == Arch::mixtral || a == Arch::deepseek_v2 ||
-                   a == Arch::deepseek_v3 || a == Arch::gpt_oss || a == Arch::glm4_moe;
+                   a == Arch::deepseek_v3 || a == Arch::gpt_oss || a == Arch::glm4_moe || a == Arch::ernie4_5_moe;
   // (gpt-oss: the experts' width, required.)
   const bool dense_width_unused = moe && a != Arch::gpt_oss;
   if (auto v = f.integer("intermediate_size", dense_width_unused ? std::optional<int64_t>(0) : std::nullopt, 0, kWide))
@@ -275,6 +283,11 @@ void read_decoder(Fields& f, Arch a, ModelShape& m) {
   if (a == Arch::glm4_moe) {
     m.qkv_bias = f.boolean("attention_bias", false);  // Glm4MoeAttention: q, k, v with bias, o without
     m.qk_norm = f.boolean("use_qk_norm", false);      // per-head q/k RMSNorm (GLM-4.5, not GLM-4.5-Air)
+  }
+  // ERNIE 4.5: one use_bias for every projection, attention and MLP (configuration_ernie4_5.py).
+  if (a == Arch::ernie4_5 || a == Arch::ernie4_5_moe) {
+    m.linear_bias = f.boolean("use_bias", false);
+    return;
   }
   const bool fixed_biases = a == Arch::qwen2 || a == Arch::qwen2_moe || a == Arch::glm4 || a == Arch::deepseek_v2 ||
                             a == Arch::deepseek_v3 || a == Arch::gpt_oss || a == Arch::glm4_moe;
@@ -410,6 +423,28 @@ void read_glm4_moe(Fields& f, ModelShape& m) {
   m.active_params_include_input_embedding = false;
 }
 
+// ERNIE 4.5 MoE (configuration_ernie4_5_moe.py, modeling_ernie4_5_moe.py; ERNIE-4.5-21B-A3B,
+// 300B-A47B): dense MLPs of intermediate_size before moe_layer_start_index, then every
+// layer MoE through moe_layer_end_index (-1: the last): moe_num_experts experts of
+// moe_intermediate_size, moe_k per token, moe_num_shared_experts shared ones of that width
+// each, and a router with a per-expert correction bias (Ernie4_5_MoeStatics
+// e_score_correction_bias). Other layer plans (an interval above 1, an earlier end) are
+// refused by name.
+void read_ernie_moe(Fields& f, ModelShape& m) {
+  if (auto v = f.integer("moe_num_experts", std::nullopt, 2, 100'000)) m.moe.experts = *v;
+  if (auto v = f.integer("moe_k", std::nullopt, 1, 100'000)) m.moe.top_k = *v;
+  if (auto v = f.integer("moe_intermediate_size", std::nullopt, 1, kWide)) m.moe.expert_ffn_hidden = *v;
+  if (auto v = f.integer("moe_num_shared_experts", 0, 0, 1'000)) {
+    m.moe.shared_experts = *v;
+    m.moe.shared_expert_ffn_hidden = *v * m.moe.expert_ffn_hidden;
+  }
+  if (auto v = f.integer("moe_layer_start_index", 0, 0, kLayers)) m.moe.first_dense_layers = *v;
+  if (auto v = f.integer("moe_layer_end_index", -1, -1, kLayers); v && *v != -1 && *v != m.layers - 1)
+    f.unsupported("moe_layer_end_index", str(*v));
+  if (auto v = f.integer("moe_layer_interval", 1, 1, kLayers); v && *v != 1) f.unsupported("moe_layer_interval", str(*v));
+  m.moe.router_bias = true;
+}
+
 // THUDM's GLM-4 "chatglm" config.json (THUDM/glm-4-9b): Megatron-style names.
 void read_chatglm(Fields& f, ModelShape& m) {
   if (auto v = f.integer("num_layers", std::nullopt, 1, kLayers)) m.layers = *v;
@@ -512,6 +547,7 @@ Expected<HfImport> import_hf_config(const json& config, const std::string& path)
   if (*arch == Arch::deepseek_v2 || *arch == Arch::deepseek_v3) read_deepseek(f, *arch, m);
   if (*arch == Arch::gpt_oss) read_gpt_oss(f, m);
   if (*arch == Arch::glm4_moe) read_glm4_moe(f, m);
+  if (*arch == Arch::ernie4_5_moe) read_ernie_moe(f, m);
   if (text && config.contains("tie_word_embeddings")) m.tied_embeddings = top.boolean("tie_word_embeddings", true);
   if (f.failed()) return *f.error();
   if (top.failed()) return *top.error();
@@ -521,11 +557,12 @@ Expected<HfImport> import_hf_config(const json& config, const std::string& path)
                        "hf_config_kv_heads", "must divide the attention heads ({heads}), got {kv_heads}",
                        {{"heads", str(m.heads)}, {"kv_heads", str(m.kv_heads)}});
   if (m.moe.experts > 0 && m.moe.top_k > m.moe.experts)
-    return coded_error(f.at("num_experts_per_tok"), "hf_config_top_k",
+    return coded_error(f.at(*arch == Arch::ernie4_5_moe ? "moe_k" : "num_experts_per_tok"), "hf_config_top_k",
                        "cannot exceed the routed experts ({experts}), got {top_k}",
                        {{"experts", str(m.moe.experts)}, {"top_k", str(m.moe.top_k)}});
   if (m.moe.first_dense_layers >= m.layers && m.moe.experts > 0)
-    return coded_error(f.at("first_k_dense_replace"), "hf_config_dense_layers",
+    return coded_error(f.at(*arch == Arch::ernie4_5_moe ? "moe_layer_start_index" : "first_k_dense_replace"),
+                       "hf_config_dense_layers",
                        "must leave at least one MoE layer ({layers} layers)", {{"layers", str(m.layers)}});
   if (top.find("vision_config"))
     out.warnings.push_back(

@@ -455,6 +455,55 @@ TEST_CASE("hf_config chatglm and glm4: THUDM/glm-4-9b and THUDM/GLM-4-9B-0414", 
   CHECK(std::llabs(glm4 - 9'400'000'000) <= 50'000'000);  // model page "9.4B params", rounded to 0.1B
 }
 
+TEST_CASE("hf_config ernie4_5_moe: baidu/ERNIE-4.5-21B-A3B counts 21.83B, 3.35B active", "[hf_config]") {
+  // The values of configuration_ernie4_5_moe.py's defaults, which that file says are
+  // ERNIE-4.5-21B-A3B-PT's ("21B total, 3B activated" on its model card). By hand:
+  //   tied embedding 103,424 × 2,560                          =    264,765,440
+  //   28 × attention (q, o 2,560²; k, v 2,560 × 512) + 2 norms = 28 × 15,733,760
+  //   layer 0 dense MLP 3 × 2,560 × 12,288                     =     94,371,840
+  //   27 × (64 experts 3 × 2,560 × 1,536, 2 shared = one of 3,072 wide,
+  //         router 2,560 × 64 and its 64 correction biases)   = 27 × 778,731,584
+  //   final norm                                               =          2,560
+  //   = 21,825,437,888.
+  const std::string config = R"({
+    "architectures": ["Ernie4_5_MoeForCausalLM"], "model_type": "ernie4_5_moe", "bos_token_id": 1,
+    "eos_token_id": 2, "pad_token_id": 0, "hidden_act": "silu", "hidden_size": 2560, "intermediate_size": 12288,
+    "max_position_embeddings": 131072, "num_attention_heads": 20, "num_key_value_heads": 4,
+    "num_hidden_layers": 28, "rms_norm_eps": 1e-05, "rope_theta": 500000, "use_bias": false,
+    "tie_word_embeddings": true, "vocab_size": 103424, "use_cache": false, "torch_dtype": "bfloat16",
+    "moe_num_experts": 64, "moe_num_shared_experts": 2, "moe_layer_start_index": 1, "moe_layer_end_index": 27,
+    "moe_intermediate_size": 1536, "moe_capacity": [64, 64, 64], "moe_gate": "topk", "moe_k": 6,
+    "moe_layer_interval": 1, "moe_use_aux_free": true, "moe_norm_min": 1e-12})";
+  auto s = with_config(config);
+  REQUIRE(s.ok());
+  CHECK(s->warnings.empty());
+  const ParamCounts c = count_params(s->problem.model);
+  CHECK(c.total == 21825437888);
+  // Active: attention, the dense layer, the embedding, and per MoE layer 6 routed experts,
+  // the shared one and the router: 3,346,993,728 + ... ≈ 3.35B ("3B activated").
+  CHECK(c.active == Approx(3.35e9).epsilon(0.005));
+  // Every other layer MoE, or an end before the last layer: refused by name.
+  auto interval = with_config(R"({"model_type": "ernie4_5_moe", "hidden_size": 2560, "num_hidden_layers": 28,
+    "num_attention_heads": 20, "num_key_value_heads": 4, "intermediate_size": 12288, "vocab_size": 103424,
+    "moe_num_experts": 64, "moe_k": 6, "moe_intermediate_size": 1536, "moe_layer_interval": 2})");
+  REQUIRE_FALSE(interval.ok());
+  CHECK(interval.error().path == "/model/hf_config/moe_layer_interval");
+}
+
+TEST_CASE("hf_config ernie4_5: baidu/ERNIE-4.5-0.3B counts 0.36B", "[hf_config]") {
+  // configuration_ernie4_5.py's 0.3B shape: 18 layers of h 1,024, 16 heads of 128 (head_dim
+  // given), 2 KV heads, MLP 3,072, tied 103,424-token embedding, no biases. By hand:
+  //   embedding 105,906,176 + 18 × (q, o 1,024 × 2,048 each; k, v 1,024 × 256 each; MLP
+  //   3 × 1,024 × 3,072; 2 norms) + final norm = 105,906,176 + 18 × 14,157,824 + 1,024
+  //   = 360,748,032.
+  const int64_t n = total_of(R"({
+    "architectures": ["Ernie4_5ForCausalLM"], "model_type": "ernie4_5", "hidden_act": "silu",
+    "hidden_size": 1024, "intermediate_size": 3072, "max_position_embeddings": 131072, "head_dim": 128,
+    "num_attention_heads": 16, "num_key_value_heads": 2, "num_hidden_layers": 18, "rms_norm_eps": 1e-05,
+    "rope_theta": 500000, "use_bias": false, "tie_word_embeddings": true, "vocab_size": 103424})");
+  CHECK(n == 360748032);
+}
+
 TEST_CASE("hf_config: keys not understood are named in one warning, and fields beside it override", "[hf_config]") {
   const std::string cfg = R"({"model_type": "llama", "num_hidden_layers": 16, "hidden_size": 2048,
     "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 64, "intermediate_size": 8192,
