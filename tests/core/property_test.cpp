@@ -85,7 +85,7 @@ json random_scenario(Rng& r, int mode) {
   t["tokens"] = r.pick({1e11, 1e12, 1.5e13});
   t["seq_len"] = seq;
   t["global_batch"] = gb;
-  if (r.chance(0.3)) t["precision"] = r.pick<const char*>({"bf16", "fp16", "fp8"});
+  if (r.chance(0.3)) t["precision"] = r.pick<const char*>({"bf16", "fp16", "fp8", "fp4"});
   if (r.chance(0.3)) t["framework"] = r.pick<const char*>({"megatron", "torchtitan"});
   if (r.chance(0.2)) t["flash_attention"] = r.chance(0.5);
   if (r.chance(0.2)) t["grad_dtype"] = r.pick<const char*>({"bf16", "fp32"});
