@@ -441,7 +441,8 @@ void read_ernie_moe(Fields& f, ModelShape& m) {
   if (auto v = f.integer("moe_layer_start_index", 0, 0, kLayers)) m.moe.first_dense_layers = *v;
   if (auto v = f.integer("moe_layer_end_index", -1, -1, kLayers); v && *v != -1 && *v != m.layers - 1)
     f.unsupported("moe_layer_end_index", str(*v));
-  if (auto v = f.integer("moe_layer_interval", 1, 1, kLayers); v && *v != 1) f.unsupported("moe_layer_interval", str(*v));
+  if (auto v = f.integer("moe_layer_interval", 1, 1, kLayers); v && *v != 1)
+    f.unsupported("moe_layer_interval", str(*v));
   m.moe.router_bias = true;
 }
 
@@ -562,8 +563,8 @@ Expected<HfImport> import_hf_config(const json& config, const std::string& path)
                        {{"experts", str(m.moe.experts)}, {"top_k", str(m.moe.top_k)}});
   if (m.moe.first_dense_layers >= m.layers && m.moe.experts > 0)
     return coded_error(f.at(*arch == Arch::ernie4_5_moe ? "moe_layer_start_index" : "first_k_dense_replace"),
-                       "hf_config_dense_layers",
-                       "must leave at least one MoE layer ({layers} layers)", {{"layers", str(m.layers)}});
+                       "hf_config_dense_layers", "must leave at least one MoE layer ({layers} layers)",
+                       {{"layers", str(m.layers)}});
   if (top.find("vision_config"))
     out.warnings.push_back(
         coded("hf_config_vision_not_counted",

@@ -89,9 +89,9 @@ SavedElem saved_elem(const Training& t) {
   if (!quantised_gemms(t.precision) || t.framework != Framework::megatron || is_adapter_stage(t)) return e;
   // NVFP4 keeps the column-wise (Hadamard-transformed) FP4 copy the Wgrad GEMM reads:
   // 0.5 B and an E4M3 scale per 16 elements.
-  e.gemm_in = t.precision == Precision::fp4         ? 0.5 + 1.0 / 16.0
+  e.gemm_in = t.precision == Precision::fp4      ? 0.5 + 1.0 / 16.0
               : t.fp8_recipe == Fp8Recipe::mxfp8 ? 1.0 + 1.0 / 32.0
-                                                  : 1.0;
+                                                 : 1.0;
   e.own_copies = true;
   if (t.fp8_recipe == Fp8Recipe::delayed) e.proj_extra = e.gemm_in;
   return e;

@@ -279,10 +279,10 @@ void read_gpu(Reader& r, const json& root, Gpu& g) {
     if (!r.expect_object(&*it, "/gpu")) return;
     const json& o = *it;
     const std::string P = "/gpu";
-    r.only_keys(
-        o, P,
-        {"base", "name", "memory_gib", "bf16_tflops", "fp16_tflops", "fp8_tflops", "fp4_tflops", "memory_bw_tbs", "scaleup_gbs",
-         "scaleup_domain", "scaleout_gbps", "tdp_w", "power_limit_w", "rail_optimized", "in_network_reduction"});
+    r.only_keys(o, P,
+                {"base", "name", "memory_gib", "bf16_tflops", "fp16_tflops", "fp8_tflops", "fp4_tflops",
+                 "memory_bw_tbs", "scaleup_gbs", "scaleup_domain", "scaleout_gbps", "tdp_w", "power_limit_w",
+                 "rail_optimized", "in_network_reduction"});
     if (auto base = r.text(o, P, "base", 64)) {
       const Gpu* p = find_gpu(*base);
       if (!p)

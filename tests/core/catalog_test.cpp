@@ -33,8 +33,8 @@ const Gpu& gpu(const std::string& id) {
 
 bool known_confidence(const std::string& c) { return c == "high" || c == "medium" || c == "low"; }
 
-const char* const kSpecKeys[] = {"memory_gib",  "bf16_tflops",    "fp16_tflops",   "fp8_tflops", "fp4_tflops", "memory_bw_tbs",
-                                 "scaleup_gbs", "scaleup_domain", "scaleout_gbps", "tdp_w"};
+const char* const kSpecKeys[] = {"memory_gib",    "bf16_tflops", "fp16_tflops",    "fp8_tflops",    "fp4_tflops",
+                                 "memory_bw_tbs", "scaleup_gbs", "scaleup_domain", "scaleout_gbps", "tdp_w"};
 
 }  // namespace
 

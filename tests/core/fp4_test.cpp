@@ -110,9 +110,9 @@ TEST_CASE("NVFP4's parameter all-gather moves 0.5625 B per weight", "[fp4][netwo
 
 TEST_CASE("fp4 is refused where it does not apply, naming the field", "[fp4][errors]") {
   const auto error = [](const std::string& gpu, const std::string& extra) {
-    return Json::parse(evaluate_json(R"({"model":"llama-3.1-8b","gpu":")" + gpu +
-                                     R"(","training":{"tokens":1e12,"seq_len":8192,"global_batch":64,"precision":"fp4")" +
-                                     extra + "}}"));
+    return Json::parse(evaluate_json(
+        R"({"model":"llama-3.1-8b","gpu":")" + gpu +
+        R"(","training":{"tokens":1e12,"seq_len":8192,"global_batch":64,"precision":"fp4")" + extra + "}}"));
   };
   const Json h100 = error("h100-sxm-80gb", "");
   REQUIRE_FALSE(h100["ok"].get<bool>());
@@ -125,5 +125,6 @@ TEST_CASE("fp4 is refused where it does not apply, naming the field", "[fp4][err
   REQUIRE_FALSE(lora["ok"].get<bool>());
   CHECK(lora["error"]["code"] == "fp4_adapters");
   CHECK(Json::parse(evaluate_json(R"({"model":"llama-3.1-8b","gpu":"b200-180gb","training":{"tokens":1e12,
-    "seq_len":8192,"global_batch":64,"precision":"fp4"}})"))["ok"].get<bool>());
+    "seq_len":8192,"global_batch":64,"precision":"fp4"}})"))["ok"]
+            .get<bool>());
 }
