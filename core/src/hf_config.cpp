@@ -363,15 +363,33 @@ void read_qwen_moe(Fields& f, Arch a, ModelShape& m) {
 // num_nextn_predict_layers multi-token-prediction modules (DeepSeek-V3, arXiv 2412.19437
 // §2.2), trained with the model: model.mtp_layers. Training only; the checkpoint's copies
 // of the shared embedding and head in its MTP layer are not parameters of their own.
-void read_deepseek_moe(Fields& f, ModelShape& m) {
-  if (auto v = f.integer("n_routed_experts", std::nullopt, 2, 100'000)) m.moe.experts = *v;
-  if (auto v = f.integer("num_experts_per_tok", std::nullopt, 1, 100'000)) m.moe.top_k = *v;
-  if (auto v = f.integer("moe_intermediate_size", std::nullopt, 1, kWide)) m.moe.expert_ffn_hidden = *v;
-  if (auto v = f.integer("n_shared_experts", 0, 0, 1'000)) {
+// The config.json names of a fine-grained MoE plan: routed experts, experts per token, the
+// experts' width, shared experts of that width each, the dense layers before the first MoE.
+struct MoeKeys {
+  const char* experts;
+  const char* top_k;
+  const char* width;
+  const char* shared;
+  const char* dense_first;
+};
+constexpr MoeKeys kDeepSeekMoe{"n_routed_experts", "num_experts_per_tok", "moe_intermediate_size", "n_shared_experts",
+                               "first_k_dense_replace"};
+constexpr MoeKeys kErnieMoe{"moe_num_experts", "moe_k", "moe_intermediate_size", "moe_num_shared_experts",
+                            "moe_layer_start_index"};
+
+void read_moe_plan(Fields& f, const MoeKeys& k, ModelShape& m) {
+  if (auto v = f.integer(k.experts, std::nullopt, 2, 100'000)) m.moe.experts = *v;
+  if (auto v = f.integer(k.top_k, std::nullopt, 1, 100'000)) m.moe.top_k = *v;
+  if (auto v = f.integer(k.width, std::nullopt, 1, kWide)) m.moe.expert_ffn_hidden = *v;
+  if (auto v = f.integer(k.shared, 0, 0, 1'000)) {
     m.moe.shared_experts = *v;
     m.moe.shared_expert_ffn_hidden = *v * m.moe.expert_ffn_hidden;
   }
-  if (auto v = f.integer("first_k_dense_replace", 0, 0, kLayers)) m.moe.first_dense_layers = *v;
+  if (auto v = f.integer(k.dense_first, 0, 0, kLayers)) m.moe.first_dense_layers = *v;
+}
+
+void read_deepseek_moe(Fields& f, ModelShape& m) {
+  read_moe_plan(f, kDeepSeekMoe, m);
   if (auto v = f.integer("num_nextn_predict_layers", 0, 0, 16)) m.mtp_layers = *v;
 }
 
@@ -431,14 +449,7 @@ void read_glm4_moe(Fields& f, ModelShape& m) {
 // e_score_correction_bias). Other layer plans (an interval above 1, an earlier end) are
 // refused by name.
 void read_ernie_moe(Fields& f, ModelShape& m) {
-  if (auto v = f.integer("moe_num_experts", std::nullopt, 2, 100'000)) m.moe.experts = *v;
-  if (auto v = f.integer("moe_k", std::nullopt, 1, 100'000)) m.moe.top_k = *v;
-  if (auto v = f.integer("moe_intermediate_size", std::nullopt, 1, kWide)) m.moe.expert_ffn_hidden = *v;
-  if (auto v = f.integer("moe_num_shared_experts", 0, 0, 1'000)) {
-    m.moe.shared_experts = *v;
-    m.moe.shared_expert_ffn_hidden = *v * m.moe.expert_ffn_hidden;
-  }
-  if (auto v = f.integer("moe_layer_start_index", 0, 0, kLayers)) m.moe.first_dense_layers = *v;
+  read_moe_plan(f, kErnieMoe, m);
   if (auto v = f.integer("moe_layer_end_index", -1, -1, kLayers); v && *v != -1 && *v != m.layers - 1)
     f.unsupported("moe_layer_end_index", str(*v));
   if (auto v = f.integer("moe_layer_interval", 1, 1, kLayers); v && *v != 1)
@@ -558,11 +569,11 @@ Expected<HfImport> import_hf_config(const json& config, const std::string& path)
                        "hf_config_kv_heads", "must divide the attention heads ({heads}), got {kv_heads}",
                        {{"heads", str(m.heads)}, {"kv_heads", str(m.kv_heads)}});
   if (m.moe.experts > 0 && m.moe.top_k > m.moe.experts)
-    return coded_error(f.at(*arch == Arch::ernie4_5_moe ? "moe_k" : "num_experts_per_tok"), "hf_config_top_k",
+    return coded_error(f.at(*arch == Arch::ernie4_5_moe ? kErnieMoe.top_k : kDeepSeekMoe.top_k), "hf_config_top_k",
                        "cannot exceed the routed experts ({experts}), got {top_k}",
                        {{"experts", str(m.moe.experts)}, {"top_k", str(m.moe.top_k)}});
   if (m.moe.first_dense_layers >= m.layers && m.moe.experts > 0)
-    return coded_error(f.at(*arch == Arch::ernie4_5_moe ? "moe_layer_start_index" : "first_k_dense_replace"),
+    return coded_error(f.at(*arch == Arch::ernie4_5_moe ? kErnieMoe.dense_first : kDeepSeekMoe.dense_first),
                        "hf_config_dense_layers", "must leave at least one MoE layer ({layers} layers)",
                        {{"layers", str(m.layers)}});
   if (top.find("vision_config"))
