@@ -40,7 +40,7 @@ Kernels kernels_for(const Gpu& g, const PerfProfile& perf, const Training& t, co
   k.hbm = g.memory_bw_tbs.value.value_or(2.0) * 1e12 * perf.memory.value.value_or(0.9);
   k.sms = perf.sm_count.value.value_or(0.0);
   // GEMM operands: FP8 1 byte; NVFP4 half a byte and an E4M3 scale per 16 elements.
-  k.in_bytes = t.precision == Precision::fp8 ? 1.0 : t.precision == Precision::fp4 ? 0.5 + 1.0 / 16 : 2.0;
+  k.in_bytes = t.precision == Precision::fp8 ? 1.0 : t.precision == Precision::fp4 ? kNvfp4Bytes : 2.0;
   k.wgrad_bytes = 2.0 * state_bytes(t).gradients;
   if (e.hfu) {
     static const PerfData flat{};
@@ -401,7 +401,7 @@ LayerCtx layer_ctx(const ModelShape& m, const Training& t, const Layout& l, cons
   // to quantise, and write the row-wise and the column-wise copy (the latter through the
   // 16-point random Hadamard transform the recipe applies to Wgrad inputs, fused into the
   // cast), each 0.5 B with a 1-byte scale per 16 elements.
-  if (t.precision == Precision::fp4 && !e.hfu) c.fp8_cast_bytes = 2.0 + 2.0 + 2 * (0.5 + 1.0 / 16);
+  if (t.precision == Precision::fp4 && !e.hfu) c.fp8_cast_bytes = 2.0 + 2.0 + 2 * kNvfp4Bytes;
   c.micro_batches = static_cast<double>(std::max<int64_t>(1, micro_batches(t, l)));
   return c;
 }

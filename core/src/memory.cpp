@@ -89,9 +89,7 @@ SavedElem saved_elem(const Training& t) {
   if (!quantised_gemms(t.precision) || t.framework != Framework::megatron || is_adapter_stage(t)) return e;
   // NVFP4 keeps the column-wise (Hadamard-transformed) FP4 copy the Wgrad GEMM reads:
   // 0.5 B and an E4M3 scale per 16 elements.
-  e.gemm_in = t.precision == Precision::fp4      ? 0.5 + 1.0 / 16.0
-              : t.fp8_recipe == Fp8Recipe::mxfp8 ? 1.0 + 1.0 / 32.0
-                                                 : 1.0;
+  e.gemm_in = t.precision == Precision::fp4 ? kNvfp4Bytes : t.fp8_recipe == Fp8Recipe::mxfp8 ? 1.0 + 1.0 / 32.0 : 1.0;
   e.own_copies = true;
   if (t.fp8_recipe == Fp8Recipe::delayed) e.proj_extra = e.gemm_in;
   return e;
@@ -435,7 +433,7 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     // the fly and keeps none.
     // NVFP4: 0.5 B and a 1-byte scale per 16 weights, row-wise for Fprop and column-wise
     // for Dgrad (the recipe's 16×16 weight blocks make the two consistent).
-    const double per_param = t.precision == Precision::fp4 ? 2 * (0.5 + 1.0 / 16) : 1.0;
+    const double per_param = t.precision == Precision::fp4 ? 2 * kNvfp4Bytes : 1.0;
     r.fp8_weight_cache = per_param * (sp.params / (z3 ? shard : 1.0) + sp.expert_params / (z3 ? eshard : 1.0));
   }
   // Offload (ZeRO-Offload, Ren et al. 2021 §4): the fp32 master weights and optimizer

@@ -137,7 +137,7 @@ void dp_sync(const Fabric& f, const Layout& l, const Training& t, const StagePar
          reduce_scatter_s(f, g.expert, sb.gradients * p.train_expert);
     // NVFP4 under Megatron gathers the updated weights in FP4 (--fp4-param-gather, set by
     // Megatron-Bridge's bf16_with_nvfp4_mixed recipe): 0.5 B and a scale per 16.
-    const double wb = t.precision == Precision::fp4 && t.framework == Framework::megatron ? 0.5 + 1.0 / 16 : 2.0;
+    const double wb = t.precision == Precision::fp4 && t.framework == Framework::megatron ? kNvfp4Bytes : 2.0;
     ag = all_gather_s(f, g.shard, wb * p.train_dense) + all_gather_s(f, g.expert, wb * p.train_expert);
   }
   // Hybrid sharding: the shards' gradients are then all-reduced across the replicas.

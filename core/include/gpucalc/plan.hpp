@@ -18,6 +18,9 @@ namespace gpucalc {
 enum class Precision { bf16, fp16, fp8, fp4 };
 // FP8 or FP4: GEMM inputs quantised by Transformer Engine (or torchao) before each GEMM.
 inline bool quantised_gemms(Precision p) { return p == Precision::fp8 || p == Precision::fp4; }
+// Bytes per NVFP4 element: the E2M1 nibble and one E4M3 scale per block of 16 (the
+// per-tensor FP32 scale is negligible).
+constexpr double kNvfp4Bytes = 0.5 + 1.0 / 16;
 enum class Recompute { none, selective, full };
 enum class Stage { pretrain, full_finetune, lora, qlora };
 // Megatron-Core's selective recomputation modules (--recompute-modules, Megatron-Core
