@@ -252,7 +252,15 @@ TEST_CASE("more data parallelism never raises memory per GPU for the same layout
     REQUIRE(all_finite(ma));
     REQUIRE(all_finite(mb));
     CHECK(mb.model_states() <= ma.model_states() * (1 + 1e-12));
-    CHECK(mb.activations() <= ma.activations() * (1 + 1e-12));
+    // Activations stage by stage: the fullest stage can change with dp (fewer model states
+    // leave stage 0's extra micro-batches in flight the largest), so worst against worst
+    // would compare different stages.
+    for (int stage : {0, static_cast<int>(l.pp - 1)}) {
+      const StageMemory sa = stage_memory(p.model, p.training, a, p.overheads, stage);
+      const StageMemory sb = stage_memory(p.model, p.training, b, p.overheads, stage);
+      INFO("stage " << stage);
+      CHECK(sb.activations() <= sa.activations() * (1 + 1e-12));
+    }
     // Once a DP group exists (dp ≥ 2) its NCCL communicator and ZeRO-3's gathered working
     // set are already counted; from dp = 1 they are new, so the total is compared from 2.
     if (dp1 >= 2) CHECK(mb.total() <= ma.total() * (1 + 1e-12));
