@@ -33,7 +33,7 @@ endforeach()
 run(2 compare "${EXAMPLE}")
 
 # 34 accelerators; 33 dense + 9 MoE model presets (data/*.json).
-foreach(pair "gpus;34" "models;46")
+foreach(pair "gpus;34" "models;47")
   list(GET pair 0 kind)
   list(GET pair 1 want)
   run(0 catalog ${kind})

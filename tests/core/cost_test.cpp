@@ -484,7 +484,7 @@ TEST_CASE("catalogs print as JSON with what the core derives", "[catalog]") {
     if (e["id"] == "cambricon-mlu590") CHECK(e["missing_specs"].size() == 7);
   }
   const json m = value_of(catalog_json("models"));
-  REQUIRE(m["models"].size() == 46);  // 33 dense + 9 MoE
+  REQUIRE(m["models"].size() == 47);  // 33 dense + 14 MoE
   for (const auto& e : m["models"]) {
     if (e["id"] == "llama-3.1-70b") CHECK(e["params"] == 70553706496);
     if (e["id"] == "llama-3.1-70b") CHECK(e["active_params"] == 70553706496);

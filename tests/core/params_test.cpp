@@ -62,6 +62,8 @@ TEST_CASE("only the presets without an exact published total carry a tolerance",
       CHECK(m.published_params_tolerance == 2'500'000'000);
     } else if (m.id == "glm-4.5-air") {
       CHECK(m.published_params_tolerance == 1'000'000'000);  // "106B", rounded
+    } else if (m.id == "ernie-4.5-21b-a3b") {
+      CHECK(m.published_params_tolerance == 1'000'000'000);  // "21B" for 21.83B, rounded down
     } else if (m.id == "gpt-oss-120b" || m.id == "gpt-oss-20b") {
       // The model card's 116.83B / 20.91B (two decimals); the count is exact below.
       CHECK(m.published_params_tolerance == 5'000'000);
@@ -232,6 +234,19 @@ TEST_CASE("GLM-4.5 counted module by module: GQA with q/k/v biases and q/k norms
   CHECK(pc.total < 355'000'000'000);
   CHECK(pc.total + pc.mtp_module > 355'000'000'000);
   CHECK(count_params(*find_model("glm-4.5-air")).total == 106'852'251'264);
+}
+
+TEST_CASE("ERNIE 4.5 21B-A3B preset: 21,825,437,888 as its config counts, 3.08B active", "[params][moe]") {
+  // The hand count in tests/core/hf_config_test.cpp ("hf_config ernie4_5_moe"); active
+  // without the input embedding, as the card's "3B activated" reads.
+  const ParamCounts pc = count_params(*find_model("ernie-4.5-21b-a3b"));
+  CHECK(pc.total == 21'825'437'888);
+  CHECK(pc.dense_layers == 1);
+  CHECK(pc.moe_layers == 27);
+  // Active per token: 3,352,150,208 with the input embedding (103,424 × 2,560), as gpucalc
+  // counts it; 3,087,384,768 without, as the card's "3B activated" does.
+  CHECK(pc.active == 3'352'150'208);
+  CHECK(pc.active - pc.embedding == 3'087'384'768);
 }
 
 TEST_CASE("DeepSeek-V3's MTP module: 671B main model + 14B MTP on Hugging Face = 685B", "[params][moe][mtp]") {

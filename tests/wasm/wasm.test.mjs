@@ -150,7 +150,7 @@ describe("compare and catalog: wasm == native CLI", () => {
     test(`catalog("${kind}") gives the CLI's catalog`, () => {
       const got = JSON.parse(core.catalog(kind));
       assert.equal(got.ok, true);
-      assert.equal(got.value[kind].length, kind === "gpus" ? 34 : 46);  // 33 reference accelerators + GB300; 33 dense + 13 MoE presets
+      assert.equal(got.value[kind].length, kind === "gpus" ? 34 : 47);  // 33 reference accelerators + GB300; 33 dense + 14 MoE presets
       const cli = runCli(["catalog", kind]);
       assert.equal(cli.status, 0, cli.stderr);
       const want = JSON.parse(cli.stdout);

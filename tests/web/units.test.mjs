@@ -242,7 +242,7 @@ describe("the job: fine-tuning, LoRA, optimizer, offload, MoE (jobtype.js)", () 
     assert.equal(label("qwen3-235b-a22b"), "Qwen3 235B-A22B · 235B (22B active)");
     assert.equal(label("llama-3.1-8b"), "Llama 3.1 8B");
     const moeIds = MODELS.filter((m) => m.shape.moe).map((m) => m.id).sort();
-    assert.deepEqual(moeIds, ["deepseek-r1", "deepseek-v2-lite", "deepseek-v3", "glm-4.5", "glm-4.5-air", "gpt-oss-120b", "gpt-oss-20b", "kimi-k2", "mixtral-8x22b", "mixtral-8x7b", "qwen2-57b-a14b", "qwen3-235b-a22b", "qwen3-30b-a3b"]);
+    assert.deepEqual(moeIds, ["deepseek-r1", "deepseek-v2-lite", "deepseek-v3", "ernie-4.5-21b-a3b", "glm-4.5", "glm-4.5-air", "gpt-oss-120b", "gpt-oss-20b", "kimi-k2", "mixtral-8x22b", "mixtral-8x7b", "qwen2-57b-a14b", "qwen3-235b-a22b", "qwen3-30b-a3b"]);
     assert.equal(label("kimi-k2"), "Kimi K2 · 1.03T (32B active)");
     assert.equal(label("gpt-oss-120b"), "gpt-oss-120b · 117B (5.13B active)");
     assert.equal(label("gpt-oss-20b"), "gpt-oss-20b · 20.9B (3.61B active)");
