@@ -22,9 +22,17 @@ namespace gpucalc {
 // (which needs a sync-free dispatcher) leaves what is not launch time. One time per mode,
 // fitted on the runs that used it; a scenario that does not say takes the time fitted on
 // all of them together (the published recipes' mix of modes).
+//
+// Beside it, a time per local expert (E / ep) in every mode: Transformer Engine's
+// GroupedLinear runs one GEMM per local expert (fc1 and fc2, forward, input and weight
+// gradient) with its casts and padding, so a GPU holding 32 experts runs eight times
+// the kernels of one holding 4 for the same FLOPs; graphs take the launches off the
+// host but not the tails of many small GEMMs. Fitted with the fixed time.
 double moe_layer_overhead(const LayerCtx& c) {
   if (c.t->framework != Framework::megatron) return 0.0;
-  return c.k.data->moe_layer_overhead_s[static_cast<int>(c.t->cuda_graphs)];
+  const double local_experts = static_cast<double>(c.m->moe.experts) / static_cast<double>(c.l->ep);
+  return c.k.data->moe_layer_overhead_s[static_cast<int>(c.t->cuda_graphs)] +
+         c.k.data->moe_local_expert_overhead_s * local_experts;
 }
 
 }  // namespace gpucalc

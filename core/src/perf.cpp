@@ -86,6 +86,8 @@ const PerfData& perf_data() {
         for (int i = 0; i < 4; ++i)
           if (auto x = v->find(modes[i]); x != v->end() && x->is_number())
             p.moe_layer_overhead_s[i] = x->get<double>() / 1e3;
+        if (auto x = v->find("per_local_expert"); x != v->end() && x->is_number())
+          p.moe_local_expert_overhead_s = x->get<double>() / 1e3;
       }
     if (auto it = j.find("overlap_slowdown"); it != j.end() && it->is_object())
       if (auto v = it->find("value"); v != it->end() && v->is_number()) p.overlap_slowdown = v->get<double>();

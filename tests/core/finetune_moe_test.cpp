@@ -189,10 +189,14 @@ TEST_CASE("Megatron-Core recompute modules drop what they rebuild", "[recompute]
 }
 
 TEST_CASE("Megatron-Core MoE layers add their fitted fixed time per layer per micro-batch", "[moe][time]") {
-  // data/perf.json moe_layer_overhead: ms per MoE layer per micro-batch by CUDA-graph mode
-  // (fitted by scripts/fit-moe-overhead.mjs). Qwen3-30B-A3B on 8 GPUs without pipelining:
-  // every one of its 48 MoE layers on the one stage, 512 / (8 · 2) = 32 micro-batches, no bubble.
+  // data/perf.json moe_layer_overhead: ms per MoE layer per micro-batch by CUDA-graph mode,
+  // plus ms per local expert (E / ep) whatever the mode (fitted by
+  // scripts/fit-moe-overhead.mjs). Qwen3-30B-A3B (128 experts) on 8 GPUs without
+  // pipelining: every one of its 48 MoE layers on the one stage, 512 / (8 · 2) = 32
+  // micro-batches, no bubble; ep 8 leaves 16 experts on each GPU.
   const json ms = json::parse(read_source_file("data/perf.json"))["moe_layer_overhead"]["value_ms"];
+  const double per_expert = ms["per_local_expert"].get<double>();
+  CHECK(per_expert > 0);
   const std::string moe_head =
       R"({"model":"qwen3-30b-a3b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096,
     "global_batch":512,"micro_batch":2,"precision":"bf16")";
@@ -200,17 +204,23 @@ TEST_CASE("Megatron-Core MoE layers add their fitted fixed time per layer per mi
   const json a = answer(moe_head + moe_tail);
   CHECK(a["plan"]["micro_batches"] == 32);
   const json& b = a["performance"]["breakdown"];
-  CHECK(b["moe_overhead_s"].get<double>() == Approx(32 * 48 * ms["unspecified"].get<double>() / 1e3).epsilon(1e-9));
+  CHECK(b["moe_overhead_s"].get<double>() ==
+        Approx(32 * 48 * (ms["unspecified"].get<double>() + 16 * per_expert) / 1e3).epsilon(1e-9));
   // training.cuda_graphs picks its mode's time; graphs take host launches off the path, so
-  // none > per_layer > full_iteration, the order every leave-one-model-out fit keeps.
+  // none > per_layer >= full_iteration, the order every leave-one-model-out fit keeps.
   for (const char* mode : {"none", "per_layer", "full_iteration"}) {
     INFO(mode);
     const json g = answer(moe_head + R"(,"cuda_graphs":")" + mode + "\"" + moe_tail);
     CHECK(g["performance"]["breakdown"]["moe_overhead_s"].get<double>() ==
-          Approx(32 * 48 * ms[mode].get<double>() / 1e3).epsilon(1e-9));
+          Approx(32 * 48 * (ms[mode].get<double>() + 16 * per_expert) / 1e3).epsilon(1e-9));
   }
   CHECK(ms["none"].get<double>() > ms["per_layer"].get<double>());
-  CHECK(ms["per_layer"].get<double>() > ms["full_iteration"].get<double>());
+  CHECK(ms["per_layer"].get<double>() >= ms["full_iteration"].get<double>());
+  // Half the expert-parallel group, twice the local experts: 32 per GPU, the per-expert
+  // part doubles (ep 4 on the 8 GPUs: dp 8 with expert-data-parallel 2).
+  const json ep4 = answer(moe_head + R"(},"parallel":{"gpus":8,"tp":1,"pp":1,"dp":8,"ep":4}})");
+  CHECK(ep4["performance"]["breakdown"]["moe_overhead_s"].get<double>() - b["moe_overhead_s"].get<double>() ==
+        Approx(32 * 48 * 16 * per_expert / 1e3).epsilon(1e-9));
   // The breakdown still adds up to the step.
   double sum = 0;
   for (const char* k : {"compute_s", "tp_comm_s", "cp_comm_s", "ep_comm_s", "moe_overhead_s", "offload_s", "pp_comm_s",

@@ -226,13 +226,15 @@ TEST_CASE("the validation spread per regime: wide where the model is far off or 
   CHECK(dense->p10 == Approx(0.91).margin(0.05));
   CHECK(dense->p90 == Approx(1.24).margin(0.08));
   CHECK(dense->p90 / dense->p10 < 1.7);
-  // MoE: P10 0.773, P50 1.032, P90 1.378 as recorded (docs/validation.md), over 30 runs
+  // MoE: P10 0.832, P50 1.090, P90 1.427 as recorded (docs/validation.md), over 30 runs
   // since the 25.11 Qwen3-30B row on 16 H100 was set aside (half the 25.09 figures for
-  // the same layout; 0.726 / 1.038 / 1.484 over 31 with it).
+  // the same layout). 0.773 / 1.032 / 1.378 before the MoE overhead took its time per
+  // local expert and gpt-oss-120b left its fit (2026-12-04): the other models' rows
+  // tightened around 1, gpt-oss's ten moved further to the slow side.
   CHECK(moe->n == 30);
-  CHECK(moe->p10 == Approx(0.773).margin(0.05));
-  CHECK(moe->p50 == Approx(1.03).margin(0.05));
-  CHECK(moe->p90 == Approx(1.38).margin(0.08));
+  CHECK(moe->p10 == Approx(0.832).margin(0.05));
+  CHECK(moe->p50 == Approx(1.09).margin(0.05));
+  CHECK(moe->p90 == Approx(1.43).margin(0.08));
   CHECK(moe->p90 / moe->p10 > dense->p90 / dense->p10);
   CHECK(unmeasured->n > dense->n);
   CHECK(unmeasured->p90 / unmeasured->p10 > dense->p90 / dense->p10);
@@ -262,24 +264,25 @@ TEST_CASE("an answer's time range comes from its own regime and widens beyond th
   // gpt-oss-20b has no published run: no band of its own.
   CHECK(s.model("gpt-oss-20b") == nullptr);
   CHECK(moe["uncertainty"]["time"]["model_runs"] == 0);
-  // Qwen3-30B-A3B's eight counted runs ran faster than predicted (shift ×0.91, t = 2.7 >
-  // t(0.95, 7) = 1.89) once the 25.11 row that read half its predecessor's figures was set
-  // aside: their band joins the regime's.
+  // Qwen3-30B-A3B's eight runs ran faster than predicted (shift ×0.88, t = 5.6 >
+  // t(0.95, 7) = 1.89; ×0.91 before the per-local-expert overhead): their band joins the
+  // regime's.
   const auto* q30 = s.model("qwen3-30b-a3b");
   REQUIRE(q30);
   CHECK(q30->n == 8);
   CHECK(q30->p50 < 1.0);
-  // gpt-oss-120b's ten runs all took longer than predicted (shift ×1.20, t = 3.5 > t(0.95,
-  // 9) = 1.83; docs/validation.md): their band joins the regime's, widening the range
-  // towards the slower side; Qwen3-235B-A22B's seven ran faster (×0.78), widening it the
-  // other way. A LoRA job on the same preset, or another framework, keeps the regime's.
+  // gpt-oss-120b's ten runs all took longer than predicted (shift ×1.25, t = 4.3 > t(0.95,
+  // 9) = 1.83; docs/validation.md; it is left out of the MoE overhead fit): their band
+  // joins the regime's, widening the range towards the slower side; Qwen3-235B-A22B's
+  // seven ran faster (×0.85), widening it the other way. A LoRA job on the same preset, or another framework, keeps the
+  // regime's.
   const auto* oss = s.model("gpt-oss-120b");
   const auto* q235 = s.model("qwen3-235b-a22b");
   REQUIRE(oss);
   REQUIRE(q235);
   CHECK(oss->n == 10);
   CHECK(oss->p50 > 1.1);
-  CHECK(q235->p50 < 0.9);
+  CHECK(q235->p50 < 0.95);
   const json g = answer(R"({"model":"gpt-oss-120b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096},
     "parallel":{"gpus":256}})");
   const json& gt = g["uncertainty"]["time"];

@@ -53,6 +53,9 @@ struct PerfData {
   // backward, beyond its priced operations, by CUDA-graph mode (unspecified, none,
   // per_layer, full_iteration: the CudaGraphs order; data/perf.json moe_layer_overhead).
   double moe_layer_overhead_s[4] = {0, 0, 0, 0};
+  // ... and a time per local expert (E / ep) per MoE layer per micro-batch, every mode:
+  // each local expert is its own GEMMs and casts (data/perf.json moe_layer_overhead).
+  double moe_local_expert_overhead_s = 0;
   // Fraction by which compute slows while a data-parallel collective overlaps it
   // (data/perf.json overlap_slowdown).
   double overlap_slowdown = 0;
