@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Fits data/perf.json moe_layer_overhead (docs/performance-model.md "MoE layer
-// overhead"): the fixed time per Megatron-Core MoE layer per micro-batch that the
-// per-op model does not price, one value per CUDA-graph mode (training.cuda_graphs:
-// none, per_layer, full_iteration; each row's mode is its recipe's, read into its scenario).
+// overhead"): the time per Megatron-Core MoE layer per micro-batch that the per-op
+// model does not price — one fixed value per CUDA-graph mode (training.cuda_graphs:
+// none, per_layer, full_iteration; each row's mode is its recipe's, read into its
+// scenario) plus one time per local expert (E / ep) for every mode.
 //
 // The rows: the counted MoE pre-training rows of validation/ (Megatron-Bridge tables), and
 // any marked in_moe_overhead_fit (counted when the values were fitted, set aside since).
@@ -37,8 +38,8 @@ for (const k of MODES)
 const BASE_ONLY = process.argv.includes("--no-expert-term");
 
 // Models whose rows are reported but not fitted, with the reason. gpt-oss-120b: too fast in
-// every published run whatever its local expert count (+6% to +80% over the 10 counted rows,
-// a median of +29% over the archive's 31, docs/archive-sweep.md), a cost of its own not
+// every published run whatever its local expert count (+11% to +77% over the 10 counted rows,
+// a median of +36% over the archive's 31, docs/archive-sweep.md), a cost of its own not
 // found (its attention sinks, YaRN's unfused RoPE, its biases: docs/performance-model.md
 // "MoE layer overhead"); fitted with the others it pulls the shared times up and flattens
 // the per-expert slope the other models show.

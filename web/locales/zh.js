@@ -416,7 +416,7 @@ export default {
   bd_tp_comm_s: "TP 通信",
   bd_cp_comm_s: "CP 通信",
   bd_ep_comm_s: "EP all-to-all",
-  bd_moe_overhead_s: "MoE 层固定开销（拟合）",
+  bd_moe_overhead_s: "MoE 层开销（拟合）",
   bd_offload_s: "卸载传输（PCIe）",
   bd_pp_comm_s: "PP 通信",
   bd_dp_comm_exposed_s: "DP 通信（未被掩盖）",
