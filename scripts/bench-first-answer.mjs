@@ -12,6 +12,7 @@
 // one build; this one is for telling two builds apart, which 5-visit runs of that one
 // cannot on a shared 2-core machine (docs/performance-model.md, "The page").
 // Usage: node scripts/bench-first-answer.mjs DIST_A DIST_B [...] [--visits N] (default 10)
+//        PAGE_LANG=zh: a reader whose browser asks for Chinese (default en)
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -23,6 +24,9 @@ const at = args.indexOf("--visits");
 const VISITS = at >= 0 ? Number(args.splice(at, 2)[1]) : 10;
 const dirs = args.map((d) => path.resolve(d));
 if (dirs.length < 1 || !(VISITS > 0)) throw new Error("usage: node scripts/bench-first-answer.mjs DIST_A DIST_B [...] [--visits N]");
+const PAGE_LANG = process.env.PAGE_LANG ?? "en";
+if (!["en", "zh"].includes(PAGE_LANG)) throw new Error(`PAGE_LANG must be en or zh, got ${PAGE_LANG}`);
+const LOCALE = PAGE_LANG === "zh" ? "zh-CN" : "en-US";
 const COLUMNS = ["dcl", "built", "ready", "app", "warm", "core", "painted"];
 
 // Marks the frame after the core's first answer as painted.
@@ -35,7 +39,7 @@ const paintedProbe = () =>
 
 async function visit(url) {
   const profile = mkdtempSync(path.join(tmpdir(), "gpucalc-first-"));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu", "--lang=en-US"], locale: "en-US", viewport: { width: 1280, height: 900 } });
+  const context = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu", `--lang=${LOCALE}`], locale: LOCALE, viewport: { width: 1280, height: 900 } });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await page.addInitScript(paintedProbe);
@@ -71,7 +75,7 @@ try {
 } finally {
   await Promise.all(servers.map((s) => s.close()));
 }
-console.log(`${"build".padEnd(30)} ${COLUMNS.map((c) => c.padStart(7)).join(" ")}   (medians of ${VISITS} cold visits, ms after navigation; warm: the search's own ms)`);
+console.log(`${"build".padEnd(30)} ${COLUMNS.map((c) => c.padStart(7)).join(" ")}   (medians of ${VISITS} cold visits, reader's language ${PAGE_LANG}, ms after navigation; warm: the search's own ms)`);
 for (let i = 0; i < dirs.length; i++) {
   const med = COLUMNS.map((_, k) => median(runs[i].map((r) => r[k])));
   console.log(`${path.relative(process.cwd(), dirs[i]).padEnd(30)} ${med.map((x) => (Number.isFinite(x) ? x.toFixed(0) : "-").padStart(7)).join(" ")}`);

@@ -1147,10 +1147,14 @@ async function start() {
   }
   let resizeTimer = 0;
   new ResizeObserver((entries) => {
-    // The chart's width, known here without making the browser lay out (render.js).
+    // The chart's width, known here without making the browser lay out (render.js). The
+    // first width draws the chart at once (render.js waits for it; this callback runs
+    // before the frame is painted); a resize redraws it once the width settles.
+    const first = !state.curveWidth;
     state.curveWidth = Math.round(entries[entries.length - 1].contentRect.width);
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(renderExploreNow, 100);
+    if (first && state.curveWidth > 0) renderExploreNow();
+    else resizeTimer = setTimeout(renderExploreNow, 100);
   }).observe($("curve"));
 
   setMode(state.mode, { save: false });

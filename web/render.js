@@ -646,6 +646,40 @@ function drawCurveTable() {
   curveTable = null;
 }
 
+// The GPU-count curve chart and its legend into `box`, `width` px wide.
+function drawCurve(box, curve, { width, chosen, target }) {
+  const chosenPoint = curve.find((p) => p.gpus === chosen);
+  const chart = curveChart(curve, {
+    width,
+    chosen,
+    targetDays: target,
+    label: t("curve_aria", { n: curve.length, min: n0(curve[0].gpus), max: n0(curve[curve.length - 1].gpus) }),
+    fmt: {
+      gpus: (g) => (g >= 10000 ? big(g) : n0(g)),
+      days: (d) => n1(d, d < 1 ? 2 : d < 10 ? 1 : 0),
+      hours: (h) => big(h),
+      point: (p) =>
+        t("curve_point", { n: n0(p.gpus), days: n1(p.days), h: big(p.gpu_hours), plan: p.plan ? planText(p.plan) : "" }),
+    },
+    text: {
+      x: t("curve_x"),
+      days: t("curve_days"),
+      hours: t("curve_hours"),
+      target: t("curve_target", { v: n1(target) }),
+      chosen: chosenPoint ? t("curve_chosen", { n: n0(chosen), days: n1(chosenPoint.days) }) : "",
+    },
+  });
+  patch(box,
+    chart,
+    curveLegend({
+      pareto: t("legend_pareto"),
+      other: t("legend_other"),
+      chosenLegend: t("legend_chosen"),
+      targetLegend: t("legend_target"),
+    }),
+  );
+}
+
 export function renderExplore(x, answer, ctx) {
   const chosen = answer?.plan?.gpus;
   const all = Array.isArray(x?.curve) ? x.curve.filter((p) => p && p.gpus > 0) : [];
@@ -658,39 +692,14 @@ export function renderExplore(x, answer, ctx) {
   const card = $("curve-card");
   if (curve.length >= 2) {
     const box = $("curve");
-    // ctx.width: the box's width as last laid out (app.js); reading clientWidth here would
-    // force a layout of the page in the middle of an update.
-    const width = ctx.width || box.clientWidth || box.parentElement.clientWidth - 40;
-    const chosenPoint = curve.find((p) => p.gpus === chosen);
-    const chart = curveChart(curve, {
-      width,
-      chosen,
-      targetDays: target,
-      label: t("curve_aria", { n: curve.length, min: n0(curve[0].gpus), max: n0(curve[curve.length - 1].gpus) }),
-      fmt: {
-        gpus: (g) => (g >= 10000 ? big(g) : n0(g)),
-        days: (d) => n1(d, d < 1 ? 2 : d < 10 ? 1 : 0),
-        hours: (h) => big(h),
-        point: (p) =>
-          t("curve_point", { n: n0(p.gpus), days: n1(p.days), h: big(p.gpu_hours), plan: p.plan ? planText(p.plan) : "" }),
-      },
-      text: {
-        x: t("curve_x"),
-        days: t("curve_days"),
-        hours: t("curve_hours"),
-        target: t("curve_target", { v: n1(target) }),
-        chosen: chosenPoint ? t("curve_chosen", { n: n0(chosen), days: n1(chosenPoint.days) }) : "",
-      },
-    });
-    patch(box,
-      chart,
-      curveLegend({
-        pareto: t("legend_pareto"),
-        other: t("legend_other"),
-        chosenLegend: t("legend_chosen"),
-        targetLegend: t("legend_target"),
-      }),
-    );
+    // ctx.width: the box's width as its ResizeObserver last reported it (app.js), 0 before
+    // the first report. The chart then waits for that report (app.js draws it from the
+    // observer's callback, which runs after the page's first layout and before its first
+    // paint) rather than read clientWidth here: that would lay the whole page out in the
+    // middle of its first update, once more than needed (~60 ms of the page's start-up
+    // on the CI machine; docs/performance-model.md "Seventeenth session").
+    const width = ctx.width;
+    if (width > 0) drawCurve(box, curve, { width, chosen, target });
     box.dataset.points = String(all.length);
     setText($("curve-note"), x.source === "search" ? t("curve_note_search") : t("curve_note_sweep"));
     const table = $("curve-table");
