@@ -68,6 +68,19 @@ function linTicks(lo, hi, count = 4) {
 
 // ---------------------------------------------------------------- curve
 
+// A label's width at the chart's 12 px: about 6.8 px per Latin character or digit, 12 per
+// Chinese one (the page lays nothing out to measure it).
+function textWidth(s) {
+  let w = 0;
+  for (const ch of String(s ?? "")) w += ch.codePointAt(0) >= 0x2e80 ? 12 : 6.8;
+  return w;
+}
+
+// Whether two boxes [x0, x1, y0, y1] intersect (false when either is missing).
+function overlap(a, b) {
+  return Boolean(a && b) && a[0] < b[1] && b[0] < a[1] && a[2] < b[3] && b[2] < a[3];
+}
+
 // points: [{gpus, days, gpu_hours, pareto, plan}]; opts: {width, chosen, targetDays,
 // fmt: {gpus, days, hours}, text: {x, days, hours, target, chosen, pareto, other}}
 export function curveChart(points, opts) {
@@ -139,11 +152,27 @@ export function curveChart(points, opts) {
   axes.append(svg("rect", { x: m.l, y: top2, width: width - m.l - m.r, height: panelH, class: "frame" }));
   root.append(grid, axes);
 
+  // The answer's label (drawn last, beside its point on the side with room) and the
+  // deadline's (at the right end of its line, or at the left end when the answer's would
+  // cover it there: the answer meets a deadline just above it on the right-hand side).
+  const chosen = pts.find((p) => p.gpus === opts.chosen);
+  let chosenAt = null;
+  if (chosen) {
+    const cx = x(chosen.gpus);
+    const w = textWidth(opts.text.chosen);
+    const right = cx + w + 16 > width - m.r && cx - w - 16 > m.l;
+    const y = yDays(chosen.days) - 10;
+    chosenAt = { cx, right, y, box: right ? [cx - 12 - w, cx - 12, y - 12, y + 2] : [cx + 12, cx + 12 + w, y - 12, y + 2] };
+  }
   if (opts.targetDays > 0) {
     const y = yDays(opts.targetDays);
+    const w = textWidth(opts.text.target);
+    const atRight = [width - m.r - 4 - w, width - m.r - 4, y - 17, y - 3];
+    const atLeft = [m.l + 4, m.l + 4 + w, y - 17, y - 3];
+    const left = overlap(chosenAt?.box, atRight) && !overlap(chosenAt?.box, atLeft);
     root.append(
       svg("line", { x1: m.l, x2: width - m.r, y1: y, y2: y, class: "target-line" }),
-      svg("text", { x: width - m.r - 4, y: y - 5, "text-anchor": "end", class: "target-label" }, opts.text.target),
+      svg("text", { x: left ? m.l + 4 : width - m.r - 4, y: y - 5, "text-anchor": left ? "start" : "end", class: "target-label" }, opts.text.target),
     );
   }
 
@@ -166,12 +195,8 @@ export function curveChart(points, opts) {
   }
   root.append(dots);
 
-  const chosen = pts.find((p) => p.gpus === opts.chosen);
   if (chosen) {
-    const cx = x(chosen.gpus);
-    // Label on the side with room for it (about 6.5 px per character at 12 px).
-    const room = (opts.text.chosen?.length ?? 0) * 6.8 + 16;
-    const right = cx + room > width - m.r && cx - room > m.l;
+    const { cx, right } = chosenAt;
     for (const [y, text] of [
       [yDays(chosen.days), opts.text.chosen],
       [yHours(chosen.gpu_hours), null],

@@ -86,6 +86,45 @@ for (const lang of ["en", "zh"]) {
   });
 }
 
+// The curve's two labels — the answer's beside its point, the deadline's on its line —
+// measured in the drawn chart at widths from a phone's to a desktop's, for the default
+// deadline (met just under the line, where they used to collide) and a shorter one.
+for (const lang of ["en", "zh"]) {
+  test(`curve (${lang}): the answer's label and the deadline's do not overlap, 360 to 1280 px`, async () => {
+    const problems = [];
+    for (const days of [null, 30]) {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.goto(`${server.url}?lang=${lang}`);
+      await waitForAnswer(page);
+      if (days) {
+        const before = await page.locator("#headline").getAttribute("data-gpus");
+        await page.fill("#q-goal", String(days));
+        await waitForAnswer(page, before);
+      }
+      for (let width = 360; width <= 1280; width += 80) {
+        await page.setViewportSize({ width, height: 900 });
+        // The chart is redrawn 100 ms after its box settles (app.js): wait for that width.
+        await page.waitForFunction(() => {
+          const svg = document.querySelector("#curve svg.curve-chart");
+          const box = document.querySelector("#curve");
+          return svg && box && Math.abs(Number(svg.getAttribute("width")) - Math.max(280, box.getBoundingClientRect().width)) < 2 && !document.querySelector("#curve-card").classList.contains("stale");
+        }, null, { timeout: 10_000 });
+        const boxes = await page.evaluate(() =>
+          ["chosen-label", "target-label"].map((c) => {
+            const r = document.querySelector(`#curve .${c}`)?.getBoundingClientRect();
+            return r && { name: c, x: r.left, y: r.top, w: r.width, h: r.height };
+          }),
+        );
+        assert.ok(boxes[0] && boxes[1], `${width}px: both labels drawn (${JSON.stringify(boxes)})`);
+        const o = overlaps(boxes[0], boxes[1]);
+        if (o) problems.push(`${days ?? "60"} days, ${width}px: the labels overlap by ${o.dx.toFixed(0)}×${o.dy.toFixed(0)} px`);
+        if (width === 1280 && !days) await shot(page, `curve-labels-${lang}-${width}.png`);
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+}
+
 test("Copy embed code offers the iframe and the <gpucalc-calculator> element, en and zh", async () => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`${server.url}?lang=en`);
