@@ -6,7 +6,9 @@
 //  - progress and order: stale results say so in words, work over 200 ms shows a
 //    progress bar, and the curve never waits for the accelerator comparison
 //    (desktop and a 360-px phone);
-//  - one download and one compile of the wasm per page.
+//  - one download and one compile of the wasm per page;
+//  - the page's start-up reads no layout before the core's first answer, and the curve's
+//    answer and deadline labels do not overlap (360 to 1280 px).
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -85,6 +87,40 @@ for (const lang of ["en", "zh"]) {
     assert.deepEqual(problems, []);
   });
 }
+
+// The page's start-up reads no layout (a size, a position, a computed style) before the
+// core's first answer: each such read makes Blink lay the page out in the middle of its
+// update, and one in the curve's drawing cost ~60 ms of every English first visit
+// (docs/performance-model.md "Seventeenth session"). A page of its own, whose wrapped
+// getters record who asked.
+test("start-up reads no layout before the core's first answer (en, zh)", async () => {
+  const reads = {};
+  for (const lang of ["en", "zh"]) {
+    const probe = await browser.context.newPage();
+    try {
+      await probe.addInitScript(() => {
+        window.__layoutReads = [];
+        const early = () => !document.documentElement.dataset.firstCoreAnswerMs;
+        const note = (name) => window.__layoutReads.push(`${name} ${(new Error().stack.split("\n")[3] ?? "").trim()}`);
+        const wrap = (proto, name) => {
+          const d = Object.getOwnPropertyDescriptor(proto, name);
+          if (d?.get) Object.defineProperty(proto, name, { ...d, get() { if (early()) note(name); return d.get.call(this); } });
+          else if (typeof d?.value === "function") proto[name] = function (...a) { if (early()) note(name); return d.value.apply(this, a); };
+        };
+        for (const n of ["clientWidth", "clientHeight", "clientTop", "clientLeft", "scrollWidth", "scrollHeight", "scrollTop", "getBoundingClientRect", "getClientRects"]) wrap(Element.prototype, n);
+        for (const n of ["offsetWidth", "offsetHeight", "offsetTop", "offsetLeft", "innerText"]) wrap(HTMLElement.prototype, n);
+        const style = window.getComputedStyle;
+        window.getComputedStyle = function (...a) { if (early()) note("getComputedStyle"); return style.apply(this, a); };
+      });
+      await probe.goto(`${server.url}?lang=${lang}`);
+      await probe.waitForFunction(() => document.documentElement.dataset.firstCoreAnswerMs, null, { timeout: 30_000 });
+      reads[lang] = await probe.evaluate(() => window.__layoutReads);
+    } finally {
+      await probe.close();
+    }
+  }
+  assert.deepEqual(reads, { en: [], zh: [] });
+});
 
 // The curve's two labels — the answer's beside its point, the deadline's on its line —
 // measured in the drawn chart at widths from a phone's to a desktop's, for the default
