@@ -707,7 +707,7 @@ export function renderExplore(x, answer, ctx) {
       el(
         "thead",
         {},
-        el("tr", {}, [t("f_gpus"), t("f_days"), t("f_gpu_hours"), t("layout"), t("pareto")].map((h) => el("th", { scope: "col", text: h }))),
+        el("tr", {}, [t("f_gpus"), t("th_days"), t("f_gpu_hours"), t("layout"), t("pareto")].map((h) => el("th", { scope: "col", text: h }))),
       ),
       el(
         "tbody",
