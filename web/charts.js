@@ -69,7 +69,8 @@ function linTicks(lo, hi, count = 4) {
 // ---------------------------------------------------------------- curve
 
 // A label's width at the chart's 12 px: about 6.8 px per Latin character or digit, 12 per
-// Chinese one (the page lays nothing out to measure it).
+// Chinese one (the page lays nothing out to measure it). The deadline's label is 11 px, so
+// its width is overestimated a little: that errs towards moving it out of the way.
 function textWidth(s) {
   let w = 0;
   for (const ch of String(s ?? "")) w += ch.codePointAt(0) >= 0x2e80 ? 12 : 6.8;
@@ -161,8 +162,8 @@ export function curveChart(points, opts) {
     const cx = x(chosen.gpus);
     const w = textWidth(opts.text.chosen);
     const right = cx + w + 16 > width - m.r && cx - w - 16 > m.l;
-    const y = yDays(chosen.days) - 10;
-    chosenAt = { cx, right, y, box: right ? [cx - 12 - w, cx - 12, y - 12, y + 2] : [cx + 12, cx + 12 + w, y - 12, y + 2] };
+    const y = yDays(chosen.days) - 10; // the label's baseline, as drawn below
+    chosenAt = { cx, right, box: right ? [cx - 12 - w, cx - 12, y - 12, y + 2] : [cx + 12, cx + 12 + w, y - 12, y + 2] };
   }
   if (opts.targetDays > 0) {
     const y = yDays(opts.targetDays);
