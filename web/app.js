@@ -7,7 +7,7 @@ import { Engine } from "./engine.js";
 import * as F from "./format.js";
 import * as i18n from "./i18n.js";
 import { coreMessage, t } from "./i18n.js";
-import { DEFAULT_ANSWER, DEFAULT_SCENARIO, DEFAULT_SEARCH, GPUS, MODELS } from "./presets.js";
+import { DEFAULT_SCENARIO, GPUS, MODELS } from "./presets.js";
 import { renderAnswer, renderExplore, renderHeadline } from "./render.js";
 import { FIELD_BY_PATH, baseOf, exactAmount, setPath } from "./schema.js";
 import { cliCommand, exportName, hashFor, parseScenarioText, prettyJson, scenarioFromHash, MAX_SCENARIO_CHARS } from "./share.js";
@@ -24,6 +24,7 @@ const EMBED = root.hasAttribute("data-embed");
 
 const state = {
   scenario: structuredClone(DEFAULT_SCENARIO),
+  loadedFiles: [], // loaded modules the service worker keeps only when named (prebuilt.js)
   answer: null, // last good answer (value)
   answerText: "", // the scenario text that answer is for
   error: null, // last core error {path, message}
@@ -1074,7 +1075,7 @@ function registerServiceWorker() {
     .then(() => navigator.serviceWorker.ready)
     // The strings this page loaded before the worker served it (sw.js keeps the other
     // language from the next visit on).
-    .then((registration) => registration.active?.postMessage({ type: "keep", files: i18n.loadedFiles() }))
+    .then((registration) => registration.active?.postMessage({ type: "keep", files: [...i18n.loadedFiles(), ...state.loadedFiles] }))
     .catch(() => {
       /* offline support is a bonus; the page works without it */
     });
@@ -1162,11 +1163,17 @@ async function start() {
 
   // The default scenario's answer was computed at build time by the same core (native
   // CLI): show it now; the wasm core recomputes it as soon as it has loaded.
-  // Its prices are the catalog's USD ones: shown only to a reader who sees USD.
+  // Its prices are the catalog's USD ones: shown only to a reader who sees USD, from
+  // prebuilt.js (boot.js has preloaded it for an English reader; a Chinese one, priced in
+  // 元, never downloads it).
   const text = requestText(state.scenario);
-  if (DEFAULT_ANSWER && JSON.stringify(state.scenario) === JSON.stringify(DEFAULT_SCENARIO) && displayCurrency(state.scenario) === "USD") {
-    onAnswer({ ok: true, value: DEFAULT_ANSWER }, text, { prebuilt: true });
-    if (DEFAULT_SEARCH) onExplore(DEFAULT_SEARCH, text);
+  if (JSON.stringify(state.scenario) === JSON.stringify(DEFAULT_SCENARIO) && displayCurrency(state.scenario) === "USD") {
+    const prebuilt = await import("./prebuilt.js").catch(() => null);
+    if (prebuilt) state.loadedFiles.push("prebuilt.js");
+    if (prebuilt?.DEFAULT_ANSWER && !state.answer) {
+      onAnswer({ ok: true, value: prebuilt.DEFAULT_ANSWER }, text, { prebuilt: true });
+      if (prebuilt.DEFAULT_SEARCH) onExplore(prebuilt.DEFAULT_SEARCH, text);
+    }
   }
 
   const info = await state.engine.start();

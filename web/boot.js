@@ -44,6 +44,14 @@
   preload.rel = "modulepreload";
   preload.href = "locales/" + lang + ".js";
   document.head.appendChild(preload);
+  // The build-time answer (app.js draws it for a reader who sees USD prices, nearly always
+  // an English one, on the default scenario): fetched now, beside the modules.
+  if (lang === "en" && !/^#s=/.test(location.hash)) {
+    var prebuilt = document.createElement("link");
+    prebuilt.rel = "modulepreload";
+    prebuilt.href = "prebuilt.js";
+    document.head.appendChild(prebuilt);
+  }
 
   // The answering worker first, so its scripts load while the wasm downloads and compiles.
   var worker = null;

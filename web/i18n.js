@@ -167,6 +167,14 @@ function renderCoded(table, code, params) {
   });
 }
 
+// Explanatory prose the core sends in parts beside its English (a memory term's formula
+// and source, a price's rule: the answer's `*_coded` fields; a string part is literal, an
+// object part coded), in the reader's language; `english` when there are no parts.
+export function prose(parts, english) {
+  if (parts == null) return english == null ? "" : String(english);
+  return (Array.isArray(parts) ? parts : [parts]).map((p) => coreMessage(p).text).join("");
+}
+
 // Returns {text, translated} for a coded message (a bare string is shown as is). A code
 // whose template has not arrived yet shows "…" (never the English) and asks for the rest
 // of the templates; onMoreMessages' callback then draws it again.

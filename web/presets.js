@@ -68,10 +68,8 @@ export const GPUS = CATALOG_GPUS.filter((g) => !(g.missing_specs?.length)).map((
 }));
 
 export const DEFAULT_SCENARIO = catalog.DEFAULT_SCENARIO;
-// The native CLI's answer and search for exactly DEFAULT_SCENARIO, made at build time
-// (null when the build had no CLI): shown before the wasm core is ready.
-export const DEFAULT_ANSWER = catalog.DEFAULT_ANSWER ?? null;
-export const DEFAULT_SEARCH = catalog.DEFAULT_SEARCH ?? null;
+// The native CLI's answer and search for exactly DEFAULT_SCENARIO, made at build time, are
+// in prebuilt.js (app.js imports it when it draws them).
 // The catalog USD↔CNY rate (data/currency.json): {value, date, source, confidence}.
 export const USD_CNY = catalog.USD_CNY ?? null;
 export const DEFAULT_SCENARIO_URL = "examples/llama-3.1-70b-h100.json";

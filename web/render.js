@@ -4,7 +4,7 @@
 import { curveChart, curveLegend, stackedBar } from "./charts.js";
 import { $, el, fill, patch, setText } from "./dom.js";
 import * as F from "./format.js";
-import { coreMessage, lang, messagesKey, raw, t } from "./i18n.js";
+import { coreMessage, lang, messagesKey, prose, raw, t } from "./i18n.js";
 import { gpuById } from "./presets.js";
 import { FIELD_BY_PATH } from "./schema.js";
 import { hostMemoryNote, jobHeadlineFacts, jobSubline, modelJobFacts } from "./render-job.js";
@@ -71,7 +71,8 @@ export function gpuShort(id, gpu) {
   return gpu?.name ?? String(id ?? "GPU");
 }
 
-// A number with its formula and source behind a click.
+// A number with its formula and source behind a click. `source` is text, or a list of
+// texts and nodes (a citation quoted as published: citeEn) joined by "; ".
 function fact({ key, label, value, sub, formula, source, cls }) {
   const summary = el(
     "summary",
@@ -82,9 +83,15 @@ function fact({ key, label, value, sub, formula, source, cls }) {
   );
   const body = el("div", { class: "fact-body" });
   if (formula) body.append(el("p", { class: "formula" }, el("code", { text: formula })));
-  if (source) body.append(el("p", { class: "source", text: `${t("source")}: ${source}` }));
+  if (Array.isArray(source)) {
+    const parts = source.filter(Boolean).flatMap((x, i) => (i ? ["; ", x] : [x]));
+    if (parts.length) body.append(el("p", { class: "source" }, `${t("source")}: `, ...parts));
+  } else if (source) body.append(el("p", { class: "source", text: `${t("source")}: ${source}` }));
   return el("details", { class: `fact ${cls ?? ""}`, dataset: { key } }, summary, body);
 }
+
+// A cited work's description as its data gives it (English), marked as such.
+const citeEn = (text) => (text ? el("span", { class: "cite", lang: "en", text: String(text) }) : null);
 
 function planText(p) {
   const parts = [`TP ${p.tp}`];
@@ -210,7 +217,7 @@ export function renderHeadline(v, ctx) {
         value: v.cost.pending ? "…" : money(v.cost),
         sub: Number.isFinite(v.cost.per_gpu_hour) ? t("per_gpu_hour", { v: money({ ...v.cost, total: v.cost.per_gpu_hour }) }) : undefined,
         formula: t(v.cost.mode === "owned" ? "fx_cost_owned" : "fx_cost_rented"),
-        source: [src?.rule, src?.citation ?? src?.source, src?.date].filter(Boolean).join("; "),
+        source: [prose(src?.rule_coded, src?.rule), citeEn(src?.citation ?? src?.source), src?.date],
       }),
     );
   }
@@ -224,7 +231,9 @@ export function renderHeadline(v, ctx) {
           ? t("co2", { v: n1(v.energy.co2_tonnes, v.energy.co2_tonnes < 10 ? 2 : 0) })
           : undefined,
         formula: t("fx_energy"),
-        source: v.energy.sources ? Object.values(v.energy.sources).join("; ") : undefined,
+        source: v.energy.sources
+          ? Object.entries(v.energy.sources).map(([k, en]) => prose(v.energy.sources_coded?.[k], en)).join("; ")
+          : undefined,
       }),
     );
   }
@@ -236,7 +245,7 @@ export function renderHeadline(v, ctx) {
         value: v.goodput.pending ? "…" : days(v.goodput.days),
         sub: !v.goodput.pending && Number.isFinite(v.goodput.fraction) ? t("goodput_sub", { v: pct(v.goodput.fraction) }) : undefined,
         formula: t(v.goodput.enabled === false ? "fx_goodput_off" : "fx_goodput"),
-        source: v.goodput.source,
+        source: v.goodput.source == null ? undefined : prose(v.goodput.source_coded, v.goodput.source),
       }),
     );
   }
@@ -258,7 +267,7 @@ export function renderHeadline(v, ctx) {
           { class: "fact-body" },
           el("p", { class: "formula" }, el("code", { text: t("fx_estimate") })),
           q.why ? el("p", { text: estimateText(q) }) : null,
-          q.source ? el("p", { class: "source", text: `${t("source")}: ${String(q.source)}` }) : null,
+          q.source ? el("p", { class: "source", text: `${t("source")}: ${prose(q.source_coded, q.source)}` }) : null,
         ),
       ),
     );
@@ -406,8 +415,8 @@ function renderMemory(v) {
           el(
             "div",
             { class: "fact-body" },
-            el("p", { class: "formula" }, el("code", { text: String(item.formula ?? "") })),
-            el("p", { class: "source", text: `${t("source")}: ${String(item.source ?? "")}` }),
+            el("p", { class: "formula" }, el("code", { text: prose(item.formula_coded, item.formula) })),
+            el("p", { class: "source", text: `${t("source")}: ${prose(item.source_coded, item.source)}` }),
           ),
         ),
       ),

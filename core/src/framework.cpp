@@ -23,40 +23,84 @@ constexpr double kDeepSpeedReduceBucket = 5e8;
 // most that much of the next parameters ahead (DeepSpeed configuration documentation).
 constexpr double kDeepSpeedPrefetchBucket = 5e8;
 
-constexpr const char* kHfLossFormula =
-    "2·s·b·h (norm input) + 2·s·b·h (head input) + 12 B × s·b·V/t (fp32 log-softmax, its gradient and input gradient)";
-constexpr const char* kHfLossSource =
-    "Hugging Face Transformers causal-LM loss: logits.float() into cross_entropy (loss_utils.py ForCausalLMLoss)";
+constexpr CodedText kHfLossFormula = {
+    "mem_loss_formula_hf",
+    "2·s·b·h (norm input) + 2·s·b·h (head input) + 12 B × s·b·V/t (fp32 log-softmax, its gradient and input gradient)"};
+constexpr CodedText kHfLossSource = {
+    "mem_loss_source_hf",
+    "Hugging Face Transformers causal-LM loss: logits.float() into cross_entropy (loss_utils.py ForCausalLMLoss)"};
 
 const FrameworkProfile kProfiles[] = {
-    {Framework::megatron, 6.0, "2 × 2·s·b·h (norm, head inputs) + (2 + 4) B × s·b·V/t (bf16 logits, fp32 softmax)",
-     "Korthikanti et al. 2022 §4.3; Megatron vocab-parallel cross-entropy", false, false, 0.0,
-     "Megatron-Core --optimizer-cpu-offload (optimizer/cpu_offloading/hybrid_optimizer.py) keeps the main gradients on the GPU",
-     0.0, MemoryBasis::allocated, "megatron/training/utils.py report_memory: max allocated (also max reserved)"},
-    {Framework::torchtitan, 12.0,
-     "2·s·b·h (norm input) + 2·s·b·h (gathered head input) + 12 B × s·b·V/t (fp32 log-softmax and gradients)",
-     "torchtitan cross_entropy(logits.float()): fp32 log-softmax, its gradient and input gradient at the start of backward",
-     false, true, 0.0,
-     "PyTorch FSDP2 CPUOffloadPolicy: sharded parameters, gradients and optimizer states live on the host", 0.0,
-     MemoryBasis::reserved, "torchtitan metrics DeviceMemoryMonitor: the logged 'memory' is max reserved GiB"},
-    {Framework::deepspeed, 12.0, kHfLossFormula, kHfLossSource, true, true, kDeepSpeedReduceBucket,
-     "Ren et al. 2021 (ZeRO-Offload) §4.1: gradients are reduced bucket by bucket and moved to host memory; "
-     "DeepSpeed reduce_bucket_size 5e8 elements",
-     kDeepSpeedPrefetchBucket, MemoryBasis::allocated,
+    {Framework::megatron,
+     6.0,
+     {"mem_loss_formula_megatron", "2 × 2·s·b·h (norm, head inputs) + (2 + 4) B × s·b·V/t (bf16 logits, fp32 softmax)"},
+     {"mem_loss_source_megatron", "Korthikanti et al. 2022 §4.3; Megatron vocab-parallel cross-entropy"},
+     false,
+     false,
+     0.0,
+     {"mem_offload_source_megatron",
+      "Megatron-Core --optimizer-cpu-offload (optimizer/cpu_offloading/hybrid_optimizer.py) keeps the main gradients "
+      "on the GPU"},
+     0.0,
+     MemoryBasis::allocated,
+     "megatron/training/utils.py report_memory: max allocated (also max reserved)"},
+    {Framework::torchtitan,
+     12.0,
+     {"mem_loss_formula_torchtitan",
+      "2·s·b·h (norm input) + 2·s·b·h (gathered head input) + 12 B × s·b·V/t (fp32 log-softmax and gradients)"},
+     {"mem_loss_source_torchtitan",
+      "torchtitan cross_entropy(logits.float()): fp32 log-softmax, its gradient and input gradient at the start of "
+      "backward"},
+     false,
+     true,
+     0.0,
+     {"mem_offload_source_torchtitan",
+      "PyTorch FSDP2 CPUOffloadPolicy: sharded parameters, gradients and optimizer states live on the host"},
+     0.0,
+     MemoryBasis::reserved,
+     "torchtitan metrics DeviceMemoryMonitor: the logged 'memory' is max reserved GiB"},
+    {Framework::deepspeed,
+     12.0,
+     kHfLossFormula,
+     kHfLossSource,
+     true,
+     true,
+     kDeepSpeedReduceBucket,
+     {"mem_offload_source_deepspeed",
+      "Ren et al. 2021 (ZeRO-Offload) §4.1: gradients are reduced bucket by bucket and moved to host memory; "
+      "DeepSpeed reduce_bucket_size 5e8 elements"},
+     kDeepSpeedPrefetchBucket,
+     MemoryBasis::allocated,
      "DeepSpeed see_memory_usage: MA / Max_MA (allocated), CA / Max_CA (reserved)"},
-    {Framework::hf, 12.0, kHfLossFormula, kHfLossSource, true, true, kDeepSpeedReduceBucket,
-     "Transformers Trainer offloads through its DeepSpeed integration (ZeRO-Offload, Ren et al. 2021 §4.1)", 0.0,
+    {Framework::hf,
+     12.0,
+     kHfLossFormula,
+     kHfLossSource,
+     true,
+     true,
+     kDeepSpeedReduceBucket,
+     {"mem_offload_source_hf",
+      "Transformers Trainer offloads through its DeepSpeed integration (ZeRO-Offload, Ren et al. 2021 §4.1)"},
+     0.0,
      MemoryBasis::allocated,
      "Transformers TrainerMemoryTracker and PEFT's TorchTracemalloc: torch.cuda.max_memory_allocated"},
-    {Framework::torchtune, 2.25,
-     "2·s·b·h (norm input) + 2·s·b·h (head input) + (2 + 2/8) B × s·b·V/t (the bf16 logits of all 8 chunks kept; one "
-     "chunk's bf16 logit gradient at a time)",
-     "torchtune CEWithChunkedOutputLoss (8 chunks, upcast chunk by chunk) compiled (compile: True in its memory table): "
-     "the min-cut partitioner saves the bf16 chunk and recomputes the fp32 softmax inside the fused backward, which "
-     "writes the chunk's bf16 gradient",
-     true, true, 0.0,
-     "torchtune fsdp_cpu_offload: FSDP2 CPUOffloadPolicy keeps sharded parameters, gradients and optimizer states on the host",
-     0.0, MemoryBasis::allocated,
+    {Framework::torchtune,
+     2.25,
+     {"mem_loss_formula_torchtune",
+      "2·s·b·h (norm input) + 2·s·b·h (head input) + (2 + 2/8) B × s·b·V/t (the bf16 logits of all 8 chunks kept; "
+      "one chunk's bf16 logit gradient at a time)"},
+     {"mem_loss_source_torchtune",
+      "torchtune CEWithChunkedOutputLoss (8 chunks, upcast chunk by chunk) compiled (compile: True in its memory "
+      "table): the min-cut partitioner saves the bf16 chunk and recomputes the fp32 softmax inside the fused "
+      "backward, which writes the chunk's bf16 gradient"},
+     true,
+     true,
+     0.0,
+     {"mem_offload_source_torchtune",
+      "torchtune fsdp_cpu_offload: FSDP2 CPUOffloadPolicy keeps sharded parameters, gradients and optimizer states on "
+      "the host"},
+     0.0,
+     MemoryBasis::allocated,
      "torchtune training.get_memory_stats (peak_memory_active / alloc / reserved; the README table does not say which)"},
 };
 

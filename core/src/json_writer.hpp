@@ -21,6 +21,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "gpucalc/error.hpp"
+#include "gpucalc/message.hpp"
 
 namespace gpucalc {
 
@@ -94,6 +95,13 @@ class JsonWriter {
     begin_object().field("code", m.code);
     params(m.params);
     return field("message", m.message).end_object();
+  }
+  // Prose in parts (message.hpp Parts): a literal part as a string, a coded one as above.
+  JsonWriter& prose(const Message& m) { return m.code.empty() ? value(m.message) : value(m); }
+  JsonWriter& prose(const Parts& parts) {
+    begin_array();
+    for (const auto& m : parts) prose(m);
+    return end_array();
   }
   JsonWriter& value(const std::vector<Message>& list) {
     begin_array();

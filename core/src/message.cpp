@@ -42,6 +42,14 @@ Message wrapping(std::string code, std::string_view en, const Message& inner, Pa
   return Message{std::move(code), std::move(params), std::move(text)};
 }
 
+Message literal(std::string text) { return Message{"", {}, std::move(text)}; }
+
+std::string joined(const Parts& parts) {
+  std::string out;
+  for (const Message& m : parts) out += m.message;
+  return out;
+}
+
 Error wrapping_error(std::string path, std::string code, std::string_view en, const Message& inner) {
   Message m = wrapping(std::move(code), en, inner);
   return Error{std::move(path), std::move(m.message), std::move(m.code), std::move(m.params)};

@@ -42,14 +42,17 @@ void spec_json(JsonWriter& w, const Spec& s) {
   w.end_object();
 }
 
-void item(JsonWriter& w, const char* name, const char* category, double bytes, const std::string& formula,
-          const char* source) {
+// A memory term: its formula and source in English, and beside them the same in parts
+// the page renders in its language (formula_coded, source_coded: message.hpp Parts).
+void item(JsonWriter& w, const MemoryTerm& t) {
   w.begin_object();
-  w.field("name", name);
-  w.field("category", category);
-  w.field("bytes", round_bytes(bytes));
-  w.field("formula", formula);
-  w.field("source", source);
+  w.field("name", t.name);
+  w.field("category", t.category);
+  w.field("bytes", round_bytes(t.bytes));
+  w.field("formula", joined(t.formula));
+  w.field("source", t.source.message);
+  w.key("formula_coded").prose(t.formula);
+  w.key("source_coded").prose(t.source);
   w.end_object();
 }
 
@@ -108,8 +111,7 @@ void memory_json(JsonWriter& w, const Scenario& s, const Candidate& c, bool with
   }
   // Each term with its formula and source (memory_terms.hpp).
   w.key("items").begin_array();
-  for (const MemoryTerm& t : memory_terms({p.model, p.training, l, p.overheads, m}))
-    item(w, t.name, t.category, t.bytes, t.formula, t.source);
+  for (const MemoryTerm& t : memory_terms({p.model, p.training, l, p.overheads, m})) item(w, t);
   w.end_array();
   w.end_object();
 }
@@ -540,9 +542,12 @@ void goodput_json(JsonWriter& w, const Scenario& s, const Goodput& g) {
       "formula",
       "fraction = (1 − (τ/2 + R)/M) / (1 + δ/τ): each failure loses half a checkpoint interval τ plus the restart R, "
       "one failure per job MTBF M = mtbf_hours / GPUs; each checkpoint stalls training for δ");
-  w.field("source",
-          "Young 1974 (CACM 17(9)); Daly 2006 (FGCS 22(3)) §2, first order; default MTBF from Llama 3 §3.3.4 "
-          "(466 interruptions in 54 days on 16,384 GPUs); docs/cost.md");
+  const Message src =
+      coded("goodput_source",
+            "Young 1974 (CACM 17(9)); Daly 2006 (FGCS 22(3)) §2, first order; default MTBF from Llama 3 "
+            "§3.3.4 (466 interruptions in 54 days on 16,384 GPUs); docs/cost.md");
+  w.field("source", src.message);
+  w.key("source_coded").prose(src);
   w.end_object();
 }
 
@@ -585,13 +590,22 @@ void price_source_json(JsonWriter& w, const Scenario& s) {
   }
   const Price& p = rp.catalog;
   w.field("kind", "catalog");
-  w.field(
-      "rule",
-      std::string(rp.on_demand ? "the most recent on-demand " : "no on-demand price: the most recent other rental ") +
-          p.currency + " price per GPU-hour of " + s.problem.gpu.id + " in data/gpus.json" +
-          (rp.range_midpoint ? ", a range taken at its midpoint" : "") +
-          (rp.converted ? std::string(", converted to ") + to_string(rp.currency) + " (none listed in it)" : "") +
-          " (docs/cost.md)");
+  const Params which = {{"currency", p.currency}, {"gpu", s.problem.gpu.id}};
+  Parts rule;
+  rule.push_back(
+      rp.on_demand ? coded("price_rule_on_demand",
+                           "the most recent on-demand {currency} price per GPU-hour of {gpu} in data/gpus.json", which)
+                   : coded("price_rule_rental",
+                           "no on-demand price: the most recent other rental {currency} price per GPU-hour of "
+                           "{gpu} in data/gpus.json",
+                           which));
+  if (rp.range_midpoint) rule.push_back(coded("price_rule_midpoint", ", a range taken at its midpoint"));
+  if (rp.converted)
+    rule.push_back(
+        coded("price_rule_converted", ", converted to {to} (none listed in it)", {{"to", to_string(rp.currency)}}));
+  rule.push_back(literal(" (docs/cost.md)"));
+  w.field("rule", joined(rule));
+  w.key("rule_coded").prose(rule);
   w.field("value", rp.value);
   if (rp.converted) fx_json(w, rp, cm.fx);
   if (rp.range_midpoint) w.key("range").begin_array().value(*p.value).value(*p.value_max).end_array();
@@ -656,16 +670,26 @@ void energy_json(JsonWriter& w, const Scenario& s, const Energy& e) {
   w.field("pue", in.pue);
   w.field("grid_kg_co2_per_kwh", in.grid_kg_co2_per_kwh);
   w.field("formula", "GPUs × W × (1 + host_overhead) × PUE × wall-clock hours; CO2 = MWh × grid kg CO2 per kWh");
+  // Where each input came from: the scenario, or a default with its source (coded: the page
+  // says it in its language).
+  const std::pair<const char*, Message> sources[] = {
+      {"host_overhead", in.host_overhead_default
+                            ? coded("energy_source_host_overhead",
+                                    "default: an 8×H100 node under training draws 76% of its 10.2 kW rating "
+                                    "(arXiv:2506.14551, 2025) against 5.6 kW of GPU TDP")
+                            : literal("scenario")},
+      {"pue", in.pue_default ? coded("energy_source_pue",
+                                     "default: industry average, Uptime Institute Global Data Center Survey 2024")
+                             : literal("scenario")},
+      {"grid_kg_co2_per_kwh",
+       in.grid_default ? coded("energy_source_grid",
+                               "default: world average 2023, 480 g/kWh (Ember, Global Electricity Review 2024)")
+                       : literal("scenario")}};
   w.key("sources").begin_object();
-  w.field("host_overhead", in.host_overhead_default
-                               ? "default: an 8×H100 node under training draws 76% of its 10.2 kW rating "
-                                 "(arXiv:2506.14551, 2025) against 5.6 kW of GPU TDP"
-                               : "scenario");
-  w.field("pue",
-          in.pue_default ? "default: industry average, Uptime Institute Global Data Center Survey 2024" : "scenario");
-  w.field("grid_kg_co2_per_kwh", in.grid_default
-                                     ? "default: world average 2023, 480 g/kWh (Ember, Global Electricity Review 2024)"
-                                     : "scenario");
+  for (const auto& [key, m] : sources) w.field(key, m.message);
+  w.end_object();
+  w.key("sources_coded").begin_object();
+  for (const auto& [key, m] : sources) w.key(key).prose(m);
   w.end_object();
   w.end_object();
 }
@@ -722,9 +746,12 @@ void quick_estimate_json(JsonWriter& w, const Scenario& s, const Candidate& best
               "holding the training states, blind to the token budget and the time; " +
               why.message);
   w.field("why", why);
-  w.field(
-      "source",
-      "docs/cost.md, The rule of thumb (the article checked in docs/article-check.md); Rajbhandari et al. 2020 (ZeRO) §3.1 for the 16 B");
+  const Message src =
+      coded("estimate_source",
+            "docs/cost.md, The rule of thumb (the article checked in docs/article-check.md); Rajbhandari "
+            "et al. 2020 (ZeRO) §3.1 for the 16 B");
+  w.field("source", src.message);
+  w.key("source_coded").prose(src);
   w.end_object();
 }
 

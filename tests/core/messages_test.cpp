@@ -171,3 +171,83 @@ TEST_CASE("every code in the core's source is in data/messages.json with the sam
     CHECK(codes.count(code) == 1);
   }
 }
+
+namespace {
+
+// A piece of explanatory prose (message.hpp Parts): a string is literal, an object coded.
+std::string render_part(const json& part, const std::string& lang) {
+  if (part.is_string()) return part.get<std::string>();
+  check_message(part);
+  return render(part["code"], part["params"], lang);
+}
+
+std::string render_parts(const json& parts, const std::string& lang) {
+  if (!parts.is_array()) return render_part(parts, lang);
+  std::string out;
+  for (const auto& p : parts) out += render_part(p, lang);
+  return out;
+}
+
+// Each `<field>_coded` beside an English `<field>` renders that English in English and
+// leaves no placeholder in Chinese; returns how many it checked.
+size_t check_prose(const json& v, std::set<std::string>& codes) {
+  size_t n = 0;
+  if (v.is_array())
+    for (const auto& x : v) n += check_prose(x, codes);
+  if (!v.is_object()) return n;
+  for (const auto& [k, x] : v.items()) {
+    const std::string base = k.size() > 6 && k.ends_with("_coded") ? k.substr(0, k.size() - 6) : "";
+    if (base.empty()) {
+      n += check_prose(x, codes);
+      continue;
+    }
+    INFO(k << ": " << x.dump());
+    REQUIRE(v.contains(base));
+    if (x.is_object() && !x.contains("code")) {  // an object of prose fields (energy.sources_coded)
+      for (const auto& [kk, part] : x.items()) {
+        CHECK(render_parts(part, "en") == v[base][kk].get<std::string>());
+        CHECK(!std::regex_search(render_parts(part, "zh"), std::regex(R"(\{[a-z_]+\})")));
+        if (part.is_object()) codes.insert(part["code"].get<std::string>());
+        ++n;
+      }
+      continue;
+    }
+    CHECK(render_parts(x, "en") == v[base].get<std::string>());
+    CHECK(!std::regex_search(render_parts(x, "zh"), std::regex(R"(\{[a-z_]+\})")));
+    for (const auto& part : x.is_array() ? x : json::array({x}))
+      if (part.is_object()) codes.insert(part["code"].get<std::string>());
+    ++n;
+  }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("the answer's explanatory prose comes in parts the page renders in either language", "[messages]") {
+  // The examples and every validation run: dense and MoE pre-training, LoRA / QLoRA under
+  // PEFT, torchtune and Megatron, FSDP / ZeRO-3, torchtitan with PP, offload, FP8 and FP4.
+  std::set<std::string> codes;
+  size_t checked = 0;
+  for (const char* dir : {"examples", "validation"}) {
+    for (const auto& f : std::filesystem::directory_iterator(std::string(GPUCALC_SOURCE_DIR) + "/" + dir)) {
+      if (f.path().extension() != ".json") continue;
+      json doc = json::parse(read_source_file(std::string(dir) + "/" + f.path().filename().string()));
+      if (doc.contains("scenario")) doc = doc["scenario"];
+      if (!doc.contains("model")) continue;  // not a scenario (validation/regime-ceilings.json)
+      const json env = json::parse(gpucalc::evaluate_json(doc.dump()));
+      INFO(f.path().filename());
+      if (env["ok"] != true) continue;
+      checked += check_prose(env["value"], codes);
+    }
+  }
+  CHECK(checked > 500);
+  // The common terms and notes appear; the rarer variants are checked where they occur.
+  for (const char* code :
+       {"mem_f_stage_params", "mem_f_activations", "mem_f_activations_full", "mem_f_optimizer_master", "mem_f_nccl",
+        "mem_s_nccl", "mem_f_fragmentation", "mem_loss_formula_megatron", "mem_loss_formula_torchtitan",
+        "mem_f_weights_lora", "mem_f_weights_qlora_peft", "mem_f_gathered_zero3", "mem_f_fp8_cache",
+        "price_rule_on_demand", "energy_source_pue", "goodput_source", "estimate_source"}) {
+    INFO(code);
+    CHECK(codes.count(code) == 1);
+  }
+}

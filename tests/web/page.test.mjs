@@ -144,7 +144,11 @@ test("the default answer appears, equal to the native CLI; page weight and time 
   // page never reads, the Expert form's own strings in expert.js; a Chinese reader's first
   // visit 248.9 KB, the coded messages' templates a default answer does not show loading
   // on demand (tests/web/zh.test.mjs checks it under 250 KB).
-  const budgetKb = 248;
+  // 248.4 KB (eighteenth session): the explanatory prose (memory terms' formulas and
+  // sources, the price's rule, the energy and goodput sources) comes coded for the Chinese
+  // page, +2.6 KB of wasm and script; a Chinese first visit 246.5 KB, down from 247.9, as
+  // it no longer downloads the build-time answer (prebuilt.js) it never draws.
+  const budgetKb = 249;
   assert.ok(gz < budgetKb * 1024, `page weight ${kb(gz)} KB gzip exceeds ${budgetKb} KB`);
   assert.ok(responses.has(new URL("gpucalc.wasm", server.url).href), "the wasm was fetched");
   await shot(page, "page-desktop.png");

@@ -16,12 +16,18 @@ namespace gpucalc {
 enum class MemoryBasis { allocated, reserved, device };
 const char* to_string(MemoryBasis b);
 
+// A profile's prose: the code of its coded message (data/messages.json) and its English.
+struct CodedText {
+  const char* code;
+  const char* en;
+};
+
 struct FrameworkProfile {
   Framework framework;
   // Bytes per local logit the output layer and loss hold at their peak.
   double loss_bytes_per_logit;
-  const char* loss_formula;
-  const char* loss_source;
+  CodedText loss_formula;
+  CodedText loss_source;
   // The loss's tensors are freed before backward rebuilds the first checkpointed layer,
   // so the peak holds the larger of the two, not both.
   bool loss_before_rebuild;
@@ -31,7 +37,7 @@ struct FrameworkProfile {
   // gradient (0 = the whole layer's).
   bool offload_streams_gradients;
   double grad_bucket_elems;
-  const char* offload_source;
+  CodedText offload_source;
   // ZeRO-3: the most of the next unit prefetched, in elements (0 = the whole next layer).
   double prefetch_bucket_elems;
   // What the stack's own peak-memory log reports.

@@ -1,12 +1,14 @@
 // The memory terms of one GPU as named functions, each returning its bytes, its formula
 // with this layout's numbers and its source: what the answer's memory.items lists
 // (docs/memory-model.md). The bytes are the stage's (memory.hpp StageMemory); the text
-// says how they were obtained.
+// says how they were obtained, in parts the page renders in its language (message.hpp
+// Parts: symbols and citations as they are, prose coded in data/messages.json).
 #pragma once
 #include <string>
 #include <vector>
 
 #include "gpucalc/memory.hpp"
+#include "gpucalc/message.hpp"
 
 namespace gpucalc {
 
@@ -14,8 +16,8 @@ struct MemoryTerm {
   const char* name;      // weights, gradients, …: stable keys of memory.items
   const char* category;  // weights, gradients, optimizer, activations, host, other
   double bytes = 0;
-  std::string formula;
-  const char* source;
+  Parts formula;   // concatenated
+  Message source;  // a citation (literal) or coded prose
 };
 
 // What one term needs: the model, the job, the layout, the overheads and the stage.

@@ -25,6 +25,14 @@ Error coded_error(std::string path, std::string code, std::string_view en, Param
 // holds the inner message, so the parameters carry reason = the inner code beside the
 // inner parameters, and a reader renders the inner code into the outer template.
 Message wrapping(std::string code, std::string_view en, const Message& inner, Params params = {});
+
+// Prose the answer explains a number with (a memory term's formula and source, a price's
+// rule): literal text where a reader of either language reads the same (symbols,
+// citations, identifiers: a part with an empty code) and coded pieces the page renders
+// in its language. The English text is the parts concatenated.
+using Parts = std::vector<Message>;
+Message literal(std::string text);
+std::string joined(const Parts& parts);
 Error wrapping_error(std::string path, std::string code, std::string_view en, const Message& inner);
 
 }  // namespace gpucalc
