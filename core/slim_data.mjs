@@ -26,6 +26,9 @@ const DROP = {
     ["gpus", "*", "*", "note"],
     ["gpus", "*", "*", "derived"],
     ["gpus", "*", "*", "unsourced"],
+    // A price's type in Chinese: the page's Chinese strings carry it (locales/zh.js
+    // DATA_TEXT); the core prints the English `type`.
+    ["gpus", "*", "prices", "*", "type_zh"],
   ],
   "uncertainty.json": [["**", "about"]],
   // The presets' sources (where each shape and published count comes from; `gpucalc

@@ -294,9 +294,16 @@ JSON.stringify([cliAnswer, searched, runCli("evaluate", inYuan), runCli("search"
   return v;
 });
 const zhTemplates = (keep) => Object.fromEntries(Object.entries(messages).filter(([code]) => shownByDefault.has(code) === keep).map(([code, t]) => [code, t.zh]));
+// The catalog's descriptive data the core passes as a message parameter (a price's `type`,
+// data/gpus.json `type_zh` beside it): the Chinese page shows it in Chinese (i18n.js).
+const priceTypesZh = Object.fromEntries(
+  gpuData.gpus.flatMap((g) => (g.prices ?? []).filter((p) => p.type && p.type_zh).map((p) => [p.type, p.type_zh])),
+);
 writeFileSync(
   path.join(DIST, "locales", "zh.js"),
-  readFileSync(path.join(DIST, "locales", "zh.js"), "utf8") + `\nexport const MESSAGES = ${JSON.stringify(zhTemplates(true))};\n`,
+  readFileSync(path.join(DIST, "locales", "zh.js"), "utf8") +
+    `\nexport const MESSAGES = ${JSON.stringify(zhTemplates(true))};\n` +
+    `export const DATA_TEXT = ${JSON.stringify({ type: priceTypesZh })};\n`,
 );
 writeFileSync(
   path.join(DIST, "locales", "messages.zh.js"),

@@ -113,10 +113,18 @@ export function onMoreMessages(callback) {
   onMore = callback;
 }
 
+// Catalog data the core passes as a parameter, in the language (locales/zh.js DATA_TEXT,
+// from data/gpus.json: a price's `type_zh` for its `type`), by parameter name.
+const dataText = {};
+export function dataValue(name, value) {
+  return dataText[current]?.[name]?.[value] ?? value;
+}
+
 export async function loadMessages(which = current) {
   if (which === "en" || templates[which] || !LOADERS[which]) return;
   try {
-    const { MESSAGES } = await LOADERS[which]();
+    const { MESSAGES, DATA_TEXT } = await LOADERS[which]();
+    if (DATA_TEXT) dataText[which] = DATA_TEXT;
     if (MESSAGES) templates[which] = { ...MESSAGES, ...templates[which] };
   } catch {
     /* offline before the first visit cached it: messages stay in English */
@@ -162,7 +170,7 @@ export const messagesKey = () => Object.keys(templates[current] ?? {}).length;
 function renderCoded(table, code, params) {
   return table[code].replace(/\{(\w+)\}/g, (m, k) => {
     if (!(k in params)) return m;
-    const v = String(params[k]);
+    const v = dataValue(k, String(params[k]));
     return k === "reason" && v in table ? renderCoded(table, v, params) : v;
   });
 }

@@ -4,7 +4,7 @@
 // overhead). The core prices everything (docs/cost.md); this only writes the scenario's
 // `cost` fields and shows what the core used.
 import { $ } from "./dom.js";
-import { lang, t } from "./i18n.js";
+import { dataValue, has, lang, t } from "./i18n.js";
 import * as F from "./format.js";
 import { USD_CNY } from "./presets.js";
 import { getPath, setPath } from "./schema.js";
@@ -166,9 +166,9 @@ export function populateMoney(scenario, answer) {
       ? t(conv ? "q_price_default_conv" : "q_price_default", {
           v: F.num(lang(), src.value, 2),
           unit: unit(src.currency),
-          type: src.type,
+          type: dataValue("type", src.type),
           date: src.date,
-          conf: src.confidence,
+          conf: has(`conf_${src.confidence}`) ? t(`conf_${src.confidence}`) : src.confidence,
           from: conv ? `${F.num(lang(), conv.from_value, 2)} ${unit(conv.from_currency)}` : "",
           rate: conv ? F.num(lang(), conv.usd_cny, 4) : "",
         })

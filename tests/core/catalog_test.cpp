@@ -2,6 +2,8 @@
 // catalog is present with its provenance, spot values are pinned to the reference, and
 // the model presets parse with the shape fields the parameter count needs.
 #include <catch2/catch.hpp>
+
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -124,6 +126,10 @@ TEST_CASE("catalog prices are dated, sourced and in USD or CNY", "[catalog][pric
       CHECK_FALSE(p.value("unit", "").empty());
       CHECK(doc["sources"].contains(p.value("source", "")));
       CHECK(known_confidence(p.value("confidence", "")));
+      // Its type in Chinese beside the English (the Chinese page shows it: locales/zh.js).
+      const std::string zh = p.value("type_zh", "");
+      CHECK_FALSE(p.value("type", "").empty());
+      CHECK(std::any_of(zh.begin(), zh.end(), [](char c) { return static_cast<unsigned char>(c) >= 0xE4; }));
       ++prices;
     }
   }

@@ -89,6 +89,12 @@ test("the default answer, every section open, is Chinese", async () => {
   await page.waitForFunction(() => !document.querySelector("#curve-card.stale, #top-card.stale") && document.querySelector("#curve-note")?.textContent);
   assert.equal(await page.locator("#curve-note").innerText(), "来自内核的并行方式搜索。");
   assert.match(await page.locator("#top-note").innerText(), /^内核在 .+ 张 GPU 上找到的最快并行方式。$/);
+  // The default price's type, catalog data, in Chinese (data/gpus.json type_zh), in the
+  // notes and the price field's hint, with its confidence.
+  const notes = await page.locator("#defaults").innerText();
+  assert.match(notes, /市场按需价中位数/);
+  assert.doesNotMatch(notes, /market median/);
+  assert.match(await page.locator("#q-price-hint").textContent(), /市场按需价中位数.*置信度 中/);
   await assertChinese("default answer");
   await shot(page, "zh-desktop-open.png", { fullPage: true });
 });
