@@ -1045,8 +1045,8 @@ function reasonText(parsed) {
 
 // Reads the scenario from the URL hash: null when there is none; on a damaged
 // link, an error banner and the default scenario.
-function scenarioFromLocation() {
-  const got = scenarioFromHash(location.hash);
+function scenarioFromLocation(hash = location.hash) {
+  const got = scenarioFromHash(hash);
   if (got === null) return null;
   if (!got.ok) {
     showBanner(t("link_bad", { reason: reasonText(got) }));
@@ -1138,8 +1138,11 @@ async function start() {
   matchMedia("(prefers-color-scheme: dark)").addEventListener("change", updateThemeButton);
   $("mode-quick").addEventListener("click", () => setMode("quick"));
   $("mode-expert").addEventListener("click", () => setMode("expert"));
-  window.addEventListener("hashchange", () => {
-    const got = scenarioFromLocation();
+  window.addEventListener("hashchange", (event) => {
+    // The hash navigated to, not location.hash: syncOutputs may have put the current
+    // scenario's hash back (history.replaceState) before this event ran, and the link
+    // followed would be lost (seen twice in full CI runs of tests/web/page.test.mjs).
+    const got = scenarioFromLocation(new URL(event.newURL).hash);
     if (got) loadScenario(got.value, { owned: got.owned });
   });
   if (EMBED) {
