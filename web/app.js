@@ -24,7 +24,6 @@ const EMBED = root.hasAttribute("data-embed");
 
 const state = {
   scenario: structuredClone(DEFAULT_SCENARIO),
-  loadedFiles: [], // loaded modules the service worker keeps only when named (prebuilt.js)
   answer: null, // last good answer (value)
   answerText: "", // the scenario text that answer is for
   error: null, // last core error {path, message}
@@ -1075,7 +1074,9 @@ function registerServiceWorker() {
     .then(() => navigator.serviceWorker.ready)
     // The strings this page loaded before the worker served it (sw.js keeps the other
     // language from the next visit on).
-    .then((registration) => registration.active?.postMessage({ type: "keep", files: [...i18n.loadedFiles(), ...state.loadedFiles] }))
+    .then((registration) =>
+      registration.active?.postMessage({ type: "keep", files: [...i18n.loadedFiles(), ...(globalThis.__gpucalcPrebuilt ? ["prebuilt.js"] : [])] }),
+    )
     .catch(() => {
       /* offline support is a bonus; the page works without it */
     });
@@ -1167,16 +1168,20 @@ async function start() {
   // The default scenario's answer was computed at build time by the same core (native
   // CLI): show it now; the wasm core recomputes it as soon as it has loaded.
   // Its prices are the catalog's USD ones: shown only to a reader who sees USD, from
-  // prebuilt.js (boot.js has preloaded it for an English reader; a Chinese one, priced in
-  // 元, never downloads it).
+  // prebuilt.js (boot.js adds it for an English reader; a Chinese one, priced in 元, never
+  // downloads it).
   const text = requestText(state.scenario);
   if (JSON.stringify(state.scenario) === JSON.stringify(DEFAULT_SCENARIO) && displayCurrency(state.scenario) === "USD") {
-    const prebuilt = await import("./prebuilt.js").catch(() => null);
-    if (prebuilt) state.loadedFiles.push("prebuilt.js");
-    if (prebuilt?.DEFAULT_ANSWER && !state.answer) {
-      onAnswer({ ok: true, value: prebuilt.DEFAULT_ANSWER }, text, { prebuilt: true });
-      if (prebuilt.DEFAULT_SEARCH) onExplore(prebuilt.DEFAULT_SEARCH, text);
-    }
+    // prebuilt.js (a classic script boot.js added) may run after this: drawn then, unless
+    // the core has answered or the scenario changed meanwhile.
+    const drawPrebuilt = () => {
+      const p = globalThis.__gpucalcPrebuilt;
+      if (!p?.answer || state.answer || requestText(state.scenario) !== text) return;
+      onAnswer({ ok: true, value: p.answer }, text, { prebuilt: true });
+      if (p.search) onExplore(p.search, text);
+    };
+    if (globalThis.__gpucalcPrebuilt) drawPrebuilt();
+    else globalThis.__gpucalcPrebuiltHook = drawPrebuilt;
   }
 
   const info = await state.engine.start();

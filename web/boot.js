@@ -47,9 +47,9 @@
   // The build-time answer (app.js draws it for a reader who sees USD prices, nearly always
   // an English one, on the default scenario): fetched now, beside the modules.
   if (lang === "en" && !/^#s=/.test(location.hash)) {
-    var prebuilt = document.createElement("link");
-    prebuilt.rel = "modulepreload";
-    prebuilt.href = "prebuilt.js";
+    var prebuilt = document.createElement("script");
+    prebuilt.src = "prebuilt.js";
+    prebuilt.async = true;
     document.head.appendChild(prebuilt);
   }
 
