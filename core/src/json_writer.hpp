@@ -103,6 +103,14 @@ class JsonWriter {
     for (const auto& m : parts) prose(m);
     return end_array();
   }
+  // A field of explanatory prose: `k` in English and `k`_coded in parts beside it.
+  template <class P>
+  JsonWriter& prose_field(std::string_view k, const P& p) {
+    if constexpr (std::is_same_v<P, Parts>) field(k, joined(p));
+    else field(k, p.message);
+    key(std::string(k) + "_coded");
+    return prose(p);
+  }
   JsonWriter& value(const std::vector<Message>& list) {
     begin_array();
     for (const auto& m : list) value(m);

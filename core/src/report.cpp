@@ -49,10 +49,8 @@ void item(JsonWriter& w, const MemoryTerm& t) {
   w.field("name", t.name);
   w.field("category", t.category);
   w.field("bytes", round_bytes(t.bytes));
-  w.field("formula", joined(t.formula));
-  w.field("source", t.source.message);
-  w.key("formula_coded").prose(t.formula);
-  w.key("source_coded").prose(t.source);
+  w.prose_field("formula", t.formula);
+  w.prose_field("source", t.source);
   w.end_object();
 }
 
@@ -546,8 +544,7 @@ void goodput_json(JsonWriter& w, const Scenario& s, const Goodput& g) {
       coded("goodput_source",
             "Young 1974 (CACM 17(9)); Daly 2006 (FGCS 22(3)) §2, first order; default MTBF from Llama 3 "
             "§3.3.4 (466 interruptions in 54 days on 16,384 GPUs); docs/cost.md");
-  w.field("source", src.message);
-  w.key("source_coded").prose(src);
+  w.prose_field("source", src);
   w.end_object();
 }
 
@@ -604,8 +601,7 @@ void price_source_json(JsonWriter& w, const Scenario& s) {
     rule.push_back(
         coded("price_rule_converted", ", converted to {to} (none listed in it)", {{"to", to_string(rp.currency)}}));
   rule.push_back(literal(" (docs/cost.md)"));
-  w.field("rule", joined(rule));
-  w.key("rule_coded").prose(rule);
+  w.prose_field("rule", rule);
   w.field("value", rp.value);
   if (rp.converted) fx_json(w, rp, cm.fx);
   if (rp.range_midpoint) w.key("range").begin_array().value(*p.value).value(*p.value_max).end_array();
@@ -750,8 +746,7 @@ void quick_estimate_json(JsonWriter& w, const Scenario& s, const Candidate& best
       coded("estimate_source",
             "docs/cost.md, The rule of thumb (the article checked in docs/article-check.md); Rajbhandari "
             "et al. 2020 (ZeRO) §3.1 for the 16 B");
-  w.field("source", src.message);
-  w.key("source_coded").prose(src);
+  w.prose_field("source", src);
   w.end_object();
 }
 
