@@ -114,9 +114,14 @@ export function onMoreMessages(callback) {
 }
 
 // Catalog data the core passes as a parameter, in the language (locales/zh.js DATA_TEXT,
-// from data/gpus.json: a price's `type_zh` for its `type`), by parameter name.
+// from data/gpus.json: a price's `type_zh` for its `type`), by parameter name; a parameter
+// naming one of the plan's choices (a memory formula's {recompute}: none, selective, full)
+// as the page's own label for that choice.
 const dataText = {};
+const CHOICE_LABELS = { recompute: "recompute_" };
 export function dataValue(name, value) {
+  const label = name in CHOICE_LABELS ? CHOICE_LABELS[name] + value : null;
+  if (label && has(label)) return t(label);
   return dataText[current]?.[name]?.[value] ?? value;
 }
 

@@ -41,6 +41,8 @@ const FrameworkProfile kProfiles[] = {
      {"mem_offload_source_megatron",
       "Megatron-Core --optimizer-cpu-offload (optimizer/cpu_offloading/hybrid_optimizer.py) keeps the main gradients "
       "on the GPU"},
+     {"mem_s_grad_megatron",
+      "ZeRO §3.1/§5; Megatron-Core accumulates bf16 training's gradients in an fp32 main_grad buffer, fp16's and those of training without a master copy in 16 bits (docs/memory-model.md §1)"},
      0.0,
      MemoryBasis::allocated,
      "megatron/training/utils.py report_memory: max allocated (also max reserved)"},
@@ -56,6 +58,8 @@ const FrameworkProfile kProfiles[] = {
      0.0,
      {"mem_offload_source_torchtitan",
       "PyTorch FSDP2 CPUOffloadPolicy: sharded parameters, gradients and optimizer states live on the host"},
+     {"mem_s_grad_fsdp2",
+      "ZeRO §3.1/§5; PyTorch FSDP2: a gradient takes its sharded parameter's dtype, fp32 beside an fp32 master under MixedPrecisionPolicy (param_dtype bf16, reduce_dtype fp32)"},
      0.0,
      MemoryBasis::reserved,
      "torchtitan metrics DeviceMemoryMonitor: the logged 'memory' is max reserved GiB"},
@@ -69,6 +73,8 @@ const FrameworkProfile kProfiles[] = {
      {"mem_offload_source_deepspeed",
       "Ren et al. 2021 (ZeRO-Offload) §4.1: gradients are reduced bucket by bucket and moved to host memory; "
       "DeepSpeed reduce_bucket_size 5e8 elements"},
+     {"mem_s_grad_deepspeed",
+      "ZeRO §3.1/§5: mixed-precision training keeps 16-bit gradients beside the fp32 master weights and optimizer state (Rajbhandari et al. 2020)"},
      kDeepSpeedPrefetchBucket,
      MemoryBasis::allocated,
      "DeepSpeed see_memory_usage: MA / Max_MA (allocated), CA / Max_CA (reserved)"},
@@ -81,6 +87,8 @@ const FrameworkProfile kProfiles[] = {
      kDeepSpeedReduceBucket,
      {"mem_offload_source_hf",
       "Transformers Trainer offloads through its DeepSpeed integration (ZeRO-Offload, Ren et al. 2021 §4.1)"},
+     {"mem_s_grad_hf",
+      "ZeRO §3.1/§5; Transformers Trainer with bf16=True runs autocast on fp32 parameters: fp32 gradients (bf16 ones for a model loaded in bf16); PEFT keeps adapters in fp32 (autocast_adapter_dtype)"},
      0.0,
      MemoryBasis::allocated,
      "Transformers TrainerMemoryTracker and PEFT's TorchTracemalloc: torch.cuda.max_memory_allocated"},
@@ -99,6 +107,7 @@ const FrameworkProfile kProfiles[] = {
      {"mem_offload_source_torchtune",
       "torchtune fsdp_cpu_offload: FSDP2 CPUOffloadPolicy keeps sharded parameters, gradients and optimizer states on "
       "the host"},
+     {"mem_s_grad_torchtune", "ZeRO §3.1/§5; torchtune recipes train in bf16 with no master copy: bf16 gradients"},
      0.0,
      MemoryBasis::allocated,
      "torchtune training.get_memory_stats (peak_memory_active / alloc / reserved; the README table does not say which)"},

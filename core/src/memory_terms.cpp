@@ -147,11 +147,12 @@ MemoryTerm gradients_term(const TermInputs& x) {
                              "n", fmt("%.3g", fw.grad_bucket_elems))
                       : text("mem_f_grad_on_host", "; on the host with the offloaded shards"));
   }
-  return {
-      "gradients", "gradients", x.stage.gradients, f,
-      tr.offload.optimizer && fw.offload_streams_gradients && !tr.optimizer_in_backward
-          ? coded_text(fw.offload_source)
-          : text("mem_s_gradients", "ZeRO §3.1/§5; Megatron keeps fp32 gradients with bf16 (docs/memory-model.md §1)")};
+  return {"gradients", "gradients", x.stage.gradients, f,
+          tr.offload.optimizer && fw.offload_streams_gradients && !tr.optimizer_in_backward
+              ? coded_text(fw.offload_source)
+          : tr.grad_dtype_bytes
+              ? text("mem_s_grad_given", "ZeRO §3.1/§5; the gradient dtype as training.grad_dtype gives it")
+              : coded_text(fw.grad_source)};
 }
 
 MemoryTerm optimizer_term(const TermInputs& x) {

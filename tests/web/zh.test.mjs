@@ -96,6 +96,11 @@ test("the default answer, every section open, is Chinese", async () => {
   assert.doesNotMatch(notes, /market median/);
   assert.match(await page.locator("#q-price-hint").textContent(), /市场按需价中位数.*置信度 中/);
   await assertChinese("default answer");
+  // The activations' formula names the plan's recomputation by the page's own label
+  // (i18n.js dataValue), not the core's identifier.
+  const answer = await page.locator("#answer").innerText();
+  assert.match(answer, /（(无|选择性|完全)重计算）/);
+  assert.doesNotMatch(answer, /(none|selective|full)重计算|重计算 (none|selective|full)/);
   await shot(page, "zh-desktop-open.png", { fullPage: true });
 });
 

@@ -38,6 +38,8 @@ struct FrameworkProfile {
   bool offload_streams_gradients;
   double grad_bucket_elems;
   CodedText offload_source;
+  // Why a gradient takes the bytes it does on this stack (core/src/plan.cpp state_bytes).
+  CodedText grad_source;
   // ZeRO-3: the most of the next unit prefetched, in elements (0 = the whole next layer).
   double prefetch_bucket_elems;
   // What the stack's own peak-memory log reports.
