@@ -53,6 +53,10 @@ double lora_params_per_layer(const ModelShape& m, const LoraConfig& c, bool moe_
   return n + experts * mlp(static_cast<double>(m.moe.expert_ffn_hidden)) + (fs > 0 ? mlp(fs) : 0.0);
 }
 
+double stream_elem_bytes(const Training& t) {
+  return t.stage == Stage::qlora && t.framework == Framework::hf ? 4.0 : kAct;
+}
+
 double nf4_bytes_per_param(bool double_quant) {
   return (4.0 + (double_quant ? 8.0 / 64.0 + 32.0 / (64.0 * 256.0) : 32.0 / 64.0)) / 8.0;
 }
@@ -76,6 +80,7 @@ namespace {
 // while the adapter keeps the 16-bit input (NeMo/Megatron-Bridge LoRA sets
 // return_layernorm_output on the base; its adapters are Megatron, not TE, linears).
 struct SavedElem {
+  double act = kAct;        // the residual stream's and the MLP's elements (stream_elem_bytes)
   double gemm_in = kAct;    // a TE linear's own copy of its input
   bool own_copies = false;  // each TE linear keeps its own copy (16-bit: one shared tensor)
   // linear_proj's FP8 copy of the attention output O beside attention's bf16 O. Megatron-
@@ -86,6 +91,10 @@ struct SavedElem {
 };
 SavedElem saved_elem(const Training& t) {
   SavedElem e;
+  // PEFT's 4-bit base: the norms' inputs and outputs, the adapters' saved inputs and the
+  // unfused SwiGLU's tensors are fp32; attention runs on the bf16 copies Transformers'
+  // FlashAttention path casts Q, K and V to.
+  e.act = e.gemm_in = stream_elem_bytes(t);
   if (!quantised_gemms(t.precision) || t.framework != Framework::megatron || is_adapter_stage(t)) return e;
   // NVFP4 keeps the column-wise (Hadamard-transformed) FP4 copy the Wgrad GEMM reads:
   // 0.5 B and an E4M3 scale per 16 elements.
@@ -114,7 +123,7 @@ double mlp_input_bytes(const ModelShape& m, const Layout& l, const SavedElem& e,
 
 // An MLP's intermediates per token, width w: the activation function keeps its 16-bit
 // input (SwiGLU: gate and up, 2w; GELU: w) and fc2 its input, the activation output (w).
-double mlp_inner_bytes(double mats, double w, const SavedElem& e) { return kAct * (mats - 1.0) * w + e.gemm_in * w; }
+double mlp_inner_bytes(double mats, double w, const SavedElem& e) { return e.act * (mats - 1.0) * w + e.gemm_in * w; }
 
 }  // namespace
 
@@ -185,9 +194,9 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
   // normalisation.
   const double norms = static_cast<double>(m.norms_per_layer);
   const SavedElem e = saved_elem(t);
-  double bytes = kAct * sb * h * norms / seq_shard;
+  double bytes = e.act * sb * h * norms / seq_shard;
   if (!rc_norm) bytes += sb * h * (qkv_input_bytes(m, e) + mlp_input_bytes(m, l, e, moe_layer)) / linear_in_shard;
-  if (m.qk_norm) bytes += kAct * sb * (a + g) * d / tp;
+  if (m.qk_norm) bytes += e.act * sb * (a + g) * d / tp;
   // Attention: Q, K, V (after RoPE) and the attention output O feeding the output
   // projection: s·b·(2·a·d + 2·g·d); split by TP over heads. Under FP8 with delayed
   // scaling linear_proj also keeps its FP8 copy of O.
@@ -231,7 +240,7 @@ double activation_bytes_per_layer(const ModelShape& m, const Training& t, const 
     // Selective recomputation recomputes exactly this part (Korthikanti §5). With CP
     // each rank holds its s/cp queries against all s keys.
     const double s_full = static_cast<double>(t.seq_len);
-    bytes += (m.dropout ? 5.0 : 2.0) * a * s * s_full * b / tp;
+    bytes += (m.dropout ? 5.0 : 2.0) * (e.act / kAct) * a * s * s_full * b / tp;
   }
   return bytes;
 }
@@ -492,10 +501,12 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
   const double seq_shard = (t.sequence_parallel && l.tp > 1) ? static_cast<double>(l.tp) : 1.0;
   const double s_local = static_cast<double>(t.seq_len) / static_cast<double>(l.cp);
   const double sbh = s_local * static_cast<double>(l.micro_batch) * static_cast<double>(m.hidden);
+  const double act = stream_elem_bytes(t);
   if (l.recompute == Recompute::full) {
-    // Full recomputation checkpoints only each layer's input (2·s·b·h, split by SP)
+    // Full recomputation checkpoints only each layer's input (2·s·b·h, split by SP; 4·s·b·h
+    // on PEFT's fp32 stream)
     // and rebuilds one layer at a time in backward (Korthikanti et al. 2022 §5, Table 2).
-    r.layer_activations = static_cast<double>(in_flight) * chunk_layers * kAct * sbh / seq_shard;
+    r.layer_activations = static_cast<double>(in_flight) * chunk_layers * act * sbh / seq_shard;
     if (t.activation_offload) {
       // OffloadActivations (torchtune training/_activation_offloading.py, the same code in
       // TRL): each checkpoint is copied to pinned host memory as forward produces it, with
@@ -539,7 +550,7 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     // Other stacks (framework_profile): the norm's and the head's inputs and the bytes
     // per logit their loss holds at its peak.
     r.logits = titan ? kAct * sbh / seq_shard + kAct * sbh + 12.0 * sbv
-                     : 2.0 * kAct * sbh / seq_shard + fw.loss_bytes_per_logit * sbv;
+                     : 2.0 * act * sbh / seq_shard + fw.loss_bytes_per_logit * sbv;
     // Each MTP module computes its own logits and loss over the same tokens; Megatron-Core
     // keeps every loss's saved softmax until the one backward pass.
     r.logits *= static_cast<double>(1 + sp.layers.mtp);

@@ -37,6 +37,11 @@ Message coded_text(const CodedText& t) { return text(t.code, t.en); }
   return t;
 }
 
+// PEFT's 4-bit base: why the activations are counted at 4 B.
+Message fp32_stream_part() {
+  return text("mem_f_fp32_stream", "; fp32: PEFT upcasts a 4-bit base's embedding and norms");
+}
+
 }  // namespace
 
 MemoryTerm weights_term(const TermInputs& x) {
@@ -150,9 +155,8 @@ MemoryTerm gradients_term(const TermInputs& x) {
   return {"gradients", "gradients", x.stage.gradients, f,
           tr.offload.optimizer && fw.offload_streams_gradients && !tr.optimizer_in_backward
               ? coded_text(fw.offload_source)
-          : tr.grad_dtype_bytes
-              ? text("mem_s_grad_given", "ZeRO §3.1/§5; the gradient dtype as training.grad_dtype gives it")
-              : coded_text(fw.grad_source)};
+          : tr.grad_dtype_bytes ? text("mem_s_grad_given", "ZeRO §3.1/§5; training.grad_dtype")
+                                : coded_text(fw.grad_source)};
 }
 
 MemoryTerm optimizer_term(const TermInputs& x) {
@@ -183,12 +187,13 @@ MemoryTerm layer_activations_term(const TermInputs& x) {
   const StageMemory& m = x.stage;
   const Params ps = {{"in_flight", std::to_string(m.in_flight)},
                      {"layers", fmt("%.4g", static_cast<double>(m.layers) / static_cast<double>(l.vpp))},
-                     {"recompute", to_string(l.recompute)}};
+                     {"recompute", to_string(l.recompute)},
+                     {"act", fmt("%.0f", stream_elem_bytes(x.training))}};
   Parts f;
   f.push_back(
       l.recompute == Recompute::full
           ? coded("mem_f_activations_full",
-                  "{in_flight} micro-batch-chunks in flight × {layers} layers × 2·s·b·h (layer input) (recompute "
+                  "{in_flight} micro-batch-chunks in flight × {layers} layers × {act}·s·b·h (layer input) (recompute "
                   "{recompute})",
                   ps)
           : coded("mem_f_activations",
@@ -197,21 +202,29 @@ MemoryTerm layer_activations_term(const TermInputs& x) {
                   ps));
   if (m.host_activations > 0)
     f.push_back(text("mem_f_activations_offloaded", "; all but 6 checkpoints offloaded to the host"));
+  if (stream_elem_bytes(x.training) > 2.0) f.push_back(fp32_stream_part());
   return {"layer_activations", "activations", m.layer_activations, f,
           literal("docs/memory-model.md; Korthikanti et al. 2022 Table 2, §4.2.3")};
 }
 
 MemoryTerm recompute_working_term(const TermInputs& x) {
-  return one("recompute_working_layer", "activations", x.stage.recompute_working,
-             text("mem_f_recompute_working", "one layer's saved tensors, rebuilt during backward"),
-             literal("Korthikanti et al. 2022 §5"));
+  MemoryTerm t = one("recompute_working_layer", "activations", x.stage.recompute_working,
+                     text("mem_f_recompute_working", "one layer's saved tensors, rebuilt during backward"),
+                     literal("Korthikanti et al. 2022 §5"));
+  if (stream_elem_bytes(x.training) > 2.0) t.formula.push_back(fp32_stream_part());
+  return t;
 }
 
 MemoryTerm output_and_loss_term(const TermInputs& x) {
   const StageMemory& m = x.stage;
   const FrameworkProfile& fw = framework_profile(x.training.framework);
   Parts f;
-  f.push_back(coded_text(fw.loss_formula));
+  f.push_back(
+      stream_elem_bytes(x.training) > 2.0
+          ? text(
+                "mem_loss_formula_hf_fp32",
+                "4·s·b·h (fp32 norm input) + 4·s·b·h (fp32 head input) + 12 B × s·b·V/t (fp32 log-softmax, its gradient and input gradient)")
+          : coded_text(fw.loss_formula));
   if (m.loss_before_rebuild && m.recompute_working > 0)
     f.push_back(text("mem_f_loss_freed",
                      "; freed before the first layer is rebuilt, so the peak holds the larger of this and the "

@@ -234,3 +234,38 @@ TEST_CASE("the loss holds 6 B per logit in Megatron and 12 B in torchtitan", "[m
   tr.framework = Framework::torchtitan;
   CHECK(stage_memory(m, tr, l, o, 0).logits == Approx(12 * sbv + 4 * sbh).epsilon(1e-12));
 }
+
+TEST_CASE("QLoRA prepared by PEFT keeps an fp32 residual stream: 4sbh checkpoints, 4 B head inputs",
+          "[memory][finetune]") {
+  // peft prepare_model_for_kbit_training casts the embedding, norms and head to fp32;
+  // bitsandbytes' Linear4bit returns its input's dtype (docs/memory-model.md §1b). torchtune's
+  // QLoRA keeps bf16.
+  const ModelShape m = *find_model("llama-3.1-8b");
+  Training tr;
+  tr.seq_len = 5789;
+  tr.global_batch = 1;
+  tr.tokens = 1e8;
+  tr.stage = Stage::qlora;
+  tr.framework = Framework::hf;
+  Layout l;
+  l.micro_batch = 1;
+  l.recompute = Recompute::full;
+  Overheads o;
+  const double sbh = 5789.0 * 4096, sbv = 5789.0 * 128256;
+  CHECK(stream_elem_bytes(tr) == 4.0);
+  const auto hf = stage_memory(m, tr, l, o, 0);
+  CHECK(hf.layer_activations == Approx(32 * 4 * sbh).epsilon(1e-12));
+  CHECK(hf.logits == Approx(2 * 4 * sbh + 12 * sbv).epsilon(1e-12));
+  tr.framework = Framework::torchtune;
+  CHECK(stream_elem_bytes(tr) == 2.0);
+  const auto tt = stage_memory(m, tr, l, o, 0);
+  CHECK(tt.layer_activations == Approx(32 * 2 * sbh).epsilon(1e-12));
+  // The rebuilt layer's norm, adapter-input and MLP tensors double; attention's Q, K, V, O
+  // (16-bit FlashAttention copies) and the statistics do not, so it grows by less than 2x.
+  CHECK(hf.recompute_working > 1.5 * tt.recompute_working);
+  CHECK(hf.recompute_working < 2.0 * tt.recompute_working);
+  // LoRA (no 4-bit base) under hf keeps the 16-bit stream.
+  tr.framework = Framework::hf;
+  tr.stage = Stage::lora;
+  CHECK(stream_elem_bytes(tr) == 2.0);
+}
