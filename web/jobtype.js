@@ -48,6 +48,8 @@ export function relevance(scenario) {
     mla: info.mla,
     lora: ADAPTER.has(stage),
     qlora: stage === "qlora",
+    // PEFT's fp32 upcast of a 4-bit base (training.lora.fp32_upcast) is the hf profile's.
+    qlora_hf: stage === "qlora" && scenario?.training?.framework === "hf",
     finetune: stage !== "pretrain" || scenario?.training?.dataset !== undefined,
   };
 }

@@ -12,7 +12,7 @@
 //       chosen by the calculator (the last answer's plan[key] is shown), {preset: key}
 //       the preset's value ("moe.experts": a nested one), {spec: key} the GPU catalog's,
 //       {fallback} a formula of other fields, {none: true} no default.
-// show: a flag of jobtype.js relevance() ("moe", "mla", "lora", "qlora", "finetune"):
+// show: a flag of jobtype.js relevance() ("moe", "mla", "lora", "qlora", "qlora_hf", "finetune"):
 //       the field shows only when it applies (or is set).
 // The schema's docs texts (doc.en, doc.zh), the fields' hints, load with the form in the
 // page's language: loadDocs(lang), then docOf(path, lang).

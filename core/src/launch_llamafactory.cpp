@@ -44,6 +44,12 @@ void method(Out& o, Yaml& y) {
   y.add("quantization_bit", "4");
   y.add("quantization_type", "nf4");
   y.flag("double_quantization", t.lora.double_quant);
+  if (t.framework != Framework::hf) return;
+  // lora.fp32_upcast false is LLaMA-Factory's own default; true, PEFT's
+  // prepare_model_for_kbit_training, also upcasts the embedding and head, which
+  // upcast_layernorm leaves in 16 bits (the residual stream turns fp32 either way).
+  y.flag("upcast_layernorm", t.lora.fp32_upcast);
+  if (t.lora.fp32_upcast) approximate(o, "training.lora.fp32_upcast", "true", "upcast_layernorm: true");
 }
 
 // ZeRO through the DeepSpeed configs LLaMA-Factory ships in examples/deepspeed/.

@@ -54,7 +54,7 @@ double lora_params_per_layer(const ModelShape& m, const LoraConfig& c, bool moe_
 }
 
 double stream_elem_bytes(const Training& t) {
-  return t.stage == Stage::qlora && t.framework == Framework::hf ? 4.0 : kAct;
+  return t.stage == Stage::qlora && t.framework == Framework::hf && t.lora.fp32_upcast ? 4.0 : kAct;
 }
 
 double nf4_bytes_per_param(bool double_quant) {
@@ -374,10 +374,11 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     // The base's element size: lora.base_bytes (2 = bf16/fp16, 4 = fp32 as
     // from_pretrained loads without torch_dtype). QLoRA's NF4 linears; its other weights
     // (norms, embedding, head) in 16 bits, or in fp32 under Hugging Face PEFT, whose
-    // prepare_model_for_kbit_training casts every non-quantised parameter to fp32.
+    // prepare_model_for_kbit_training casts every non-quantised parameter to fp32
+    // (lora.fp32_upcast; LLaMA-Factory by default does not).
     const bool q = t.stage == Stage::qlora;
     const double nf4 = nf4_bytes_per_param(t.lora.double_quant);
-    const double dense_bytes = q && t.framework == Framework::hf ? 4.0 : t.lora.base_bytes;
+    const double dense_bytes = q && t.framework == Framework::hf && t.lora.fp32_upcast ? 4.0 : t.lora.base_bytes;
     const double shared_linear = sp.linear - sp.expert_params;
     const double base = q ? (sp.params - shared_linear) * dense_bytes + shared_linear * nf4 : sp.params * dense_bytes;
     const double experts = sp.expert_params * (q ? nf4 : dense_bytes);

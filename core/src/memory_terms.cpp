@@ -54,7 +54,7 @@ MemoryTerm weights_term(const TermInputs& x) {
                                                  {"base", base},
                                                  {"adapter", bytes_of(sb.weights)}}
                                         : Params{};
-  if (tr.stage == Stage::qlora && tr.framework == Framework::hf)
+  if (tr.stage == Stage::qlora && tr.framework == Framework::hf && tr.lora.fp32_upcast)
     f.push_back(coded("mem_f_weights_qlora_peft",
                       "frozen base: NF4 linear weights {nf4} B + 4 B norms/embeddings (PEFT casts them to fp32); "
                       "adapters {adapter}",

@@ -383,17 +383,19 @@ void read_lora(Reader& r, const json& o, const std::string& P0, Scenario& s) {
   if (!is_adapter_stage(t)) return r.fail(P, "lora_stage_only", "applies to stage \"lora\" or \"qlora\" only");
   if (!r.expect_object(&*it, P)) return;
   const json& x = *it;
-  r.only_keys(x, P, {"rank", "alpha", "targets", "double_quant", "paged_optimizer", "base_dtype", "dropout"});
+  r.only_keys(x, P,
+              {"rank", "alpha", "targets", "double_quant", "paged_optimizer", "base_dtype", "dropout", "fp32_upcast"});
   LoraConfig& c = t.lora;
   if (auto v = r.integer(x, P, "rank", false, 1, 65'536)) c.rank = *v;
   if (auto v = r.number(x, P, "alpha", false, 0, 1e6, true)) c.alpha = *v;
   if (auto v = r.boolean(x, P, "double_quant")) c.double_quant = *v;
   if (auto v = r.boolean(x, P, "paged_optimizer")) c.paged_optimizer = *v;
+  if (auto v = r.boolean(x, P, "fp32_upcast")) c.fp32_upcast = *v;
   if (auto v = r.choice(x, P, "base_dtype", {"bf16", "fp16", "fp32"}, false)) c.base_bytes = *v == "fp32" ? 4.0 : 2.0;
   if (auto v = r.number(x, P, "dropout", false, 0, 1, false)) c.dropout = *v;
   if (r.failed()) return;
   if (t.stage != Stage::qlora) {
-    for (const char* k : {"double_quant", "paged_optimizer"})
+    for (const char* k : {"double_quant", "paged_optimizer", "fp32_upcast"})
       if (x.contains(k))
         return r.fail(P + "/" + k, "qlora_stage_only", "applies to stage \"qlora\" only", {{"field", k}});
   }
@@ -702,6 +704,10 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (is_adapter_stage(t) && t.framework == Framework::torchtitan)
     return r.fail(P + "/framework", "torchtitan_lora",
                   "torchtitan has no LoRA recipe; use the megatron profile (NeMo/Megatron-Bridge LoRA)");
+  if (const auto lo = o.find("lora");
+      lo != o.end() && lo->is_object() && lo->contains("fp32_upcast") && t.framework != Framework::hf)
+    return r.fail(P + "/lora/fp32_upcast", "fp32_upcast_hf", "applies to framework \"hf\" (PEFT), got \"{got}\"",
+                  {{"got", to_string(t.framework)}});
   if (t.optimizer_in_backward && t.framework != Framework::torchtune)
     return r.fail(P + "/optimizer_in_backward", "optimizer_in_backward_torchtune",
                   "is torchtune's optimizer_in_bwd; set framework \"torchtune\", got \"{got}\"",

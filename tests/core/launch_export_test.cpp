@@ -278,6 +278,20 @@ TEST_CASE("LLaMA-Factory export: LoRA and QLoRA fine-tunes", "[export]") {
   CHECK(one(q, "quantization_bit") == "4");
   CHECK(one(q, "quantization_type") == "nf4");
   CHECK(one(q, "lora_target") == "all");
+
+  // Under framework hf: PEFT's fp32 upcast maps to upcast_layernorm (approximately: the
+  // embedding and head stay 16-bit in LLaMA-Factory); false is LLaMA-Factory's default.
+  json hf = json::parse(read_source_file("examples/qlora-llama-3.1-8b-rtx4090.json"));
+  hf["training"]["framework"] = "hf";
+  const json up = exported(hf.dump(), "llamafactory");
+  CHECK(one(parse_yaml(up["text"]), "upcast_layernorm") == "true");
+  bool noted = false;
+  for (const auto& w : up["warnings"]) noted |= w["params"].value("element", "") == "training.lora.fp32_upcast";
+  CHECK(noted);
+  hf["training"]["lora"]["fp32_upcast"] = false;
+  const json off = exported(hf.dump(), "llamafactory");
+  CHECK(one(parse_yaml(off["text"]), "upcast_layernorm") == "false");
+  for (const auto& w : off["warnings"]) CHECK(w["params"].value("element", "") != "training.lora.fp32_upcast");
 }
 
 TEST_CASE("packed documents: LLaMA-Factory's neat packing, a coded note elsewhere", "[export]") {

@@ -264,8 +264,16 @@ TEST_CASE("QLoRA prepared by PEFT keeps an fp32 residual stream: 4sbh checkpoint
   // (16-bit FlashAttention copies) and the statistics do not, so it grows by less than 2x.
   CHECK(hf.recompute_working > 1.5 * tt.recompute_working);
   CHECK(hf.recompute_working < 2.0 * tt.recompute_working);
-  // LoRA (no 4-bit base) under hf keeps the 16-bit stream.
+  // LLaMA-Factory's default (lora.fp32_upcast false): 16-bit stream, norms, embedding, head.
   tr.framework = Framework::hf;
+  tr.lora.fp32_upcast = false;
+  CHECK(stream_elem_bytes(tr) == 2.0);
+  const auto lf = stage_memory(m, tr, l, o, 0);
+  CHECK(lf.layer_activations == Approx(tt.layer_activations).epsilon(1e-12));
+  // The embedding and head (2 x 128256 x 4096) at 2 B instead of 4.
+  CHECK(hf.weights - lf.weights == Approx(2.0 * 2 * 128256.0 * 4096).epsilon(1e-3));
+  // LoRA (no 4-bit base) under hf keeps the 16-bit stream.
+  tr.lora.fp32_upcast = true;
   tr.stage = Stage::lora;
   CHECK(stream_elem_bytes(tr) == 2.0);
 }

@@ -148,7 +148,11 @@ test("the default answer appears, equal to the native CLI; page weight and time 
   // sources, the price's rule, the energy and goodput sources) comes coded for the Chinese
   // page, +2.6 KB of wasm and script; a Chinese first visit 246.5 KB, down from 247.9, as
   // it no longer downloads the build-time answer (prebuilt.js) it never draws.
-  const budgetKb = 249;
+  // 249.2 KB (nineteenth session): per-stack gradient sources, PEFT's fp32 stream and the
+  // lora.fp32_upcast option (its parsing, form field and label) take the English first
+  // visit past the 249 KB tripwire kept since the eighteenth; the tripwire is now the
+  // issue's own budget, 250 KB, with 0.8 KB left.
+  const budgetKb = 250;
   assert.ok(gz < budgetKb * 1024, `page weight ${kb(gz)} KB gzip exceeds ${budgetKb} KB`);
   assert.ok(responses.has(new URL("gpucalc.wasm", server.url).href), "the wasm was fetched");
   await shot(page, "page-desktop.png");

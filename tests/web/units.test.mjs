@@ -227,7 +227,14 @@ describe("the job: fine-tuning, LoRA, optimizer, offload, MoE (jobtype.js)", () 
     assert.equal(got.value.training.tokens, 100000 * 2048 * 2);
     const newPaths = schema.FIELDS.map((f) => f.path).filter((p) => /^\/(model\/(moe|attention)|training\/(lora|offload|dataset|optimizer|master_weights|overlap_moe_comm|moe_dispatcher|recompute_modules|stage)|parallel\/e(p|tp))/.test(p));
     assert.ok(newPaths.length >= 33, newPaths.join());
-    for (const p of newPaths) assert.notEqual(schema.getPath(scenario, p), undefined, `${p} is exercised here`);
+    // PEFT's fp32 upcast is the hf profile's (torchtune refuses it): the same job under hf.
+    const hf = structuredClone(scenario);
+    hf.training.framework = "hf";
+    delete hf.training.optimizer_in_backward;
+    hf.training.lora.fp32_upcast = false;
+    const hfGot = cliEvaluate(hf);
+    assert.equal(hfGot.ok, true, hfGot.stderr);
+    for (const p of newPaths) assert.ok(schema.getPath(scenario, p) !== undefined || schema.getPath(hf, p) !== undefined, `${p} is exercised here`);
     const enums = Object.fromEntries(schema.FIELDS.filter((f) => f.options).map((f) => [f.path, f.options]));
     for (const stage of enums["/training/stage"]) assert.equal(cliEvaluate({ ...scenario, training: { tokens: 1e9, seq_len: 4096, stage } }).ok, true, stage);
     for (const optimizer of enums["/training/optimizer"]) assert.equal(cliEvaluate({ ...scenario, training: { tokens: 1e9, seq_len: 4096, optimizer } }).ok, true, optimizer);
@@ -248,8 +255,9 @@ describe("the job: fine-tuning, LoRA, optimizer, offload, MoE (jobtype.js)", () 
     assert.equal(label("gpt-oss-20b"), "gpt-oss-20b · 20.9B (3.61B active)");
     for (const id of moeIds) assert.match(label(id), / · [\d.]+[BT] \([\d.]+[BM] active\)$/, id);
 
-    assert.deepEqual(job.relevance({ model: "mixtral-8x7b", training: { stage: "qlora" } }), { moe: true, mla: false, lora: true, qlora: true, finetune: true });
-    assert.deepEqual(job.relevance({ model: "deepseek-v3", training: {} }), { moe: true, mla: true, lora: false, qlora: false, finetune: false });
+    assert.deepEqual(job.relevance({ model: "mixtral-8x7b", training: { stage: "qlora" } }), { moe: true, mla: false, lora: true, qlora: true, qlora_hf: false, finetune: true });
+    assert.deepEqual(job.relevance({ model: "deepseek-v3", training: {} }), { moe: true, mla: true, lora: false, qlora: false, qlora_hf: false, finetune: false });
+    assert.equal(job.relevance({ model: "llama-3.1-8b", training: { stage: "qlora", framework: "hf" } }).qlora_hf, true);
     assert.equal(job.relevance({ model: { base: "mixtral-8x7b", moe: null }, training: {} }).moe, false, "moe: null makes a dense variant");
     assert.equal(job.relevance({ model: { layers: 2, moe: { experts: 4 } }, training: {} }).moe, true);
     const s = { model: "llama-3.1-8b", training: { tokens: 1 }, parallel: { ep: 8 } };

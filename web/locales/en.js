@@ -197,6 +197,7 @@ export default {
   "f_training/offload": "Offload",
   "f_training/offload/optimizer": "Offload optimizer states",
   "f_training/offload/params": "Offload parameters",
+  "f_training/lora/fp32_upcast": "fp32 upcast (PEFT)",
   "f_training/lora/base_dtype": "Frozen base dtype",
   "f_training/optimizer_in_backward": "Optimizer in backward",
   "f_training/activation_offload": "Offload activations",

@@ -196,6 +196,7 @@ export default {
   "f_training/offload": "卸载",
   "f_training/offload/optimizer": "卸载优化器状态",
   "f_training/offload/params": "卸载参数",
+  "f_training/lora/fp32_upcast": "fp32 上转（PEFT）",
   "f_training/lora/base_dtype": "冻结底座的数据类型",
   "f_training/optimizer_in_backward": "反向中更新优化器",
   "f_training/activation_offload": "卸载激活值",

@@ -86,6 +86,10 @@ struct LoraConfig {
   bool paged_optimizer = false;  // QLoRA: optimizer states in CUDA unified memory, paged to host
   double base_bytes = 2;         // LoRA: bytes per frozen base weight (2 = bf16/fp16, 4 = fp32 as loaded by default)
   double dropout = 0;            // LoRA dropout probability (PEFT lora_dropout); > 0 adds a dropout kernel per adapter
+  // QLoRA under framework hf: PEFT's prepare_model_for_kbit_training casts the embedding,
+  // norms and head to fp32 (TRL, the QLoRA reference); false is LLaMA-Factory's default
+  // (upcast_layernorm false), which keeps them and the residual stream in 16 bits.
+  bool fp32_upcast = true;
 };
 inline bool has_target(const LoraConfig& c, LoraTarget t) { return (c.targets & static_cast<unsigned>(t)) != 0; }
 
