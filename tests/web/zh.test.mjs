@@ -122,6 +122,20 @@ test("the accuracy dialog is Chinese", async () => {
   await page.keyboard.press("Escape");
 });
 
+test("a QLoRA job under PEFT: its memory items, formulas and Expert fields are Chinese", async () => {
+  const scenario = { model: "llama-3.1-8b", gpu: "rtx-4090-24gb", training: { tokens: 1e8, seq_len: 5789, global_batch: 1, micro_batch: 1, stage: "qlora", recompute: "full", framework: "hf" }, parallel: { gpus: 1 } };
+  await page.goto(`${server.url}?lang=zh#s=${b64url(JSON.stringify(scenario))}`);
+  await waitForAnswer(page);
+  await assertChinese("QLoRA memory");
+  const memory = await page.locator("#mem-items").innerText();
+  assert.match(memory, /反量化的权重/);
+  assert.match(memory, /4·s·b·h（层输入）/);
+  await page.click("#mode-expert");
+  await assertChinese("QLoRA Expert mode");
+  assert.match(await page.locator('#expert .field[data-path="/training/lora/fp32_upcast"]').innerText(), /fp32 上转/);
+  await page.click("#mode-quick");
+});
+
 test("a missing price: the warnings are Chinese", async () => {
   // B300 has no public rental price in the catalog (910B and H800 have dated ones since issue 15).
   const scenario = { model: "llama-3.1-8b", gpu: "b300-288gb", training: { tokens: 1e12, seq_len: 4096 } };

@@ -402,6 +402,7 @@ export default {
   headroom_note: "Dashed line: 80% of capacity. Fujii et al. 2024 saw no out-of-memory failure below it in 454 runs.",
   capacity_mark: "{cap}",
   mem_weights: "Weights",
+  mem_dequantised_weight: "Dequantised weight",
   mem_zero3_gathered_weights: "ZeRO-3 gathered weights",
   mem_fp8_weight_cache: "FP8 / FP4 weight cache",
   mem_gradients: "Gradients",

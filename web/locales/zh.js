@@ -399,6 +399,7 @@ export default {
   headroom_note: "虚线为容量的 80%。Fujii 等（2024）的 454 次训练中，低于这条线的没有一次显存溢出（OOM）。",
   capacity_mark: "{cap}",
   mem_weights: "权重",
+  mem_dequantised_weight: "反量化的权重",
   mem_zero3_gathered_weights: "ZeRO-3 聚合的权重",
   mem_fp8_weight_cache: "FP8 / FP4 权重缓存",
   mem_gradients: "梯度",
