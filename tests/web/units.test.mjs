@@ -3,6 +3,7 @@
 // parsing per locale, permalink encoding and its guards, scenario paths, the
 // parameter-count shape, and the evaluate()-only curve used when a core has no search().
 import assert from "node:assert/strict";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
@@ -347,5 +348,24 @@ describe("locales", () => {
     const en = (await load("locales/en.js")).default;
     const zh = (await load("locales/zh.js")).default;
     assert.deepEqual(Object.keys(en).filter((k) => !(k in zh)), []);
+  });
+
+  // render.js labels each memory item by mem_<name>; a missing key shows the core's
+  // identifier (the QLoRA "dequantised_weight" did on both pages until 2026-12-04). Every
+  // validation run and example, dense to MoE, FSDP to offload and QLoRA, names its items.
+  test("every memory item the core names has a label", async () => {
+    const en = (await load("locales/en.js")).default;
+    const names = new Set();
+    for (const dir of ["examples", "validation"]) {
+      for (const f of readdirSync(path.join(ROOT, dir)).filter((x) => x.endsWith(".json"))) {
+        const doc = readJson(path.join(ROOT, dir, f));
+        const scenario = doc.scenario ?? doc;
+        if (!scenario.model) continue;
+        const got = cliEvaluate(scenario);
+        if (got.ok) for (const item of got.value.memory.items) names.add(item.name);
+      }
+    }
+    assert.ok(names.size >= 12, [...names].join());
+    assert.deepEqual([...names].filter((n) => !(`mem_${n}` in en)), []);
   });
 });
