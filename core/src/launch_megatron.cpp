@@ -27,6 +27,7 @@ void parallel_args(Out& o, Args& a) {
   if (l.first_stage_layers > 0) a.add("--decoder-first-pipeline-num-layers", num(l.first_stage_layers));
   if (l.last_stage_layers > 0) a.add("--decoder-last-pipeline-num-layers", num(l.last_stage_layers));
   a.add("--context-parallel-size", num(l.cp));
+  if (l.cp > 1 && t.cp_comm == CpComm::ulysses) a.add("--cp-comm-type", "a2a");
   if (o.s.problem.model.moe.experts > 0) {
     a.add("--expert-model-parallel-size", num(l.ep));
     a.add("--expert-tensor-parallel-size", num(l.etp));

@@ -45,6 +45,8 @@ void parallelism(Out& o, Toml& t) {
     no_equivalent(o, "parallel.first_stage_layers/last_stage_layers",
                   num(l.first_stage_layers) + "/" + num(l.last_stage_layers));
   t.add("context_parallel_degree", num(l.cp));
+  // torchtitan's context parallelism is a ring (PyTorch context_parallel); no Ulysses.
+  if (l.cp > 1 && o.s.problem.training.cp_comm == CpComm::ulysses) no_equivalent(o, "training.cp_comm", "ulysses");
   if (o.s.problem.model.moe.experts > 0) {
     t.add("expert_parallel_degree", num(l.ep));
     t.add("expert_tensor_parallel_degree", num(l.etp));

@@ -311,9 +311,26 @@ double tp_comm(const LayerCtx& c, double mlp_units) {
 // AttnFuncWithCPAndKVP2PSWA, use_p2p_swa); for a window wider than cp − 1 chunks it
 // gathers the keys instead, the ring's volume. Each kind of layer hides its transfers
 // under its own attention, which scales with its span.
+//
+// Ulysses (training.cp_comm "ulysses"; Jacobs et al. 2023, DeepSpeed-Ulysses §3): before
+// attention an all-to-all turns each rank's s/cp tokens of every local head into the full
+// sequence of 1/cp of the heads, for Q, K and V, and one after turns O back; backward
+// does the same for their gradients. Attention then runs unchunked on its heads. The
+// all-to-alls sit on the critical path. With fewer KV heads per rank than cp ranks, K and
+// V are repeated to cp heads first (DeepSpeed-Ulysses' GQA support).
+double ulysses_comm(const LayerCtx& c) {
+  const double kv_heads = c.mla ? c.a / c.tp : std::max(c.g_kv / c.tp, c.cp);
+  const double qkv = c.mla ? c.a * (2 * c.dqk + c.dv) / c.tp : c.a * c.dqk / c.tp + 2 * kv_heads * c.d;
+  const Group g{c.l->cp, c.l->tp};
+  const double fwd =
+      all_to_all_s(c.fabric, g, 2.0 * c.M * qkv) + all_to_all_s(c.fabric, g, 2.0 * c.M * c.a * c.dv / c.tp);
+  return 2 * fwd;
+}
+
 double cp_comm(const LayerCtx& c, const Pair& core) {
   const Layout& l = *c.l;
   if (l.cp <= 1) return 0.0;
+  if (c.t->cp_comm == CpComm::ulysses) return ulysses_comm(c);
   const double kv = 2.0 * c.M * (c.mla ? c.a * (c.dqk + c.dv) : 2 * c.g_kv * c.d) / c.tp;
   const GroupShape gs = shape_of(c.fabric, Group{l.cp, l.tp});
   const double ring = (c.cp - 1) * p2p_s(c.fabric, gs.domains > 1, kv);

@@ -173,7 +173,10 @@ LayoutRule broken_rule(const ModelShape& m, const Training& t, const Layout& l) 
   if (l.vpp > 1 && l.pp * l.vpp > m.layers) return R::vpp_layers;
   // Context parallelism with load-balanced causal masking splits each sequence into
   // 2·cp chunks (Megatron-Core context parallel).
-  if (l.cp > 1 && t.seq_len % (2 * l.cp) != 0) return R::cp_seq_len;
+  // Ulysses splits the sequence cp ways and, for attention, each rank's heads cp ways.
+  const bool ulysses = t.cp_comm == CpComm::ulysses;
+  if (l.cp > 1 && t.seq_len % ((ulysses ? 1 : 2) * l.cp) != 0) return R::cp_seq_len;
+  if (l.cp > 1 && ulysses && (m.heads / l.tp) % l.cp != 0) return R::cp_ulysses_heads;
   if (l.ep < 1) return R::ep_positive;
   if (!is_moe(m) && l.ep != 1) return R::ep_dense;
   if (is_moe(m)) {
@@ -254,8 +257,15 @@ std::optional<Error> check_layout(const ModelShape& m, const Training& t, const 
                          "pp × vpp ({product}) cannot exceed the model's layers ({layers})",
                          {{"product", s(l.pp * l.vpp)}, {"layers", s(m.layers)}});
     case R::cp_seq_len:
+      if (t.cp_comm == CpComm::ulysses)
+        return divide("/parallel/cp", "cp_divide_seq_len_ulysses", "must divide seq_len ({of}), got {got}", t.seq_len,
+                      l.cp);
       return coded_error("/parallel/cp", "cp_divide_seq_len", "2 × cp ({twice_cp}) must divide seq_len ({seq_len})",
                          {{"twice_cp", s(2 * l.cp)}, {"seq_len", s(t.seq_len)}});
+    case R::cp_ulysses_heads:
+      return divide("/parallel/cp", "cp_ulysses_heads",
+                    "with cp_comm \"ulysses\" must divide the attention heads per TP rank ({of}), got {got}",
+                    m.heads / l.tp, l.cp);
     case R::ep_dense:
       return coded_error("/parallel/ep", "ep_dense", "the model has no experts (dense); ep must be 1, got {got}",
                          {{"got", s(l.ep)}});

@@ -522,6 +522,7 @@ void read_training(Reader& r, const json& root, Scenario& s) {
                "dataset",
                "recompute_modules",
                "moe_dispatcher",
+               "cp_comm",
                "cuda_graphs",
                "torch_compile",
                "liger_kernel",
@@ -625,6 +626,8 @@ void read_training(Reader& r, const json& root, Scenario& s) {
     t.fp8_recipe = *v == "mxfp8" ? Fp8Recipe::mxfp8 : *v == "delayed" ? Fp8Recipe::delayed : Fp8Recipe::tensorwise;
   if (auto v = r.choice(o, P, "moe_dispatcher", {"alltoall", "deepep"}, false))
     t.moe_dispatcher = *v == "deepep" ? MoeDispatcher::deepep : MoeDispatcher::alltoall;
+  if (auto v = r.choice(o, P, "cp_comm", {"ring", "ulysses"}, false))
+    t.cp_comm = *v == "ulysses" ? CpComm::ulysses : CpComm::ring;
   if (auto v = r.choice(o, P, "cuda_graphs", {"none", "per_layer", "full_iteration"}, false))
     t.cuda_graphs = *v == "full_iteration" ? CudaGraphs::full_iteration
                     : *v == "per_layer"    ? CudaGraphs::per_layer

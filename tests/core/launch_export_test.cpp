@@ -431,3 +431,19 @@ TEST_CASE("Megatron export: NVFP4 as --fp4-format e2m1 --fp4-recipe nvfp4", "[ex
     said = said || (w["code"] == "export_no_equivalent" && w["params"]["element"] == "training.precision");
   CHECK(said);
 }
+
+TEST_CASE("Ulysses context parallelism: Megatron's --cp-comm-type a2a, no torchtitan equivalent", "[export]") {
+  const json row = json::parse(read_source_file("validation/mindspeed_llama2_7b_fullft_32k_8xascend_a2.json"));
+  const std::string scenario = row["scenario"].dump();
+  const Options m = parse_megatron(exported(scenario, "megatron")["text"]);
+  check_names(m, framework_options("megatron"));
+  CHECK(one(m, "--context-parallel-size") == "4");
+  CHECK(one(m, "--cp-comm-type") == "a2a");
+  const json t = exported(scenario, "torchtitan");
+  bool warned = false;
+  for (const auto& w : t["warnings"]) warned |= w["params"].value("element", "") == "training.cp_comm";
+  CHECK(warned);
+  json ring = row["scenario"];
+  ring["training"].erase("cp_comm");
+  CHECK(parse_megatron(exported(ring.dump(), "megatron")["text"]).count("--cp-comm-type") == 0);
+}

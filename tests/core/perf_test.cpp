@@ -86,6 +86,30 @@ TEST_CASE("TP with SP costs 4 collectives forward and 6 backward per layer", "[p
   CHECK(st.tp_comm_s == Approx(m * 80 * 10 * one).epsilon(1e-9));
 }
 
+TEST_CASE("Ulysses CP costs two all-to-alls forward, Q K V in and O out, and two backward per layer", "[perf][cp]") {
+  // Jacobs et al. 2023 (DeepSpeed-Ulysses) §3: s/cp tokens of every local head become the
+  // full sequence of 1/cp of the heads. Llama 3.1 70B on TP 8: 8 query heads and 1 KV head
+  // per rank; with cp 4 the KV head is repeated to 4 before the exchange.
+  Problem p = llama70b_h100();
+  p.training.cp_comm = CpComm::ulysses;
+  Layout l;
+  l.tp = 8;
+  l.cp = 4;
+  l.dp = 4;
+  l.micro_batch = 1;
+  l.zero_stage = 1;
+  const StepTime st = step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency);
+  const double M = 8192.0 / 4;  // local tokens per micro-batch
+  const Fabric f = fabric_for(p.gpu, p.perf);
+  const double qkv = all_to_all_s(f, Group{4, 8}, 2.0 * M * (8 * 128 + 2 * 4 * 128));
+  const double o = all_to_all_s(f, Group{4, 8}, 2.0 * M * 8 * 128);
+  const double m = static_cast<double>(p.training.global_batch) / 4;
+  CHECK(st.cp_comm_s == Approx(m * 80 * 2 * (qkv + o)).epsilon(1e-9));
+  // Ring CP on the same layout hides its K/V passes under 8K-token attention.
+  p.training.cp_comm = CpComm::ring;
+  CHECK(step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency).cp_comm_s < st.cp_comm_s);
+}
+
 TEST_CASE("ZeRO-3 moves 1.5x the data-parallel volume of an all-reduce", "[perf][zero]") {
   // Rajbhandari et al. 2020 (ZeRO), communication analysis of stage 3: all-gather forward +
   // all-gather backward + reduce-scatter.

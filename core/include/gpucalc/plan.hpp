@@ -41,6 +41,12 @@ enum class RecomputeModule : unsigned {
 // every routed copy; DeepEP (DeepSeek 2025) sends each token once per remote scale-up
 // domain and fans it out over NVLink, in FP8 when the GEMMs are FP8.
 enum class MoeDispatcher { alltoall, deepep };
+// Context parallelism's exchange (training.cp_comm): ring, P2P passes of K and V blocks
+// overlapped with blockwise attention (Megatron-Core's default, TE cp_comm_type "p2p");
+// ulysses, all-to-alls that turn the sequence-sharded Q, K, V into head-sharded full
+// sequences and O back (Jacobs et al. 2023, DeepSpeed-Ulysses; TE "a2a"; MindSpeed
+// ulysses_cp_algo).
+enum class CpComm { ring, ulysses };
 // Megatron-Core CUDA graphs (--cuda-graph-impl, --cuda-graph-scope): none; per_layer, Transformer
 // Engine graphs of each layer's attention, router and dispatch preprocessing (scope attn,
 // moe_router, moe_preprocess); full_iteration, the whole forward-backward as one graph
@@ -123,6 +129,7 @@ struct Training {
   bool overlap_moe_comm =
       false;  // EP all-to-all hidden under other micro-batches' compute (DualPipe, 1F1B A2A overlap)
   MoeDispatcher moe_dispatcher = MoeDispatcher::alltoall;
+  CpComm cp_comm = CpComm::ring;
   CudaGraphs cuda_graphs = CudaGraphs::unspecified;  // training.cuda_graphs (framework megatron)
   // training.torch_compile: PyTorch stacks (torchtitan) fuse their element-wise ops with
   // torch.compile instead of running them as separate eager kernels.
@@ -289,6 +296,7 @@ enum class LayoutRule {
   vpp_needs_pp,
   vpp_layers,
   cp_seq_len,
+  cp_ulysses_heads,
   ep_dense,
   ep_positive,
   ep_experts,
