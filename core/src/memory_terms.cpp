@@ -221,9 +221,9 @@ MemoryTerm output_and_loss_term(const TermInputs& x) {
   Parts f;
   f.push_back(
       stream_elem_bytes(x.training) > 2.0
-          ? text(
-                "mem_loss_formula_hf_fp32",
-                "4·s·b·h (fp32 norm input) + 4·s·b·h (fp32 head input) + 12 B × s·b·V/t (fp32 log-softmax, its gradient and input gradient)")
+          ? text("mem_loss_formula_hf_fp32",
+                 "4·s·b·h (fp32 norm input) + 4·s·b·h (fp32 head input) + 12 B × s·b·V/t (fp32 log-softmax, its "
+                 "gradient and input gradient)")
           : coded_text(fw.loss_formula));
   if (m.loss_before_rebuild && m.recompute_working > 0)
     f.push_back(text("mem_f_loss_freed",
