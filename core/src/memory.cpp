@@ -53,9 +53,11 @@ double lora_params_per_layer(const ModelShape& m, const LoraConfig& c, bool moe_
   return n + experts * mlp(static_cast<double>(m.moe.expert_ffn_hidden)) + (fs > 0 ? mlp(fs) : 0.0);
 }
 
-double stream_elem_bytes(const Training& t) {
-  return t.stage == Stage::qlora && t.framework == Framework::hf && t.lora.fp32_upcast ? 4.0 : kAct;
+bool peft_fp32_upcast(const Training& t) {
+  return t.stage == Stage::qlora && t.framework == Framework::hf && t.lora.fp32_upcast;
 }
+
+double stream_elem_bytes(const Training& t) { return peft_fp32_upcast(t) ? 4.0 : kAct; }
 
 double nf4_bytes_per_param(bool double_quant) {
   return (4.0 + (double_quant ? 8.0 / 64.0 + 32.0 / (64.0 * 256.0) : 32.0 / 64.0)) / 8.0;
@@ -378,7 +380,7 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     // (lora.fp32_upcast; LLaMA-Factory by default does not).
     const bool q = t.stage == Stage::qlora;
     const double nf4 = nf4_bytes_per_param(t.lora.double_quant);
-    const double dense_bytes = q && t.framework == Framework::hf && t.lora.fp32_upcast ? 4.0 : t.lora.base_bytes;
+    const double dense_bytes = peft_fp32_upcast(t) ? 4.0 : t.lora.base_bytes;
     const double shared_linear = sp.linear - sp.expert_params;
     const double base = q ? (sp.params - shared_linear) * dense_bytes + shared_linear * nf4 : sp.params * dense_bytes;
     const double experts = sp.expert_params * (q ? nf4 : dense_bytes);

@@ -54,7 +54,7 @@ MemoryTerm weights_term(const TermInputs& x) {
                                                  {"base", base},
                                                  {"adapter", bytes_of(sb.weights)}}
                                         : Params{};
-  if (tr.stage == Stage::qlora && tr.framework == Framework::hf && tr.lora.fp32_upcast)
+  if (peft_fp32_upcast(tr))
     f.push_back(coded("mem_f_weights_qlora_peft",
                       "frozen base: NF4 linear weights {nf4} B + 4 B norms/embeddings (PEFT casts them to fp32); "
                       "adapters {adapter}",
@@ -156,7 +156,10 @@ MemoryTerm gradients_term(const TermInputs& x) {
           tr.offload.optimizer && fw.offload_streams_gradients && !tr.optimizer_in_backward
               ? coded_text(fw.offload_source)
           : tr.grad_dtype_bytes ? text("mem_s_grad_given", "ZeRO §3.1/§5; training.grad_dtype")
-                                : coded_text(fw.grad_source)};
+          // Without a master copy every stack keeps 16-bit gradients (plan.cpp state_bytes).
+          : !tr.master_weights && tr.framework != Framework::torchtune
+              ? text("mem_s_grad_no_master", "ZeRO §3.1/§5; no fp32 master: 16-bit gradients")
+              : coded_text(fw.grad_source)};
 }
 
 MemoryTerm optimizer_term(const TermInputs& x) {
@@ -202,7 +205,7 @@ MemoryTerm layer_activations_term(const TermInputs& x) {
                   ps));
   if (m.host_activations > 0)
     f.push_back(text("mem_f_activations_offloaded", "; all but 6 checkpoints offloaded to the host"));
-  if (stream_elem_bytes(x.training) > 2.0) f.push_back(fp32_stream_part());
+  if (peft_fp32_upcast(x.training)) f.push_back(fp32_stream_part());
   return {"layer_activations", "activations", m.layer_activations, f,
           literal("docs/memory-model.md; Korthikanti et al. 2022 Table 2, §4.2.3")};
 }
@@ -211,7 +214,7 @@ MemoryTerm recompute_working_term(const TermInputs& x) {
   MemoryTerm t = one("recompute_working_layer", "activations", x.stage.recompute_working,
                      text("mem_f_recompute_working", "one layer's saved tensors, rebuilt during backward"),
                      literal("Korthikanti et al. 2022 §5"));
-  if (stream_elem_bytes(x.training) > 2.0) t.formula.push_back(fp32_stream_part());
+  if (peft_fp32_upcast(x.training)) t.formula.push_back(fp32_stream_part());
   return t;
 }
 
@@ -220,7 +223,7 @@ MemoryTerm output_and_loss_term(const TermInputs& x) {
   const FrameworkProfile& fw = framework_profile(x.training.framework);
   Parts f;
   f.push_back(
-      stream_elem_bytes(x.training) > 2.0
+      peft_fp32_upcast(x.training)
           ? text("mem_loss_formula_hf_fp32",
                  "4·s·b·h (fp32 norm input) + 4·s·b·h (fp32 head input) + 12 B × s·b·V/t (fp32 log-softmax, its "
                  "gradient and input gradient)")

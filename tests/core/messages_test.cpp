@@ -253,3 +253,23 @@ TEST_CASE("the answer's explanatory prose comes in parts the page renders in eit
     CHECK(codes.count(code) == 1);
   }
 }
+
+TEST_CASE("the gradients item cites why its dtype is what it is", "[messages]") {
+  // Per stack (framework.cpp grad_source), training.grad_dtype when given, and 16 bits
+  // without an fp32 master (plan.cpp state_bytes).
+  const auto source_code = [](const std::string& training) {
+    const json env = json::parse(gpucalc::evaluate_json(
+        R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb","training":{"tokens":1e9,"seq_len":4096,"global_batch":64)" +
+        training + R"(},"parallel":{"gpus":8}})"));
+    REQUIRE(env["ok"] == true);
+    for (const auto& it : env["value"]["memory"]["items"])
+      if (it["name"] == "gradients") return it["source_coded"]["code"].get<std::string>();
+    return std::string();
+  };
+  CHECK(source_code("") == "mem_s_grad_megatron");
+  CHECK(source_code(R"(,"framework":"torchtitan")") == "mem_s_grad_fsdp2");
+  CHECK(source_code(R"(,"framework":"deepspeed")") == "mem_s_grad_deepspeed");
+  CHECK(source_code(R"(,"grad_dtype":"bf16")") == "mem_s_grad_given");
+  CHECK(source_code(R"(,"master_weights":false)") == "mem_s_grad_no_master");
+  CHECK(source_code(R"(,"master_weights":false,"framework":"torchtune")") == "mem_s_grad_torchtune");
+}

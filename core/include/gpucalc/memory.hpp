@@ -97,11 +97,13 @@ double lora_params_per_layer(const ModelShape& m, const LoraConfig& c, bool moe_
 // block constants: 32 bits per 64 (0.5 bit), or with double quantisation 8 bits per 64
 // plus 32 per 64·256 (0.127 bit) (Dettmers et al. 2023 §3).
 double nf4_bytes_per_param(bool double_quant);
-// Bytes per element of the activations on the residual stream: 2 (bf16/fp16), or 4 for a
-// QLoRA base prepared by Hugging Face PEFT (prepare_model_for_kbit_training casts the
-// embedding, the norms and the head to fp32; bitsandbytes' Linear4bit returns its input's
-// dtype), whose residual stream, norm outputs and MLP then run in fp32
-// (docs/memory-model.md §1b).
+// A QLoRA base prepared by Hugging Face PEFT (framework hf, lora.fp32_upcast):
+// prepare_model_for_kbit_training casts the embedding, the norms and the head to fp32,
+// and bitsandbytes' Linear4bit returns its input's dtype, so the residual stream, norm
+// outputs and MLP run in fp32 too (docs/memory-model.md §1b).
+bool peft_fp32_upcast(const Training& t);
+// Bytes per element of the activations on the residual stream: 2 (bf16/fp16), 4 under
+// peft_fp32_upcast.
 double stream_elem_bytes(const Training& t);
 
 // Memory of pipeline stage `stage` (0..pp-1).
