@@ -90,6 +90,14 @@ struct SavedElem {
   // for every recipe but delayed, which TE does not support there (megatron/core/
   // transformer/attention.py; TE linear.py "DelayedScaling recipe is not supported").
   double proj_extra = 0;
+  // A gated MLP run as eager PyTorch ops (Transformers' LlamaMLP / Qwen2MLP forward
+  // down_proj(act_fn(gate_proj(x)) * up_proj(x)); torchtitan's and torchtune's
+  // FeedForward w2(F.silu(w1(x)) * w3(x))): autograd keeps act_fn's output for the
+  // product's backward beside the gate (act_fn's input), the up output and the product
+  // (down_proj's input): a fourth f-wide tensor. Fused kernels (Megatron-Core
+  // bias_swiglu, Liger's LigerSiLUMulFunction, which saves only gate and up) recompute
+  // it in backward; so does a torch.compile'd graph.
+  double glu_act = 0;
 };
 SavedElem saved_elem(const Training& t) {
   SavedElem e;
@@ -97,6 +105,7 @@ SavedElem saved_elem(const Training& t) {
   // unfused SwiGLU's tensors are fp32; attention runs on the bf16 copies Transformers'
   // FlashAttention path casts Q, K and V to.
   e.act = e.gemm_in = stream_elem_bytes(t);
+  if (eager_kernels(t)) e.glu_act = e.act;
   if (!quantised_gemms(t.precision) || t.framework != Framework::megatron || is_adapter_stage(t)) return e;
   // NVFP4 keeps the column-wise (Hadamard-transformed) FP4 copy the Wgrad GEMM reads:
   // 0.5 B and an E4M3 scale per 16 elements.
@@ -124,8 +133,11 @@ double mlp_input_bytes(const ModelShape& m, const Layout& l, const SavedElem& e,
 }
 
 // An MLP's intermediates per token, width w: the activation function keeps its 16-bit
-// input (SwiGLU: gate and up, 2w; GELU: w) and fc2 its input, the activation output (w).
-double mlp_inner_bytes(double mats, double w, const SavedElem& e) { return e.act * (mats - 1.0) * w + e.gemm_in * w; }
+// input (SwiGLU: gate and up, 2w; GELU: w) and fc2 its input, the activation output (w);
+// an eager gated MLP also the activation of the gate (w, SavedElem::glu_act).
+double mlp_inner_bytes(double mats, double w, const SavedElem& e) {
+  return e.act * (mats - 1.0) * w + e.gemm_in * w + (mats > 2.0 ? e.glu_act * w : 0.0);
+}
 
 }  // namespace
 

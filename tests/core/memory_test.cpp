@@ -277,3 +277,33 @@ TEST_CASE("QLoRA prepared by PEFT keeps an fp32 residual stream: 4sbh checkpoint
   tr.stage = Stage::lora;
   CHECK(stream_elem_bytes(tr) == 2.0);
 }
+
+TEST_CASE("an eager gated MLP keeps its activation's output: 4f per token, 3f when fused", "[memory][framework]") {
+  // docs/memory-model.md §2: Transformers' LlamaMLP and torchtitan's / torchtune's
+  // FeedForward run down(silu(gate(x)) * up(x)) as eager ops; autograd keeps gate, silu(gate),
+  // up and the product. Megatron-Core's bias_swiglu, Liger's SiLU-mul and a compiled graph
+  // keep gate, up and the product. Llama 3.1 8B, one GPU, no recomputation:
+  // 2·s·b·(4h + 2ad + 2gd + 3f) + 4·b·a·s fused, plus 2·s·b·f eager.
+  const ModelShape m = *find_model("llama-3.1-8b");
+  Training tr;
+  tr.seq_len = 4096;
+  tr.global_batch = 8;
+  tr.tokens = 1e9;
+  Layout l;
+  l.micro_batch = 2;
+  const double sb = 4096.0 * 2, h = 4096, f = 14336;
+  const double fused = 2 * sb * (4 * h + 2 * 32 * 128 + 2 * 8 * 128 + 3 * f) + 4.0 * 2 * 32 * 4096;
+  CHECK(activation_bytes_per_layer(m, tr, l) == Approx(fused).epsilon(1e-12));  // megatron
+  for (Framework fw : {Framework::hf, Framework::torchtitan, Framework::torchtune, Framework::deepspeed}) {
+    tr.framework = fw;
+    tr.liger_kernel = false;
+    tr.torch_compile = false;
+    CHECK(activation_bytes_per_layer(m, tr, l) == Approx(fused + 2 * sb * f).epsilon(1e-12));
+    tr.torch_compile = true;
+    CHECK(activation_bytes_per_layer(m, tr, l) == Approx(fused).epsilon(1e-12));
+  }
+  tr.framework = Framework::hf;
+  tr.torch_compile = false;
+  tr.liger_kernel = true;
+  CHECK(activation_bytes_per_layer(m, tr, l) == Approx(fused).epsilon(1e-12));
+}

@@ -255,8 +255,9 @@ TEST_CASE("the validation spread per regime: wide where the model is far off or 
   CHECK(v.memory_band(Framework::hf).n == 5);
   CHECK(v.memory_band(Framework::hf).high == Approx(1.149).margin(0.01));
   CHECK(v.memory_band(Framework::torchtitan).n == 3);
-  CHECK(v.memory_band(Framework::torchtitan).high == Approx(1.149).margin(0.01));  // 71.9 / 62.6 (70B row, reserved)
-  CHECK(v.memory_band(Framework::megatron).framework == "pooled");                 // no Megatron row measures memory
+  // 71.9 / 63.5 (70B row, reserved; 62.6 before an eager SwiGLU kept its fourth tensor)
+  CHECK(v.memory_band(Framework::torchtitan).high == Approx(1.132).margin(0.01));
+  CHECK(v.memory_band(Framework::megatron).framework == "pooled");  // no Megatron row measures memory
 }
 
 TEST_CASE("an answer's time range comes from its own regime and widens beyond the validated scale", "[uncertainty]") {
