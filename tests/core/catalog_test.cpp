@@ -315,12 +315,17 @@ TEST_CASE("accelerators without a measured performance profile fall back to the 
   CHECK(perf_profile_for("h100-sxm-80gb").matmul.value == 0.803);
   CHECK(perf_profile_for("mi300x-192gb").matmul.value == 0.514);
   // Ascend 910B (gameofdimension/limulidae): GEMM 328 / 353.89 TFLOP/s; HCCS bus bandwidth
-  // (72 × 2·7/8 + 149 × 7/8) / 2 = 128.2 of 196 GB/s. The rest stays the default's.
+  // (72 × 2·7/8 + 149 × 7/8) / 2 = 128.2 of 196 GB/s. Attention (hw-native-sys/pto-isa):
+  // torch_npu's forward 150.8 / 353.89 TFLOP/s at 32K; backward by the default's ratio
+  // 0.40 / 0.55. The rest stays the default's.
   const PerfProfile a = perf_profile_for("ascend-910b");
   CHECK(a.profile_id == "ascend-910b");
   CHECK(a.matmul.value == Approx(328 / 353.89).margin(5e-4));
   CHECK(a.scaleup.value == Approx((72 * 1.75 + 149 * 0.875) / 2 / 196).margin(5e-4));
-  CHECK(a.attention_fwd.confidence == "low");  // from the default profile
+  CHECK(a.attention_fwd.value == Approx(150.8 / 353.89).margin(5e-4));
+  CHECK(a.attention_bwd.value == Approx(150.8 / 353.89 * 0.40 / 0.55).margin(5e-3));
+  CHECK(a.attention_bwd.confidence == "low");
+  CHECK(a.memory.confidence == "low");  // from the default profile
 }
 
 TEST_CASE("the model presets: at least 25 dense models, each with its source", "[catalog][models]") {
