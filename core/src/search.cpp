@@ -80,14 +80,28 @@ Error explain_no_layout(const Problem& p, const Constraints& c) {
     if (c.recompute_modules) l.recompute_modules = *c.recompute_modules;
     if (auto e = check_layout(p.model, p.training, l)) return *e;
   }
-  const auto admits = [&](const Constraints& cc) {
+  const auto admits_in = [](const Problem& pr, const Constraints& cc) {
     bool any = false;
-    const bool complete = enumerate_layouts(p, cc, [&](const Layout&) {
+    const bool complete = enumerate_layouts(pr, cc, [&](const Layout&) {
       any = true;
       return false;
     });
     return any || !complete;  // too many to search counts as admitting one
   };
+  const auto admits = [&](const Constraints& cc) { return admits_in(p, cc); };
+  // Ulysses context parallelism splits the heads of each TP rank across cp (plan.cpp
+  // cp_ulysses_heads); its seq_len rule (cp | s) is looser than ring's (2·cp | s), and
+  // cp = 1 always passes, so when ring attention admits a layout the fixed cp does not
+  // divide the heads per TP rank for any tp left.
+  if (p.training.cp_comm == CpComm::ulysses && c.cp) {
+    Problem ring = p;
+    ring.training.cp_comm = CpComm::ring;
+    if (admits_in(ring, c))
+      return coded_error("/parallel/cp", "cp_ulysses_no_layout",
+                         "with cp_comm \"ulysses\" must divide the attention heads per TP rank ({heads} / tp) for "
+                         "some tp the other fields allow, got {got} (\"ring\" admits it)",
+                         {{"heads", std::to_string(p.model.heads)}, {"got", std::to_string(*c.cp)}});
+  }
   // Free one fixed field at a time, most specific first; the first whose release
   // admits a layout is the one to change.
   struct Knob {
