@@ -98,8 +98,8 @@ Error explain_no_layout(const Problem& p, const Constraints& c) {
     ring.training.cp_comm = CpComm::ring;
     if (admits_in(ring, c))
       return coded_error("/parallel/cp", "cp_ulysses_no_layout",
-                         "with cp_comm \"ulysses\" must divide the attention heads per TP rank ({heads} / tp) for "
-                         "some tp the other fields allow, got {got} (\"ring\" admits it)",
+                         "with cp_comm \"ulysses\" must divide the heads per TP rank ({heads} / tp) for some allowed "
+                         "tp, got {got} (\"ring\" admits it)",
                          {{"heads", std::to_string(p.model.heads)}, {"got", std::to_string(*c.cp)}});
   }
   // Free one fixed field at a time, most specific first; the first whose release
