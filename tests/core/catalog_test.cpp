@@ -316,9 +316,12 @@ TEST_CASE("accelerators without a measured performance profile fall back to the 
   // SDPA benchmark at 8K, causal, 128 query / 8 KV heads of 128, backward FLOPs 2.5x forward.
   CHECK(perf_profile_for("b200-180gb").attention_fwd.value == Approx(1171.3 / 2250).margin(5e-4));
   CHECK(perf_profile_for("b200-180gb").attention_bwd.value == Approx(942.5 / 2250).margin(5e-4));
-  CHECK(perf_profile_for("gb200-186gb").attention_fwd.value == Approx(1584.0 / 2500).margin(5e-4));
-  CHECK(perf_profile_for("gb200-186gb").attention_bwd.value == Approx(1211.0 / 2500).margin(5e-4));
-  CHECK(perf_profile_for("b300-288gb").attention_fwd.confidence == "low");  // B200's fraction, derived
+  // GB200 and GB300 from one later run (cuDNN 9.22, 64 query / 8 KV heads of 128).
+  CHECK(perf_profile_for("gb200-186gb").attention_fwd.value == Approx(1574.0 / 2500).margin(5e-4));
+  CHECK(perf_profile_for("gb200-186gb").attention_bwd.value == Approx(1332.0 / 2500).margin(5e-4));
+  CHECK(perf_profile_for("gb300-279gb").attention_fwd.value == Approx(1856.0 / 2500).margin(5e-4));
+  CHECK(perf_profile_for("gb300-279gb").attention_bwd.value == Approx(1435.0 / 2500).margin(5e-4));
+  CHECK(perf_profile_for("b300-288gb").attention_fwd.confidence == "low");  // GB300's fraction, derived
   CHECK(perf_profile_for("h100-sxm-80gb").matmul.value == 0.803);
   CHECK(perf_profile_for("mi300x-192gb").matmul.value == 0.514);
   // Ascend 910B (gameofdimension/limulidae): GEMM 328 / 353.89 TFLOP/s; HCCS bus bandwidth
