@@ -29,6 +29,7 @@ Kernels kernels_for(const Gpu& g, const PerfProfile& perf, const Training& t, co
   k.mm_eff16 = perf.matmul.value.value_or(0.75);
   k.att_fwd = perf.attention_fwd.value.value_or(0.55);
   k.att_bwd = perf.attention_bwd.value.value_or(0.4);
+  k.att_span_ref = perf.attention_span.value.value_or(k.data->att_span_ref);
   // The PyTorch-native stacks call F.scaled_dot_product_attention (or flash-attn 2),
   // whose default priority puts the FlashAttention-2 backend first; cuDNN is opt-in
   // before PyTorch 2.11 (pytorch/pytorch#138522). Where the profile's attention measures
@@ -139,7 +140,6 @@ struct Pair {
 };
 Pair core_attention(const LayerCtx& c) {
   if (c.t->flash_attention) {
-    const double fl = c.M * c.span * c.a * (c.dqk + c.dv) / c.tp;
     // Narrow heads run slower per FLOP (data/perf.json attention_head_dim; the profile's
     // fractions are for head dim 128). MLA's d_qk ≠ d_v: their mean.
     const PerfData& pd = *c.k.data;
@@ -147,7 +147,19 @@ Pair core_attention(const LayerCtx& c) {
     const double hd = (c.dqk + c.dv) / 2;
     const double f_fwd = (fused ? pd.att_hd_fused_fwd : pd.att_hd_fa2_fwd).at(hd);
     const double f_bwd = (fused ? pd.att_hd_fused_bwd : pd.att_hd_fa2_bwd).at(hd);
-    return {fl / (c.k.peak16 * c.k.att_fwd * f_fwd), 2.5 * fl / (c.k.peak16 * c.k.att_bwd * f_bwd)};
+    // Short spans run slower per FLOP than the profile's reference sequence, sliding
+    // windows slowest (data/perf.json attention_tiles): full and windowed layers apart.
+    const AttentionSpans& sp = c.spans;
+    const double per_span = c.M * c.a * (c.dqk + c.dv) / c.tp;
+    const auto span_time = [&](bool bwd) {
+      const double ref = c.k.att_span_ref;
+      double t = (1 - sp.windowed_share) * sp.full / attention_span_speed(pd, sp.full, ref, false, bwd);
+      if (sp.windowed_share > 0)
+        t += sp.windowed_share * sp.windowed / attention_span_speed(pd, sp.windowed, ref, true, bwd);
+      return per_span * t;
+    };
+    return {span_time(false) / (c.k.peak16 * c.k.att_fwd * f_fwd),
+            2.5 * span_time(true) / (c.k.peak16 * c.k.att_bwd * f_bwd)};
   }
   const double fl = 2 * c.M * c.s * c.a * (c.dqk + c.dv) / c.tp;
   const double fwd = c.k.gemm16(fl, 2.0 * 2 * c.M * c.s * c.a / c.tp);

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "gpucalc/perf.hpp"
 
 #include <nlohmann/json.hpp>
@@ -100,9 +101,32 @@ const PerfData& perf_data() {
       p.att_hd_fa2_fwd = curve_from(fa2, "head_dim", "fwd");
       p.att_hd_fa2_bwd = curve_from(fa2, "head_dim", "bwd");
     }
+    if (auto it = j.find("attention_tiles"); it != j.end() && it->is_object()) {
+      const auto num = [&](const json& o, const char* key, double& out) {
+        if (auto v = o.find(key); v != o.end() && v->is_number()) out = v->get<double>();
+      };
+      num(*it, "keys_per_tile", p.att_tile_keys);
+      num(*it, "reference_span", p.att_span_ref);
+      if (auto f = it->find("fixed_tiles"); f != it->end() && f->is_object()) {
+        num(*f, "fwd", p.att_fixed_tiles_fwd);
+        num(*f, "bwd", p.att_fixed_tiles_bwd);
+      }
+    }
     return p;
   }();
   return d;
+}
+
+double attention_span_speed(const PerfData& d, double span, double ref, bool windowed, bool backward) {
+  const double c0 = backward ? d.att_fixed_tiles_bwd : d.att_fixed_tiles_fwd;
+  if (c0 <= 0 || span <= 0 || ref <= 0 || d.att_tile_keys <= 0) return 1.0;
+  const auto e = [&](double s, double delta) {
+    const double u = s / (2 * d.att_tile_keys);
+    return u / (c0 + u + delta);
+  };
+  // Past the reference the measured rates stay within -8% to +7% of it (32K against 8K;
+  // GB200's backward falls): no gain is taken there.
+  return std::min(1.0, e(span, windowed ? 1.0 : 0.5) / e(ref, 0.5));
 }
 
 PerfProfile perf_profile_for(const std::string& gpu_id) {
@@ -133,6 +157,7 @@ PerfProfile perf_profile_for(const std::string& gpu_id) {
   take(p.attention_fwd, "attention_fwd");
   take(p.attention_bwd, "attention_bwd");
   take(p.attention_fa2, "attention_fa2");
+  take(p.attention_span, "attention_span");
   take(p.memory, "memory");
   take(p.scaleup, "scaleup");
   take(p.scaleout, "scaleout");

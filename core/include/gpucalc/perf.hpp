@@ -24,6 +24,9 @@ struct PerfProfile {
   // package) relative to attention_fwd/bwd, where those measure a faster native kernel
   // (FA3 / cuDNN on Hopper); absent: the same kernel class, 1.
   Spec attention_fa2;
+  // The causal sequence attention_fwd/bwd were measured at, where it is not
+  // data/perf.json attention_tiles.reference_span (absent: that).
+  Spec attention_span;
   // false for the default profile and when data/perf.json derives the profile from sibling
   // parts instead of measuring this one ("measured": false): such answers take the
   // unmeasured-accelerator range.
@@ -63,7 +66,16 @@ struct PerfData {
   // cuDNN fused attention (Megatron-Core) and FlashAttention-2 (PyTorch-native stacks)
   // (data/perf.json attention_head_dim).
   Curve att_hd_fused_fwd, att_hd_fused_bwd, att_hd_fa2_fwd, att_hd_fa2_bwd;
+  // Tiled attention's fixed cost per query tile, in key-tile iterations, forward and
+  // backward; the keys per tile; the causal sequence the profiles' fractions are for
+  // (data/perf.json attention_tiles; 0: no span correction).
+  double att_tile_keys = 128, att_fixed_tiles_fwd = 0, att_fixed_tiles_bwd = 0, att_span_ref = 8192;
 };
+
+// A tiled attention kernel's speed at `span` (2 × keys per query) over its speed at the
+// causal sequence `ref`: e(u)/e(u_ref), e(u) = u/(c0 + u + δ), u = span/2 keys per query in
+// key tiles; δ the tiles walked in part (0.5 causal, 1 sliding window); at most 1.
+double attention_span_speed(const PerfData& d, double span, double ref, bool windowed, bool backward);
 
 const PerfData& perf_data();
 
