@@ -22,8 +22,8 @@ struct Kernels {
   double peak16 = 0, mm_eff16 = 0;
   double att_fwd = 0, att_bwd = 0;
   double att_span_ref = 8192;  // the causal sequence att_fwd/att_bwd are for
-  double hbm = 0;  // achieved HBM bytes/s for large streams
-  double sms = 0;  // SMs for wave quantization; 0: none (assume.hfu)
+  double hbm = 0;              // achieved HBM bytes/s for large streams
+  double sms = 0;              // SMs for wave quantization; 0: none (assume.hfu)
   // Bytes per element a linear's GEMMs move through HBM: its inputs (1 under FP8, else 2),
   // its 16-bit output, and the weight gradient it accumulates (read and written at the
   // gradient's size: Megatron's fused fp32 main_grad accumulation).

@@ -1,5 +1,5 @@
-#include <algorithm>
 #include "gpucalc/perf.hpp"
+#include <algorithm>
 
 #include <nlohmann/json.hpp>
 

@@ -284,8 +284,7 @@ TEST_CASE("packed documents: shorter attention, faster steps, and a full-length 
   CHECK(squad / one < 1.08);
 }
 
-TEST_CASE("attention slows with the keys a query attends over, as cuDNN measures it",
-          "[compute][attention_span]") {
+TEST_CASE("attention slows with the keys a query attends over, as cuDNN measures it", "[compute][attention_span]") {
   // data/perf.json attention_tiles: a fixed cost per 128-row query tile of c0 key-tile
   // iterations (3.5 forward, 4.25 backward), e(u) = u / (c0 + u + δ), relative to the
   // 8K causal reference (u = 32, δ = 0.5).
@@ -365,7 +364,8 @@ TEST_CASE("sliding windows with context parallelism: Transformer Engine exchange
   // The window runs slower per FLOP than the 8K reference (data/perf.json attention_tiles).
   const double v_fwd = attention_span_speed(perf_data(), span, 8192, true, false);
   const double v_bwd = attention_span_speed(perf_data(), span, 8192, true, true);
-  const double fwd = fl / (peak * *p.attention_fwd.value * v_fwd), bwd = 2.5 * fl / (peak * *p.attention_bwd.value * v_bwd);
+  const double fwd = fl / (peak * *p.attention_fwd.value * v_fwd),
+               bwd = 2.5 * fl / (peak * *p.attention_bwd.value * v_bwd);
   const double halo = p2p_s(fabric_for(g, p), true, 2.0 * (2 * w) * (2 * 8 * 128) / 4);  // 2 B · 2w · (K+V)/tp
   REQUIRE(halo > fwd / 2);  // the case where the exchange shows
   const double expected = 4 * (std::max(0.0, halo - fwd / 2) + std::max(0.0, halo - bwd / 2));
