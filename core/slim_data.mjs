@@ -13,10 +13,18 @@ import path from "node:path";
 
 // Per file: JSON paths of members to leave out; "*" matches any key, "**" any depth.
 const DROP = {
-  "perf.json": [["**", "about"], ["sources"], ["moe_layer_overhead", "source"]],
+  "perf.json": [
+    ["**", "about"],
+    ["sources"],
+    ["moe_layer_overhead", "source"],
+    // Read by no code (attention_tiles) or read and never printed (attention_span).
+    ["attention_tiles", "source"],
+    ["profiles", "*", "attention_span", "source"],
+  ],
   // The GPU catalog's descriptive prose (what the core stores but never prints in an
   // answer; `gpucalc catalog gpus` keeps it): ~4 KB gzip of every first visit.
   "gpus.json": [
+    ["about"],
     ["gpus", "*", "notes"],
     ["gpus", "*", "least_sure"],
     ["gpus", "*", "form_factor"],
