@@ -195,7 +195,8 @@ MlpBlock dense_mlp(const LayerCtx& c) {
 // and again backward (and forward once more when the MoE layer is recomputed). The share
 // for ranks in the same scale-up domain rides NVLink, the rest the GPU's own NIC — the
 // split DeepSeek-V3 §3.2.2 limits with node-limited routing. DeepEP sends a token once
-// per remote domain its k experts fall in (FP8 dispatch under FP8) and fans out over NVLink.
+// per remote domain its k experts fall in (FP8 dispatch under FP8) and fans out over NVLink,
+// once per rank reached.
 double ep_all_to_all(const LayerCtx& c) {
   const Layout& l = *c.l;
   const double ep = static_cast<double>(l.ep);
@@ -204,15 +205,21 @@ double ep_all_to_all(const LayerCtx& c) {
   const double elem = deepep && c.t->precision == Precision::fp8 ? 1.5 : 2.0;
   const double bytes = elem * (c.M / c.ts) * kk * c.h;
   const Group group{l.ep, l.etp};  // EP ranks sit at stride etp
-  double one = all_to_all_s(c.fabric, group, bytes);
   const GroupShape gs = shape_of(c.fabric, group);
+  // Of n places (ranks, domains) holding equal shares of the experts, a token's k experts
+  // reach n·(1 - (1 - 1/n)^k) on average (uniform routing).
+  const auto reached = [kk](double n) { return n * (1.0 - std::pow(1.0 - 1.0 / n, kk)); };
+  // DeepEP sends a token to each rank holding any of its experts once (its dispatch layout,
+  // is_token_in_rank), and combines one row per token and rank: k copies become the ranks
+  // reached (DeepEP README, "intranode" and "internode" kernels).
+  const double copies = deepep ? reached(ep) : kk;
+  double one = all_to_all_s(c.fabric, group, bytes * copies / kk);
   if (deepep && gs.domains > 1) {
-    // Of D domains a token reaches D·(1 - (1 - 1/D)^k) on average (uniform routing),
-    // D-1 of D of them remote; every copy then fans out over NVLink.
+    // A token crosses to each remote domain it reaches once (D-1 of D of them remote),
+    // then fans out over NVLink to the ranks it reaches there.
     const double D = gs.domains;
-    const double reached = D * (1.0 - std::pow(1.0 - 1.0 / D, kk));
-    const double off = elem * (c.M / c.ts) * c.h * reached * (D - 1) / D / c.fabric.out_bytes_per_s;
-    const double on = bytes * (ep - 1) / ep / c.fabric.up_bytes_per_s;
+    const double off = elem * (c.M / c.ts) * c.h * reached(D) * (D - 1) / D / c.fabric.out_bytes_per_s;
+    const double on = bytes * copies / kk * (ep - 1) / ep / c.fabric.up_bytes_per_s;
     one = std::max(on, off) + c.fabric.base_latency_s + c.fabric.out_hop_s;
   }
   const bool again = l.recompute == Recompute::full || recomputes(l, RecomputeModule::moe);
