@@ -12,6 +12,10 @@ QuickEstimate quick_estimate(double params, double memory_gb, double efficiency)
   q.efficiency = efficiency;
   const double denom = memory_gb * efficiency;
   q.gpus_raw = denom > 0 ? q.params_billion * kRuleOfThumbBytesPerParam / denom : 0;
+  // A custom GPU's memory may be any positive number: a vanishing one makes the ratio
+  // overflow, so it stops at a count past any cluster (the cast stays defined).
+  constexpr double kMaxGpus = 1e15;
+  if (!(q.gpus_raw < kMaxGpus)) q.gpus_raw = kMaxGpus;
   q.gpus = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(q.gpus_raw - 1e-9)));
   return q;
 }
