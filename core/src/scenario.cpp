@@ -257,8 +257,9 @@ void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>
   }
 }
 
-void override_spec(Reader& r, const json& o, const std::string& P, const char* key, Spec& s, double lo, double hi) {
-  if (auto v = r.number(o, P, key, false, lo, hi, true)) {
+void override_spec(Reader& r, const json& o, const std::string& P, const char* key, Spec& s, double lo, double hi,
+                   bool lo_exclusive = true) {
+  if (auto v = r.number(o, P, key, false, lo, hi, lo_exclusive)) {
     s.value = *v;
     s.source = "scenario";
     s.confidence = "user";
@@ -296,7 +297,9 @@ void read_gpu(Reader& r, const json& root, Gpu& g) {
       g.name = "custom accelerator";
     }
     if (auto v = r.text(o, P, "name", 200)) g.name = *v;
-    override_spec(r, o, P, "memory_gib", g.memory_gib, 0, 1e6);
+    // At least 1 MiB: below that no byte count of the answer is meaningful (a vanishing
+    // memory printed a capacity of 0 bytes; fuzz/corpus/regress-quick-estimate-tiny-memory.json).
+    override_spec(r, o, P, "memory_gib", g.memory_gib, 1.0 / 1024, 1e6, false);
     override_spec(r, o, P, "bf16_tflops", g.bf16_tflops, 0, 1e7);
     override_spec(r, o, P, "fp16_tflops", g.fp16_tflops, 0, 1e7);
     override_spec(r, o, P, "fp8_tflops", g.fp8_tflops, 0, 1e7);
