@@ -257,9 +257,8 @@ void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>
   }
 }
 
-void override_spec(Reader& r, const json& o, const std::string& P, const char* key, Spec& s, double lo, double hi,
-                   bool lo_exclusive = true) {
-  if (auto v = r.number(o, P, key, false, lo, hi, lo_exclusive)) {
+void override_spec(Reader& r, const json& o, const std::string& P, const char* key, Spec& s, double lo, double hi) {
+  if (auto v = r.number(o, P, key, false, lo, hi, false)) {
     s.value = *v;
     s.source = "scenario";
     s.confidence = "user";
@@ -297,20 +296,21 @@ void read_gpu(Reader& r, const json& root, Gpu& g) {
       g.name = "custom accelerator";
     }
     if (auto v = r.text(o, P, "name", 200)) g.name = *v;
-    // At least 1 MiB: below that no byte count of the answer is meaningful (a vanishing
-    // memory printed a capacity of 0 bytes; fuzz/corpus/regress-quick-estimate-tiny-memory.json).
-    override_spec(r, o, P, "memory_gib", g.memory_gib, 1.0 / 1024, 1e6, false);
-    override_spec(r, o, P, "bf16_tflops", g.bf16_tflops, 0, 1e7);
-    override_spec(r, o, P, "fp16_tflops", g.fp16_tflops, 0, 1e7);
-    override_spec(r, o, P, "fp8_tflops", g.fp8_tflops, 0, 1e7);
-    override_spec(r, o, P, "fp4_tflops", g.fp4_tflops, 0, 1e7);
-    override_spec(r, o, P, "memory_bw_tbs", g.memory_bw_tbs, 0, 1e4);
-    override_spec(r, o, P, "scaleup_gbs", g.scaleup_gbs, 0, 1e6);
+    // Floors below any real part (1 MiB, 1 GFLOP/s, 1 GB/s, 1 MB/s, 1 Mb/s, 1 W): a vanishing
+    // spec made the answer's byte counts 0 and its days overflow
+    // (fuzz/corpus/regress-quick-estimate-tiny-memory.json).
+    override_spec(r, o, P, "memory_gib", g.memory_gib, 1.0 / 1024, 1e6);
+    override_spec(r, o, P, "bf16_tflops", g.bf16_tflops, 1e-3, 1e7);
+    override_spec(r, o, P, "fp16_tflops", g.fp16_tflops, 1e-3, 1e7);
+    override_spec(r, o, P, "fp8_tflops", g.fp8_tflops, 1e-3, 1e7);
+    override_spec(r, o, P, "fp4_tflops", g.fp4_tflops, 1e-3, 1e7);
+    override_spec(r, o, P, "memory_bw_tbs", g.memory_bw_tbs, 1e-3, 1e4);
+    override_spec(r, o, P, "scaleup_gbs", g.scaleup_gbs, 1e-3, 1e6);
     if (auto v = r.integer(o, P, "scaleup_domain", false, 1, 1'000'000))
       g.scaleup_domain = Spec{static_cast<double>(*v), "scenario", "user"};
-    override_spec(r, o, P, "scaleout_gbps", g.scaleout_gbps, 0, 1e6);
-    override_spec(r, o, P, "tdp_w", g.tdp_w, 0, 1e5);
-    override_spec(r, o, P, "power_limit_w", g.power_limit_w, 0, 1e5);
+    override_spec(r, o, P, "scaleout_gbps", g.scaleout_gbps, 1e-3, 1e6);
+    override_spec(r, o, P, "tdp_w", g.tdp_w, 1, 1e5);
+    override_spec(r, o, P, "power_limit_w", g.power_limit_w, 1, 1e5);
     if (auto v = r.boolean(o, P, "rail_optimized")) g.rail_optimized = *v;
     if (auto v = r.boolean(o, P, "in_network_reduction")) g.in_network_reduction = *v;
     if (r.failed()) return;
