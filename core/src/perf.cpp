@@ -1,4 +1,5 @@
 #include "gpucalc/perf.hpp"
+
 #include <algorithm>
 
 #include <nlohmann/json.hpp>

@@ -354,8 +354,9 @@ TEST_CASE("the rule of thumb with its arithmetic corrected", "[quick_estimate]")
   CHECK(text.find("4,096 GPUs") != std::string::npos);
   const json half = value_of(evaluate_json(example_with({{"assume", {{"cluster_efficiency", 0.5}}}})));
   CHECK(half["quick_estimate"]["gpus_raw"].get<double>() == Approx(70.553706496 * 20 / 40).epsilon(1e-12));
-  // A custom GPU's memory can be any positive number (the fuzzer's 9.6e-318 GiB): the
-  // ratio overflows to infinity, and the count stops at 10^15 instead of an undefined cast.
+  // Called directly with a vanishing memory (the fuzzer's 9.6e-318 GiB, which the scenario
+  // reader now refuses): the ratio overflows to infinity, and the count stops at 10^15
+  // instead of an undefined cast.
   const QuickEstimate tiny = quick_estimate(8e9, 961e-320 * 1.073741824, 0.8);
   CHECK(tiny.gpus_raw == 1e15);
   CHECK(tiny.gpus == 1000000000000000);
