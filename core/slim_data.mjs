@@ -17,9 +17,18 @@ const DROP = {
     ["**", "about"],
     ["sources"],
     ["moe_layer_overhead", "source"],
-    // Read by no code (attention_tiles) or read and never printed (attention_span).
+    // Read by no code (attention_tiles) or read and never printed (attention_span, the
+    // size roll-offs, the SM counts, the GEMM tile, NCCL's latencies, the overlap
+    // slowdown, the head-dimension rates).
     ["attention_tiles", "source"],
     ["profiles", "*", "attention_span", "source"],
+    ["profiles", "*", "sm_count", "source"],
+    ["matmul_size_rolloff", "source"],
+    ["memory_size_rolloff", "source"],
+    ["gemm_tile", "source"],
+    ["nccl_latency", "source"],
+    ["overlap_slowdown", "source"],
+    ["attention_head_dim", "source"],
   ],
   // The GPU catalog's descriptive prose (what the core stores but never prints in an
   // answer; `gpucalc catalog gpus` keeps it): ~4 KB gzip of every first visit.

@@ -1,7 +1,7 @@
 // Charts as plain DOM/SVG: a stacked bar with reference lines (memory against
 // capacity, step time by part) and the GPU-count curve with its Pareto front.
 // Colours come from CSS classes, so both themes restyle them.
-import { el, svg } from "./dom.js";
+import { el, svg, whole } from "./dom.js";
 
 // segments: [{key, value, label, title}]; marks: [{at, label, cls}] at positions in
 // the same unit as values; scale: the full width in that unit.
@@ -82,9 +82,19 @@ function overlap(a, b) {
   return Boolean(a && b) && a[0] < b[1] && b[0] < a[1] && a[2] < b[3] && b[2] < a[3];
 }
 
+// A chart drawn by curveChart -> {key, marks, anchor}: what its axes, grid, front and dots
+// were drawn for, the deadline and answer marks in it, and the node the deadline's go before.
+const drawnCharts = new WeakMap();
+
 // points: [{gpus, days, gpu_hours, pareto, plan}]; opts: {width, chosen, targetDays,
-// fmt: {gpus, days, hours}, text: {x, days, hours, target, chosen, pareto, other}}
-export function curveChart(points, opts) {
+// fmt: {gpus, days, hours}, text: {x, days, hours, target, chosen, pareto, other}, key}.
+// opts.key names what the formatters and texts depend on (language, message templates).
+// prev: the chart drawn last and still on screen, or null. When it was drawn for the same
+// points, width, axes and key — an edit that moves only the deadline, or which count is
+// the answer — only its deadline and answer marks are replaced and prev itself is
+// returned: the grid, axes and ~100 dots are not built again (the full answer's time after
+// an edit, docs/performance-model.md "Twenty-second session").
+export function curveChart(points, opts, prev = null) {
   const width = Math.max(280, Math.round(opts.width || 600));
   const compact = width < 480;
   const m = { l: compact ? 46 : 60, r: 14, t: 20, b: 8 };
@@ -93,14 +103,14 @@ export function curveChart(points, opts) {
   const axisH = 40;
   const height = m.t + panelH + gap + panelH + axisH;
   const pts = points.filter((p) => p.gpus > 0 && p.days > 0 && p.gpu_hours > 0).sort((a, b) => a.gpus - b.gpus);
-  const root = svg("svg", {
+  const root = whole(svg("svg", {
     class: "curve-chart",
     width,
     height,
     viewBox: `0 0 ${width} ${height}`,
     role: "img",
     "aria-label": opts.label,
-  });
+  }));
   if (pts.length === 0) return root;
 
   const gMin = pts[0].gpus;
@@ -121,6 +131,18 @@ export function curveChart(points, opts) {
   const hHi = Math.max(...pts.map((p) => p.gpu_hours));
   const top2 = m.t + panelH + gap;
   const yHours = logScale(hLo / 1.15, hHi * 1.15, top2 + panelH, top2);
+  const chartKey = JSON.stringify([opts.key, width, dLo, dHi, opts.text.x, opts.text.days, opts.text.hours, pts.map((p) => [p.gpus, p.days, p.gpu_hours, p.pareto, p.plan])]);
+  const last = prev && drawnCharts.get(prev);
+  if (last?.key === chartKey) {
+    for (const n of last.marks) n.remove();
+    const marks = curveMarks(pts, opts, { x, yDays, yHours, m, width });
+    const nodes = [...marks.target.childNodes, ...marks.chosen.childNodes];
+    prev.insertBefore(marks.target, last.anchor);
+    prev.append(marks.chosen);
+    prev.setAttribute("aria-label", opts.label);
+    drawnCharts.set(prev, { ...last, marks: nodes });
+    return prev;
+  }
   let hTicks = logTicks(yHours.domain[0], yHours.domain[1]);
   if (hTicks.length < 2) hTicks = linTicks(yHours.domain[0], yHours.domain[1], 3).filter((v) => v > yHours.domain[0] && v < yHours.domain[1]);
 
@@ -153,30 +175,10 @@ export function curveChart(points, opts) {
   axes.append(svg("rect", { x: m.l, y: top2, width: width - m.l - m.r, height: panelH, class: "frame" }));
   root.append(grid, axes);
 
-  // The answer's label (drawn last, beside its point on the side with room) and the
-  // deadline's (at the right end of its line, or at the left end when the answer's would
-  // cover it there: the answer meets a deadline just above it on the right-hand side).
-  const chosen = pts.find((p) => p.gpus === opts.chosen);
-  let chosenAt = null;
-  if (chosen) {
-    const cx = x(chosen.gpus);
-    const w = textWidth(opts.text.chosen);
-    const right = cx + w + 16 > width - m.r && cx - w - 16 > m.l;
-    const y = yDays(chosen.days) - 10; // the label's baseline, as drawn below
-    chosenAt = { cx, right, box: right ? [cx - 12 - w, cx - 12, y - 12, y + 2] : [cx + 12, cx + 12 + w, y - 12, y + 2] };
-  }
-  if (opts.targetDays > 0) {
-    const y = yDays(opts.targetDays);
-    const w = textWidth(opts.text.target);
-    const atRight = [width - m.r - 4 - w, width - m.r - 4, y - 17, y - 3];
-    const atLeft = [m.l + 4, m.l + 4 + w, y - 17, y - 3];
-    const left = overlap(chosenAt?.box, atRight) && !overlap(chosenAt?.box, atLeft);
-    root.append(
-      svg("line", { x1: m.l, x2: width - m.r, y1: y, y2: y, class: "target-line" }),
-      svg("text", { x: left ? m.l + 4 : width - m.r - 4, y: y - 5, "text-anchor": left ? "start" : "end", class: "target-label" }, opts.text.target),
-    );
-  }
-
+  const marks = curveMarks(pts, opts, { x, yDays, yHours, m, width });
+  const targetNodes = [...marks.target.childNodes];
+  const markNodes = [...targetNodes, ...marks.chosen.childNodes];
+  root.append(marks.target);
   const front = pts.filter((p) => p.pareto);
   const line = (y, key) =>
     front.map((p, i) => `${i ? "L" : "M"}${x(p.gpus).toFixed(1)},${y(p[key]).toFixed(1)}`).join("");
@@ -195,22 +197,54 @@ export function curveChart(points, opts) {
     );
   }
   root.append(dots);
+  root.append(marks.chosen);
+  // The deadline's marks go after the axes, before the front and dots (drawn over them).
+  drawnCharts.set(root, { key: chartKey, marks: markNodes, anchor: (targetNodes.at(-1) ?? axes).nextSibling });
+  return root;
+}
 
+// The deadline's line and label, and the answer's rings and label, as two fragments:
+// {target, chosen}. The answer's label goes beside its point on the side with room; the
+// deadline's at the right end of its line, or at the left end when the answer's would
+// cover it there (the answer meets a deadline just above it on the right-hand side).
+function curveMarks(pts, opts, { x, yDays, yHours, m, width }) {
+  const target = document.createDocumentFragment();
+  const chosenMarks = document.createDocumentFragment();
+  const chosen = pts.find((p) => p.gpus === opts.chosen);
+  let chosenAt = null;
+  if (chosen) {
+    const cx = x(chosen.gpus);
+    const w = textWidth(opts.text.chosen);
+    const right = cx + w + 16 > width - m.r && cx - w - 16 > m.l;
+    const y = yDays(chosen.days) - 10; // the label's baseline, as drawn below
+    chosenAt = { cx, right, box: right ? [cx - 12 - w, cx - 12, y - 12, y + 2] : [cx + 12, cx + 12 + w, y - 12, y + 2] };
+  }
+  if (opts.targetDays > 0) {
+    const y = yDays(opts.targetDays);
+    const w = textWidth(opts.text.target);
+    const atRight = [width - m.r - 4 - w, width - m.r - 4, y - 17, y - 3];
+    const atLeft = [m.l + 4, m.l + 4 + w, y - 17, y - 3];
+    const left = overlap(chosenAt?.box, atRight) && !overlap(chosenAt?.box, atLeft);
+    target.append(
+      svg("line", { x1: m.l, x2: width - m.r, y1: y, y2: y, class: "target-line" }),
+      svg("text", { x: left ? m.l + 4 : width - m.r - 4, y: y - 5, "text-anchor": left ? "start" : "end", class: "target-label" }, opts.text.target),
+    );
+  }
   if (chosen) {
     const { cx, right } = chosenAt;
     for (const [y, text] of [
       [yDays(chosen.days), opts.text.chosen],
       [yHours(chosen.gpu_hours), null],
     ]) {
-      root.append(svg("circle", { cx, cy: y, r: 8, class: "chosen-ring" }));
+      chosenMarks.append(svg("circle", { cx, cy: y, r: 8, class: "chosen-ring" }));
       if (text) {
-        root.append(
+        chosenMarks.append(
           svg("text", { x: right ? cx - 12 : cx + 12, y: y - 10, "text-anchor": right ? "end" : "start", class: "chosen-label" }, text),
         );
       }
     }
   }
-  return root;
+  return { target, chosen: chosenMarks };
 }
 
 // Legend under the curve.

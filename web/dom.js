@@ -39,6 +39,14 @@ export function svg(tag, attrs, ...children) {
 
 export const $ = (id) => document.getElementById(id);
 
+// Marks `node` as one patch() puts in whole, never morphs another node into (like a node
+// with a listener): for a node its maker keeps track of and updates in place itself
+// (charts.js curveChart).
+export function whole(node) {
+  listened.add(node);
+  return node;
+}
+
 // node.textContent = text, when that changes it (an unchanged text is not laid out again).
 export function setText(node, text) {
   const value = String(text);
@@ -86,6 +94,7 @@ function patchOne(parent, cur, n) {
     return null;
   }
   const following = cur.nextSibling;
+  if (cur === n) return following; // the node already there, updated in place by its maker
   if (cur.nodeType === n.nodeType && cur.nodeName === n.nodeName && !listened.has(cur) && !listened.has(n)) morph(cur, n);
   else parent.replaceChild(n, cur);
   return following;

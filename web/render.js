@@ -658,7 +658,9 @@ function drawCurveTable() {
 // The GPU-count curve chart and its legend into `box`, `width` px wide.
 function drawCurve(box, curve, { width, chosen, target }) {
   const chosenPoint = curve.find((p) => p.gpus === chosen);
+  const prev = box.firstElementChild?.matches("svg.curve-chart") ? box.firstElementChild : null;
   const chart = curveChart(curve, {
+    key: `${L()}|${messagesKey()}`,
     width,
     chosen,
     targetDays: target,
@@ -677,7 +679,7 @@ function drawCurve(box, curve, { width, chosen, target }) {
       target: t("curve_target", { v: n1(target) }),
       chosen: chosenPoint ? t("curve_chosen", { n: n0(chosen), days: n1(chosenPoint.days) }) : "",
     },
-  });
+  }, prev);
   patch(box,
     chart,
     curveLegend({
@@ -740,43 +742,50 @@ export function renderExplore(x, answer, ctx) {
 
   const topCard = $("top-card");
   if (top.length > 0) {
-    const same = (p) => answer && ["tp", "pp", "dp", "cp", "vpp", "micro_batch", "zero_stage", "recompute"].every((k) => p[k] === answer.plan?.[k]);
-    const varies = (k) => new Set(top.map((e) => e.plan?.[k])).size > 1 || top.some((e) => (e.plan?.[k] ?? 1) !== 1);
-    const cols = [
-      ["#", (e, i) => i + 1, true],
-      ["TP", (e) => e.plan.tp, true],
-      ["PP", (e) => e.plan.pp, true],
-      ["VPP", (e) => e.plan.vpp ?? 1, varies("vpp")],
-      ["DP", (e) => n0(e.plan.dp), true],
-      ["CP", (e) => e.plan.cp ?? 1, varies("cp")],
-      ["EP", (e) => e.plan.ep ?? 1, varies("ep")],
-      [t("micro_batch"), (e) => e.plan.micro_batch, true],
-      ["ZeRO", (e) => e.plan.zero_stage, true],
-      [t("th_recompute"), (e) => (e.plan.recompute !== undefined ? t(`recompute_${e.plan.recompute}`) : ""), true, "text"],
-      [t("th_memory"), (e) => gib(e.memory?.total_bytes), true],
-      [t("th_step"), (e) => F.seconds(L(), e.performance?.step_time_s), true],
-      ["MFU", (e) => pct(e.performance?.mfu), true],
-      [t("th_days"), (e) => n1(e.training?.days), true],
-    ].filter((c) => c[2]);
-    const table = $("top-table");
-    patch(table,
-      el("caption", { class: "sr-only", text: t("top_caption", { n: n0(chosen) }) }),
-      el("thead", {}, el("tr", {}, cols.map(([h]) => el("th", { scope: "col", text: h })))),
-      el(
-        "tbody",
-        {},
-        top.map((e, i) =>
-          el(
-            "tr",
-            { class: same(e.plan ?? {}) ? "chosen" : undefined },
-            cols.map(([, get, , kind]) => el("td", { class: kind === "text" ? undefined : "num-cell", text: get({ ...e, plan: e.plan ?? {} }, i) })),
-          ),
-        ),
-      ),
-    );
-    setText($("top-note"), x.source === "search" ? t("top_note_search", { n: n0(chosen) }) : t("top_note_sweep", { n: n0(chosen) }));
+    // Drawn again only when what it shows changed: a deadline edit that keeps the GPU count
+    // keeps its rows.
+    draw("top", [top, chosen, answer?.plan, x.source], () => drawTop(top, chosen, answer, x.source));
     topCard.hidden = false;
   } else topCard.hidden = true;
+}
+
+// The top layouts at the answer's GPU count, as a table, and its note.
+function drawTop(top, chosen, answer, source) {
+  const same = (p) => answer && ["tp", "pp", "dp", "cp", "vpp", "micro_batch", "zero_stage", "recompute"].every((k) => p[k] === answer.plan?.[k]);
+  const varies = (k) => new Set(top.map((e) => e.plan?.[k])).size > 1 || top.some((e) => (e.plan?.[k] ?? 1) !== 1);
+  const cols = [
+    ["#", (e, i) => i + 1, true],
+    ["TP", (e) => e.plan.tp, true],
+    ["PP", (e) => e.plan.pp, true],
+    ["VPP", (e) => e.plan.vpp ?? 1, varies("vpp")],
+    ["DP", (e) => n0(e.plan.dp), true],
+    ["CP", (e) => e.plan.cp ?? 1, varies("cp")],
+    ["EP", (e) => e.plan.ep ?? 1, varies("ep")],
+    [t("micro_batch"), (e) => e.plan.micro_batch, true],
+    ["ZeRO", (e) => e.plan.zero_stage, true],
+    [t("th_recompute"), (e) => (e.plan.recompute !== undefined ? t(`recompute_${e.plan.recompute}`) : ""), true, "text"],
+    [t("th_memory"), (e) => gib(e.memory?.total_bytes), true],
+    [t("th_step"), (e) => F.seconds(L(), e.performance?.step_time_s), true],
+    ["MFU", (e) => pct(e.performance?.mfu), true],
+    [t("th_days"), (e) => n1(e.training?.days), true],
+  ].filter((c) => c[2]);
+  const table = $("top-table");
+  patch(table,
+    el("caption", { class: "sr-only", text: t("top_caption", { n: n0(chosen) }) }),
+    el("thead", {}, el("tr", {}, cols.map(([h]) => el("th", { scope: "col", text: h })))),
+    el(
+      "tbody",
+      {},
+      top.map((e, i) =>
+        el(
+          "tr",
+          { class: same(e.plan ?? {}) ? "chosen" : undefined },
+          cols.map(([, get, , kind]) => el("td", { class: kind === "text" ? undefined : "num-cell", text: get({ ...e, plan: e.plan ?? {} }, i) })),
+        ),
+      ),
+    ),
+  );
+  setText($("top-note"), source === "search" ? t("top_note_search", { n: n0(chosen) }) : t("top_note_sweep", { n: n0(chosen) }));
 }
 
 export function hideExplore() {

@@ -161,6 +161,59 @@ for (const lang of ["en", "zh"]) {
   });
 }
 
+// A deadline edit that leaves the curve's points and axes as they were redraws only the
+// chart's deadline and answer marks (web/charts.js curveChart): the grid, axes and dots stay
+// the same nodes, and the marks are where a full redraw puts them — one deadline line at
+// the new value, the answer's rings and label at its GPU count.
+test("curve: a deadline edit moves the deadline and answer marks in the chart drawn, as a full redraw would", async () => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${server.url}?lang=en`);
+  const first = await waitForAnswer(page);
+  const current = () => page.waitForFunction(() => {
+    const card = document.querySelector("#curve-card");
+    return document.querySelector("#curve svg.curve-chart .dots") && !card.classList.contains("stale");
+  }, null, { timeout: 10_000 });
+  const marks = () => page.evaluate(() => {
+    const q = (s) => [...document.querySelectorAll(`#curve ${s}`)];
+    return {
+      lines: q(".target-line").map((n) => Number(n.getAttribute("y1"))),
+      targets: q(".target-label").map((n) => n.textContent),
+      chosen: q(".chosen-label").map((n) => n.textContent),
+      rings: q(".chosen-ring").map((n) => Number(n.getAttribute("cx"))),
+      gpus: document.querySelector("#headline").dataset.gpus,
+      sameDots: document.querySelector("#curve .dots") === window.__dots,
+    };
+  });
+  // The first edit may draw the chart anew: the page's build-time curve (rounded figures,
+  // prebuilt.js) gives way to the core's own.
+  const edit = async (days) => {
+    await page.fill("#q-goal", String(days));
+    await page.waitForFunction((d) => document.querySelector("#curve .target-label")?.textContent === `target ${d} d`, days, { timeout: 10_000 });
+    await waitForAnswer(page, "none");
+    await current();
+    return marks();
+  };
+  await current();
+  await edit(59);
+  await page.evaluate(() => { window.__dots = document.querySelector("#curve .dots"); });
+  const at59 = await marks();
+  assert.equal(at59.lines.length, 1);
+  for (const days of [60, 61, 59]) {
+    const now = await edit(days);
+    assert.equal(now.lines.length, 1, `${days} d: one deadline line`);
+    assert.equal(now.targets.length, 1);
+    assert.equal(now.rings.length, 2, `${days} d: the answer's two rings`);
+    assert.equal(now.rings[0], now.rings[1]);
+    assert.equal(now.chosen.length, 1);
+    assert.match(now.chosen[0], new RegExp(`^${Number(now.gpus).toLocaleString("en-US")} GPUs`), `${days} d: the answer's label names its GPU count`);
+    assert.ok(now.sameDots, `${days} d: the dots were kept, not drawn again`);
+    // A later deadline sits higher on the days axis (smaller y).
+    if (days > 59) assert.ok(now.lines[0] < at59.lines[0], `${days} d: the line moved up`);
+    else assert.deepEqual(now, at59);
+  }
+  assert.ok(first > 0);
+});
+
 test("Copy embed code offers the iframe and the <gpucalc-calculator> element, en and zh", async () => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`${server.url}?lang=en`);
