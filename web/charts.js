@@ -136,11 +136,9 @@ export function curveChart(points, opts, prev = null) {
   if (last?.key === chartKey) {
     for (const n of last.marks) n.remove();
     const marks = curveMarks(pts, opts, { x, yDays, yHours, m, width });
-    const nodes = [...marks.target.childNodes, ...marks.chosen.childNodes];
     prev.insertBefore(marks.target, last.anchor);
     prev.append(marks.chosen);
-    prev.setAttribute("aria-label", opts.label);
-    drawnCharts.set(prev, { ...last, marks: nodes });
+    drawnCharts.set(prev, { ...last, marks: marks.nodes });
     return prev;
   }
   let hTicks = logTicks(yHours.domain[0], yHours.domain[1]);
@@ -176,8 +174,7 @@ export function curveChart(points, opts, prev = null) {
   root.append(grid, axes);
 
   const marks = curveMarks(pts, opts, { x, yDays, yHours, m, width });
-  const targetNodes = [...marks.target.childNodes];
-  const markNodes = [...targetNodes, ...marks.chosen.childNodes];
+  const lastTarget = marks.target.lastChild;
   root.append(marks.target);
   const front = pts.filter((p) => p.pareto);
   const line = (y, key) =>
@@ -199,12 +196,12 @@ export function curveChart(points, opts, prev = null) {
   root.append(dots);
   root.append(marks.chosen);
   // The deadline's marks go after the axes, before the front and dots (drawn over them).
-  drawnCharts.set(root, { key: chartKey, marks: markNodes, anchor: (targetNodes.at(-1) ?? axes).nextSibling });
+  drawnCharts.set(root, { key: chartKey, marks: marks.nodes, anchor: (lastTarget ?? axes).nextSibling });
   return root;
 }
 
-// The deadline's line and label, and the answer's rings and label, as two fragments:
-// {target, chosen}. The answer's label goes beside its point on the side with room; the
+// The deadline's line and label, and the answer's rings and label, as two fragments and
+// the list of their nodes: {target, chosen, nodes}. The answer's label goes beside its point on the side with room; the
 // deadline's at the right end of its line, or at the left end when the answer's would
 // cover it there (the answer meets a deadline just above it on the right-hand side).
 function curveMarks(pts, opts, { x, yDays, yHours, m, width }) {
@@ -244,7 +241,7 @@ function curveMarks(pts, opts, { x, yDays, yHours, m, width }) {
       }
     }
   }
-  return { target, chosen: chosenMarks };
+  return { target, chosen: chosenMarks, nodes: [...target.childNodes, ...chosenMarks.childNodes] };
 }
 
 // Legend under the curve.
