@@ -156,6 +156,21 @@ TEST_CASE("a data-parallel collective hidden under compute slows it by the measu
   CHECK(st.dp_comm_exposed_s == Approx(st.dp_comm_total_s).epsilon(1e-12));
 }
 
+TEST_CASE("DGX B300 crosses nodes at DGX B200's achieved rate, as its published runs show", "[perf][network]") {
+  // data/perf.json MB-B300-NET: moving gpt-oss-120b from EP 8 inside a node to EP 64 over 8
+  // nodes cost DGX B300 4.35 s per step and DGX B200 4.21 s (Megatron-Bridge 26.02 and
+  // 26.02.01 tables), so B300's 800 Gb/s ConnectX-8 is priced at B200's 0.85 x 400 Gb/s.
+  const auto nic = [](const char* id) {
+    const Gpu g = *find_gpu(id);
+    return fabric_for(g, perf_profile_for(g.id)).out_bytes_per_s;
+  };
+  CHECK(*find_gpu("b300-288gb")->scaleout_gbps.value == 800);
+  CHECK(nic("b300-288gb") == Approx(0.85 * 400e9 / 8));
+  CHECK(nic("b300-288gb") == Approx(nic("b200-180gb")));
+  // GB300 (no published run crosses its NVL72 domain) keeps 0.85 of its 800 Gb/s.
+  CHECK(nic("gb300-279gb") == Approx(0.85 * 800e9 / 8));
+}
+
 TEST_CASE("a power cap slows compute by (cap / TDP)^(1/3)", "[perf][power]") {
   Problem p = llama70b_h100();
   Layout l;
