@@ -35,6 +35,9 @@
 //   stage, the rest of the last stage's share on it.
 // - Kimi K2 takes DeepSeek-V3's recipe options (TEMPLATE_OF) with its own preset, AdamW
 //   for its Muon optimizer.
+// - Set aside, listed but out of every summary: rows a footnote of their own table calls a
+//   known regression (SET_ASIDE) and rows validation/ sets aside as misprints
+//   (SET_ASIDE_AS_IN_VALIDATION), each with its reason.
 // - Skipped and counted by reason: models without a preset (the Nemotron 3 hybrids,
 //   DeepSeek-V4), layouts gpucalc refuses (Llama 3.1 405B at PP16 x VP8
 //   = 128 virtual stages for 126 layers: Megatron-Bridge counts the embedding and the
@@ -59,6 +62,26 @@ const MODELS = { LLAMA3_8B: "llama-3.1-8b", LLAMA3_70B: "llama-3.1-70b", "LLAMA3
 // architecture's: Kimi K2 is DeepSeek-V3's architecture, and its Megatron-Bridge recipes
 // derive from DeepSeek-V3's (its Muon optimizer is not modelled: it is sized with AdamW).
 const TEMPLATE_OF = { "kimi-k2": "deepseek-v3" };
+
+// Rows a table's own footnote flags as not what the configuration runs at (a known
+// regression): kept in the list of every row, marked, and left out of every summary, with
+// the footnote as the reason (README "How to model honestly": a figure its source calls a
+// regression is not evidence about the model). Keyed by the footnote's name, as the cells
+// print it ("661[^gpt-oss-note]").
+const SET_ASIDE = {
+  "gpt-oss-note": "its table's footnote (26.06.01): 'Performance regression in GPT-OSS 120B pre-training is a known issue (https://github.com/NVIDIA/cudnn-frontend/issues/256). It will be resolved with the next container release.' The same layouts ran at 28,947 (GB200) and 33,166 (GB300) tokens/s/GPU in 26.06 and 28,672 and 33,024 in 26.08",
+};
+// And rows validation/ itself sets aside as misprints (not counted there), by the id of the
+// validation row that quotes the same table line.
+const SET_ASIDE_AS_IN_VALIDATION = {
+  mbridge2511_qwen3_30b_a3b_16xh100_fp8cs: "set aside in validation/ as well (docs/validation.md): the 25.09 table ran this very layout at 10,494 tokens/s and 241 TFLOP/s per GPU, this row prints 5,275 and 121, half of both",
+};
+const verbatim = (v) => v.notes.match(/verbatim: '([^']*)'/)?.[1]?.replace(/\s+/g, " ");
+const misprints = new Map(Object.entries(SET_ASIDE_AS_IN_VALIDATION).map(([id, why]) => [verbatim(JSON.parse(readFileSync(path.join(ROOT, "validation", `${id}.json`), "utf8"))), why]));
+const setAsideReasons = (r) => [
+  ...[...new Set(Object.values(r).join(" ").match(/\[\^[\w-]+\]/g) ?? [])].map((m) => SET_ASIDE[m.slice(2, -1)]),
+  misprints.get(r.row.replace(/\s+/g, " ")),
+].filter(Boolean);
 
 // ---- Extraction: the markdown tables, one record per row, cells kept as printed.
 function extract(files) {
@@ -140,7 +163,7 @@ const abspct = (x) => `${(x * 100).toFixed(1)}%`;
 
 function sweep(data) {
   const pool = templates();
-  const published = new Set(pool.map((v) => v.notes.match(/verbatim: '([^']*)'/)?.[1]?.replace(/\s+/g, " ")).filter(Boolean));
+  const published = new Set(pool.map(verbatim).filter(Boolean));
   return data.rows.map((r) => {
     const m = toScenario(r, pool);
     const base = { release: r.release, system: r.System ?? r.system, model: r.Model ?? r.model, precision: main(r.Precision) ?? "", row: r.row };
@@ -155,8 +178,9 @@ function sweep(data) {
     // dense or MoE by the job (an accelerator with a derived profile answers in the
     // unmeasured-accelerator regime, named in its own column).
     const kind = v.model.active_params < v.model.params ? "moe" : "dense";
+    const aside = setAsideReasons(r);
     return { ...base, gpu: m.scenario.gpu, template: m.template, regime: kind, band: v.uncertainty.time.regime, measured, predicted, error: ratio - 1,
-      inside: q && ratio >= q.p10 && ratio <= q.p90, in_validation: published.has(r.row.replace(/\s+/g, " ")) };
+      inside: q && ratio >= q.p10 && ratio <= q.p90, in_validation: published.has(r.row.replace(/\s+/g, " ")), ...(aside.length ? { aside } : {}) };
   });
 }
 
@@ -167,7 +191,9 @@ function stats(set) {
 }
 
 function report(results) {
-  const done = results.filter((x) => !x.skip);
+  const all = results.filter((x) => !x.skip);
+  const done = all.filter((x) => !x.aside);
+  const aside = all.filter((x) => x.aside);
   const line = (label, s) => `| ${label} | ${s.n} | ${abspct(s.median)} | ${abspct(s.mean)} | ${abspct(s.max)} | ${pct(s.signed)} | ${s.inside} / ${s.n} |`;
   const head = "| rows | n | median abs. error | mean | max | signed median | inside P10-P90 |\n|---|---:|---:|---:|---:|---:|---:|";
   const byRegime = ["dense", "moe"].flatMap((g) => [
@@ -182,7 +208,10 @@ function report(results) {
     .filter(([, , s]) => s.length).map(([rel, k, s]) => line(`${rel}, ${k}`, stats(s)));
   const skipped = {};
   for (const x of results.filter((y) => y.skip)) skipped[x.skip] = (skipped[x.skip] ?? 0) + 1;
-  const rows = done.map((x) => `| ${x.release} | ${x.system} | ${x.model} | ${x.precision} | ${x.regime}${x.band !== x.regime ? ` (${x.band.replace("_", " ")} range)` : ""} | ${x.measured} | ${x.predicted.toFixed(0)} | ${pct(x.error)} | ${x.inside ? "yes" : "no"} | ${x.in_validation ? "yes" : ""} | ${x.template} |`);
+  const rows = all.map((x) => `| ${x.release} | ${x.system} | ${x.model} | ${x.precision} | ${x.regime}${x.band !== x.regime ? ` (${x.band.replace("_", " ")} range)` : ""} | ${x.measured} | ${x.predicted.toFixed(0)} | ${pct(x.error)}${x.aside ? " (set aside)" : ""} | ${x.inside ? "yes" : "no"} | ${x.in_validation ? "yes" : ""} | ${x.template} |`);
+  const asideList = aside.length
+    ? aside.map((x) => `- ${x.release} ${x.system} ${x.model} ${x.precision}: measured ${x.measured}, predicted ${x.predicted.toFixed(0)} (${pct(x.error)}); ${x.aside.join("; ")}.`).join("\n")
+    : "None.";
   return `# Archive sweep: every Megatron-Bridge pre-training row gpucalc can express
 
 Generated by \`node scripts/archive-sweep.mjs\` from
@@ -221,7 +250,13 @@ ${byGpu.join("\n")}
 ${head}
 ${byRelease.join("\n")}
 
-## Skipped (${results.length - done.length} of ${results.length})
+## Set aside (${aside.length}): flagged by their source, or set aside in validation/
+
+Listed with the other rows below, left out of every table above.
+
+${asideList}
+
+## Skipped (${results.length - all.length} of ${results.length})
 
 ${Object.entries(skipped).sort((a, b) => b[1] - a[1]).map(([k, n]) => `- ${n} × ${k}`).join("\n")}
 
@@ -243,14 +278,14 @@ if (args[0] === "--extract") {
   data = JSON.parse(readFileSync(DATA, "utf8"));
 }
 const results = sweep(data);
-const done = results.filter((x) => !x.skip);
+const done = results.filter((x) => !x.skip && !x.aside);
 for (const g of ["dense", "moe"]) {
   for (const [label, set] of [["all", done.filter((x) => x.regime === g)], ["not in validation/", done.filter((x) => x.regime === g && !x.in_validation)]]) {
     const s = stats(set);
     console.log(`${g.padEnd(5)} ${label.padEnd(19)} n ${String(s.n).padStart(3)}  median ${abspct(s.median)}  mean ${abspct(s.mean)}  max ${abspct(s.max)}  signed ${pct(s.signed)}  inside P10-P90 ${s.inside}/${s.n}`);
   }
 }
-console.log(`skipped ${results.length - done.length} of ${results.length}`);
+console.log(`set aside ${results.filter((x) => x.aside).length} (flagged by their source or by validation/), skipped ${results.filter((x) => x.skip).length} of ${results.length}`);
 const md = report(results);
 const DOC = path.join(ROOT, "docs/archive-sweep.md");
 if (args.includes("--check")) {
