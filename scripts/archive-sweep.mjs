@@ -18,7 +18,9 @@
 //   b300-288gb, DGX-GB200 gb200-186gb, DGX-GB300 gb300-279gb).
 // - Model -> the counted validation/ rows of the same model are the templates: the row of
 //   the same system and release if there is one, else the same system, else the same
-//   release, else any. The template gives what the table does not print (recomputation,
+//   release, else any; among several, the nearest release (the earlier of two as near),
+//   whose recipe has changed least (the first by name before 2026-12-04, which took
+//   25.11's recipes for 26.08's runs). The template gives what the table does not print (recomputation,
 //   dispatcher and A2A overlap, the MTP layer, gpt-oss's shape, gradient dtype), so a
 //   sweep row inherits a neighbour's recipe reading rather than its own.
 // - The table gives GPUs, precision, GBS, MBS, sequence length, TP, PP, CP, VP, EP and
@@ -117,6 +119,14 @@ function templates() {
     .filter((v) => v.counts_toward_target && v.reported.tokens_per_s_per_gpu && !v.scenario.training.stage);
 }
 
+// A validation row's release, from its source section ("26.06 NeMo Container, ..."), and
+// the order of the releases (25.09 < 25.11 < 26.02 < 26.02.01 < ...).
+const releaseOf = (v) => (v.source.section ?? "").match(/^([\d.]+) /)?.[1] ?? "";
+const releaseRank = (rel) => {
+  const [y = 0, m = 0, p = 0] = String(rel).split(".").map(Number);
+  return y * 10000 + m * 100 + p;
+};
+
 function toScenario(r, pool) {
   const modelName = (r.Model ?? r.model).replace(/\s*\(.*\)\s*$/, "").trim();
   const model = MODELS[modelName], gpu = GPUS[r.System ?? r.system];
@@ -126,8 +136,11 @@ function toScenario(r, pool) {
   if (!precision) return { skip: "no precision" };
   const same = pool.filter((v) => modelKey(v.scenario.model) === (TEMPLATE_OF[model] ?? model));
   if (!same.length) return { skip: `no validation row of ${model}` };
-  const score = (v) => (v.scenario.gpu === gpu ? 2 : 0) + ((v.source.section ?? "").startsWith(`${r.release} `) ? 1 : 0);
-  const template = same.slice().sort((a, b) => score(b) - score(a) || a.id.localeCompare(b.id))[0];
+  const score = (v) => (v.scenario.gpu === gpu ? 2 : 0) + (releaseOf(v) === r.release ? 1 : 0);
+  // Among equals, the nearest release (its recipe has changed least since), the earlier of
+  // two as near; then the id.
+  const distance = (v) => Math.abs(releaseRank(releaseOf(v)) - releaseRank(r.release)) * 2 + (releaseRank(releaseOf(v)) > releaseRank(r.release) ? 1 : 0);
+  const template = same.slice().sort((a, b) => score(b) - score(a) || distance(a) - distance(b) || a.id.localeCompare(b.id))[0];
   const s = structuredClone(template.scenario);
   // CUDA graphs are a per-release, per-system recipe choice: kept only from a template of
   // the same system and release; otherwise left unset (priced as the measured runs' mix).
@@ -230,7 +243,7 @@ How a row becomes a scenario: the table gives the GPUs, precision, batch, sequen
 length and TP/PP/CP/VP/EP/FSDP layout; what it does not print (recomputation, MoE
 dispatcher and overlap, the MTP layer, gradient dtype) comes from the counted validation
 row of the same model on the same system and release, else the same system, else the same
-release, else any (the "template" column); NVFP4 rows run as precision fp4. Models without a preset and
+release, else any, the nearest release among several (the "template" column); NVFP4 rows run as precision fp4. Models without a preset and
 layouts gpucalc refuses are skipped, counted by reason below. Error = predicted /
 measured tokens/s − 1 (negative: the model is too slow); "inside P10-P90" uses the range
 the answer itself prints.
