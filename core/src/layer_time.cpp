@@ -442,6 +442,23 @@ LayerCtx layer_ctx(const ModelShape& m, const Training& t, const Layout& l, cons
   return c;
 }
 
+// The share of a step's forward and backward passes that Megatron-Core's EP A2A overlap
+// (overlap_moe_expert_parallel_comm, the combined 1F1B schedule) runs with no pass of another
+// micro-batch beside them. Without pipelining the first micro-batch's forward runs alone and
+// so does the last one's backward (pipeline_parallel/combined_1f1b.py,
+// combined_1f1b_schedule_for_no_pipelining): 1 of m each way. With interleaved pipelining
+// (which the overlap requires when PP > 1) a stage runs (p - rank - 1)·2 + (v - 1)·p warmup
+// chunks, one more with the overlap, before its first pair, and as many backward chunks
+// alone at the end (schedules.py get_pp_rank_microbatches); over the p stages that is
+// p - 1 + (v - 1)·p + 1 of its m·v chunks each way. Applied to DualPipe as well, whose
+// warmup and cooldown also run unpaired.
+double unpaired_share(const LayerCtx& c) {
+  const double m = c.micro_batches;
+  if (c.l->pp <= 1) return std::min(1.0, 1.0 / m);
+  const double p = static_cast<double>(c.l->pp), v = static_cast<double>(c.l->vpp);
+  return std::min(1.0, (p - 1.0 + (v - 1.0) * p + 1.0) / (m * v));
+}
+
 LayerTime layer_time(const LayerCtx& c, bool moe_layer) {
   LayerTime r;
   Gemms att = attention_gemms(c);
@@ -468,8 +485,14 @@ LayerTime layer_time(const LayerCtx& c, bool moe_layer) {
   if (c.t->overlap_tp_comm && c.l->tp > 1) r.tp = r.tp / c.tp + std::max(0.0, r.tp * (c.tp - 1) / c.tp - (fwd + bwd));
   r.cp = cp_comm(c, core);
   // EP all-to-all overlapped with another micro-batch's compute (DeepSeek-V3 DualPipe,
-  // Megatron-Core's 1F1B A2A overlap): only what exceeds the layer's compute shows.
-  r.ep = c.t->overlap_moe_comm ? std::max(0.0, mlp.ep - r.compute()) : mlp.ep;
+  // Megatron-Core's 1F1B A2A overlap): in a forward paired with a backward only what exceeds
+  // the layer's compute shows; the passes with no partner show all of theirs.
+  if (c.t->overlap_moe_comm) {
+    const double alone = unpaired_share(c);
+    r.ep = alone * mlp.ep + (1.0 - alone) * std::max(0.0, mlp.ep - r.compute());
+  } else {
+    r.ep = mlp.ep;
+  }
   if (moe_layer) r.overhead = moe_layer_overhead(c);
   return r;
 }

@@ -254,3 +254,37 @@ TEST_CASE("DeepEP sends a token once to each rank holding any of its experts", "
   REQUIRE(plain > 0);
   CHECK(deepep / plain == Approx(1 - std::pow(7.0 / 8, 8)).epsilon(0.02));
 }
+
+TEST_CASE("EP all-to-all overlap leaves the passes no other micro-batch pairs with exposed", "[moe][time]") {
+  // Megatron-Core's overlap_moe_expert_parallel_comm (combined 1F1B) runs one micro-batch's
+  // forward beside another's backward, each hiding the other's all-to-all. Without
+  // pipelining the first forward and the last backward run alone
+  // (pipeline_parallel/combined_1f1b.py): 1 of m passes each way shows all of its A2A.
+  // Qwen3-30B-A3B on one 8-GPU H100 node, EP 8: a layer's A2A over NVLink is far below its
+  // compute, so a paired pass hides all of it and the exposed time is the unoverlapped
+  // one divided by m.
+  const auto ep = [](int gbs, const char* overlap, const char* parallel) {
+    const std::string s = R"({"model":"qwen3-30b-a3b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096,
+      "global_batch":)" + std::to_string(gbs) +
+                          R"(,"micro_batch":1,"precision":"bf16","recompute":"none","overlap_moe_comm":)" + overlap +
+                          R"(},"parallel":)" + parallel + "}";
+    return answer(s)["performance"]["breakdown"]["ep_comm_s"].get<double>();
+  };
+  const char* flat = R"({"gpus":8,"tp":1,"pp":1,"dp":8,"ep":8})";
+  // m = 32 micro-batches per step (256 sequences over dp 8).
+  const double plain = ep(256, "false", flat);
+  REQUIRE(plain > 0);
+  CHECK(ep(256, "true", flat) == Approx(plain / 32).epsilon(1e-9));
+  // One micro-batch: nothing to pair with, nothing hidden.
+  CHECK(ep(8, "true", flat) == Approx(ep(8, "false", flat)).epsilon(1e-12));
+  // Interleaved pipelining (required for the overlap when PP > 1): over the stages, a stage
+  // runs p - 1 + (v - 1)·p + 1 warmup chunks alone and as many cooldown chunks (schedules.py,
+  // one extra warmup chunk with the overlap), of m·v chunks each way. PP 2, VP 2, m = 16:
+  // 4 of 32.
+  const char* piped = R"({"gpus":8,"tp":1,"pp":2,"dp":4,"vpp":2,"ep":4})";
+  const double piped_plain = ep(64, "false", piped);
+  REQUIRE(piped_plain > 0);
+  CHECK(ep(64, "true", piped) == Approx(piped_plain * 4.0 / 32.0).epsilon(1e-9));
+  // m = 2: the warmup alone is all of it.
+  CHECK(ep(8, "true", piped) == Approx(ep(8, "false", piped)).epsilon(1e-12));
+}
