@@ -47,7 +47,24 @@ const DROP = {
     // DATA_TEXT); the core prints the English `type`.
     ["gpus", "*", "prices", "*", "type_zh"],
   ],
-  "uncertainty.json": [["**", "about"]],
+  // The validation spread: the core reads the counts, quantiles and bands; the ratios behind
+  // them, the methods' prose and the coverage figures are for people (`gpucalc` native keeps
+  // them; data/uncertainty.json is the record): ~0.6 KB gzip of every first visit.
+  "uncertainty.json": [
+    ["**", "about"],
+    ["coverage"],
+    ["time", "ratios_sorted"],
+    ["time", "quantity"],
+    ["time", "estimator"],
+    ["time", "regime_method"],
+    ["time", "model_method"],
+    ["memory", "ratios_sorted"],
+    ["memory", "quantity"],
+    ["memory", "rule"],
+    ["memory_by_framework", "*", "ratios_sorted"],
+    ["memory_by_framework", "*", "median_abs_error"],
+    ["memory_by_framework", "*", "max_abs_error"],
+  ],
   // The presets' sources (where each shape and published count comes from; `gpucalc
   // catalog models` keeps them): ~4.5 KB gzip of every first visit. No answer prints them.
   "models.json": [["about"], ["models", "*", "source"]],

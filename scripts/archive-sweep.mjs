@@ -23,6 +23,8 @@
 //   25.11's recipes for 26.08's runs). The template gives what the table does not print (recomputation,
 //   dispatcher and A2A overlap, the MTP layer, gpt-oss's shape, gradient dtype), so a
 //   sweep row inherits a neighbour's recipe reading rather than its own.
+// - VP "n/a" with PP > 1 is vpp 1 (no interleaving), and such a run takes no EP all-to-all
+//   overlap from its template (Megatron-Core requires interleaving for it when PP > 1).
 // - The table gives GPUs, precision, GBS, MBS, sequence length, TP, PP, CP, VP, EP and
 //   FSDP (> 0: ZeRO-3). BF16 -> bf16; FP8, FP8-CS -> fp8; FP8-MX, MXFP8 -> fp8 with
 //   fp8_recipe mxfp8; NVFP4 -> fp4 (Megatron-Bridge's bf16_with_nvfp4_mixed). The 25.09 tables print no
@@ -157,7 +159,11 @@ function toScenario(r, pool) {
   if (Number(main(r.FSDP) ?? 0) > 0) s.training.zero_stage = 3;
   else if (s.training.zero_stage === 3) s.training.zero_stage = 1;
   s.parallel = { gpus, tp, pp, dp: gpus / (tp * pp * cp), cp };
-  if (vp > 1) s.parallel.vpp = vp;
+  // VP "n/a" is no interleaving: vpp 1, not left for the search to choose. And without it a
+  // pipelined run cannot have used Megatron-Core's EP all-to-all overlap (its config asserts
+  // virtual stages when PP > 1), whatever the template's recipe did.
+  if (pp > 1) s.parallel.vpp = vp;
+  if (pp > 1 && vp === 1) delete s.training.overlap_moe_comm;
   if (ep > 1) Object.assign(s.parallel, { ep, etp: 1 });
   const label = r.Model ?? r.model;
   if (/w\/o MTP/.test(label) && typeof s.model === "object") s.model.mtp_layers = 0;

@@ -72,6 +72,24 @@ void approximate(Out& o, const std::string& element, const std::string& value, c
                              {{"framework", o.framework}, {"element", element}, {"value", value}, {"used", used}}));
 }
 
+// The sentences of refuses(), by code: a plan element the framework checks at start-up and
+// rejects.
+const std::pair<const char*, const char*> kRefusals[] = {
+    {"export_moe_overlap_needs_ep",
+     "{framework} overlaps the EP all-to-all only with expert parallelism: set parallel.ep above 1, or training.overlap_moe_comm to false, or the run stops at start-up"},
+    {"export_moe_overlap_needs_vpp",
+     "{framework} overlaps the EP all-to-all with pp > 1 only on interleaved stages: set parallel.vpp above 1, or training.overlap_moe_comm to false, or the run stops at start-up"},
+    {"export_moe_overlap_full_recompute",
+     "{framework} does not overlap the EP all-to-all under full recomputation: use selective recomputation, or set training.overlap_moe_comm to false, or the run stops at start-up"},
+};
+
+void refuses(Out& o, const char* code) {
+  const auto* it = std::find_if(std::begin(kRefusals), std::end(kRefusals),
+                                [&](const auto& a) { return std::string_view(a.first) == code; });
+  if (it == std::end(kRefusals)) return;
+  o.warnings.push_back(coded(it->first, it->second, {{"framework", o.framework}}));
+}
+
 std::string num(int64_t v) { return std::to_string(v); }
 
 std::string num(double v) {

@@ -158,6 +158,17 @@ void model_args(Out& o, Args& a) {
   }
 }
 
+// training.overlap_moe_comm: Megatron-Core's EP all-to-all overlap, with the conditions its
+// TransformerConfig asserts at start-up (transformer_config.py, overlap_moe_expert_parallel_comm:
+// expert parallelism, virtual pipeline stages when pp > 1, no full recomputation); a plan that
+// breaks one is exported as asked and says which, since the run would stop there.
+void moe_overlap_args(Out& o, Args& a) {
+  a.add("--overlap-moe-expert-parallel-comm");
+  if (o.l.ep <= 1) refuses(o, "export_moe_overlap_needs_ep");
+  if (o.l.pp > 1 && o.l.vpp <= 1) refuses(o, "export_moe_overlap_needs_vpp");
+  if (o.l.recompute == Recompute::full) refuses(o, "export_moe_overlap_full_recompute");
+}
+
 void moe_args(Out& o, Args& a) {
   const MoeShape& e = o.s.problem.model.moe;
   if (e.experts == 0) return;
@@ -182,6 +193,7 @@ void moe_args(Out& o, Args& a) {
   } else {
     a.add("--moe-token-dispatcher-type", "alltoall");
   }
+  if (o.s.problem.training.overlap_moe_comm) moe_overlap_args(o, a);
 }
 
 // CUDA graphs (training.cuda_graphs), as Megatron-LM's arguments.py spells them: per-layer

@@ -102,6 +102,17 @@ Error explain_no_layout(const Problem& p, const Constraints& c) {
                          "tp, got {got} (\"ring\" admits it)",
                          {{"heads", std::to_string(p.model.heads)}, {"got", std::to_string(*c.cp)}});
   }
+  // Megatron-Core's EP all-to-all overlap keeps an open vpp above 1 when pp > 1 and an open
+  // recompute off full (search_space.cpp): when that alone leaves nothing, it is the field to
+  // change.
+  if (p.training.overlap_moe_comm && p.training.framework == Framework::megatron && is_moe(p.model)) {
+    Problem plain = p;
+    plain.training.overlap_moe_comm = false;
+    if (admits_in(plain, c))
+      return coded_error("/training/overlap_moe_comm", "moe_overlap_no_layout",
+                         "no layout fits Megatron-Core's EP overlap (vpp > 1 when pp > 1, no full recompute): set "
+                         "parallel.vpp or turn it off");
+  }
   // Free one fixed field at a time, most specific first; the first whose release
   // admits a layout is the one to change.
   struct Knob {

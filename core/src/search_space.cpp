@@ -221,14 +221,19 @@ SearchSpace search_space(const Problem& p, const Constraints& c) {
   // so the walk never enters the subtrees that rule would reject leaf by leaf (a third of
   // the default scenario's combinations); a vpp the scenario fixes is offered as it is,
   // for broken_rule to name.
+  // Megatron-Core's EP all-to-all overlap needs interleaving when pp > 1
+  // (transformer_config.py): an open vpp then offers no 1 beside pp > 1.
+  const bool overlap_needs_vpp = t.overlap_moe_comm && t.framework == Framework::megatron && is_moe(m);
   s.dims.push_back(
       {"vpp",
-       [open = !c.vpp, layers = m.layers,
+       [open = !c.vpp, layers = m.layers, overlap_needs_vpp,
         vals = one_or(c.vpp, is_moe(m) ? std::vector<int64_t>{1, 2, 4} : std::vector<int64_t>{1, 2, 3, 4, 6, 8})](
            const Layout& l, std::vector<int64_t>& out) {
          out.clear();
-         for (int64_t v : vals)
+         for (int64_t v : vals) {
+           if (v == 1 && open && overlap_needs_vpp && l.pp > 1) continue;
            if (v == 1 || (l.pp > 1 && (!open || l.pp * v <= layers))) out.push_back(v);
+         }
        },
        [](Layout& l, int64_t v) { l.vpp = v; }});
   // Offloading the optimizer needs a sharded optimizer (ZeRO-Offload, stage ≥ 1); the
@@ -238,9 +243,13 @@ SearchSpace search_space(const Problem& p, const Constraints& c) {
                                                            : std::vector<int>{0, 1, 2, 3};
   s.dims.push_back(fixed_dim("zero_stage", one_or(c.zero_stage, zero_open),
                              [](Layout& l, int64_t v) { l.zero_stage = static_cast<int>(v); }));
-  s.dims.push_back(fixed_dim(
-      "recompute", one_or(c.recompute, std::vector<Recompute>{Recompute::none, Recompute::selective, Recompute::full}),
-      [](Layout& l, int64_t v) { l.recompute = static_cast<Recompute>(v); }));
+  // Megatron-Core's EP all-to-all overlap refuses full recomputation (transformer_config.py
+  // asserts recompute_granularity != 'full'): an open recompute offers none and selective.
+  const bool overlap_refuses_full = t.overlap_moe_comm && t.framework == Framework::megatron && is_moe(m);
+  std::vector<Recompute> recompute_open = {Recompute::none, Recompute::selective};
+  if (!overlap_refuses_full) recompute_open.push_back(Recompute::full);
+  s.dims.push_back(fixed_dim("recompute", one_or(c.recompute, recompute_open),
+                             [](Layout& l, int64_t v) { l.recompute = static_cast<Recompute>(v); }));
   s.dims.push_back({"recompute_modules",
                     [sets = module_sets(m, c)](const Layout& l, std::vector<int64_t>& out) {
                       if (l.recompute == Recompute::selective) out = sets;

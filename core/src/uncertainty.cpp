@@ -107,9 +107,14 @@ const ValidationSpread& validation_spread() {
     bands(object_at(t, "models"), v.models);
     const bool finite = std::isfinite(v.time_p10) && std::isfinite(v.time_p50) && std::isfinite(v.time_p90) &&
                         std::isfinite(v.memory_low) && std::isfinite(v.memory_high);
-    v.ok = finite && v.time_n > 0 && v.memory_n > 0 && v.time_ratios.size() == static_cast<size_t>(v.time_n) &&
-           v.memory_ratios.size() == static_cast<size_t>(v.memory_n) && v.time_p10 > 0 && v.time_p10 <= v.time_p90 &&
-           v.memory_low > 0 && v.memory_low <= v.memory_high;
+    // The ratios, when embedded (the wasm build leaves them out: core/slim_data.mjs), are the
+    // n the quantiles were taken from.
+    const auto counted = [](const std::vector<double>& r, int n) {
+      return r.empty() || r.size() == static_cast<size_t>(n);
+    };
+    v.ok = finite && v.time_n > 0 && v.memory_n > 0 && counted(v.time_ratios, v.time_n) &&
+           counted(v.memory_ratios, v.memory_n) && v.time_p10 > 0 && v.time_p10 <= v.time_p90 && v.memory_low > 0 &&
+           v.memory_low <= v.memory_high;
     if (!v.ok) {
       v.time_p10 = v.time_p50 = v.time_p90 = 1;
       v.memory_low = v.memory_high = 1;

@@ -288,3 +288,29 @@ TEST_CASE("EP all-to-all overlap leaves the passes no other micro-batch pairs wi
   // m = 2: the warmup alone is all of it.
   CHECK(ep(8, "true", piped) == Approx(ep(8, "false", piped)).epsilon(1e-12));
 }
+
+TEST_CASE("with the EP overlap the search keeps to what Megatron-Core runs", "[moe][search]") {
+  // Megatron-Core asserts virtual stages when pp > 1 and no full recomputation under
+  // overlap_moe_expert_parallel_comm (transformer_config.py): where vpp and recompute are left
+  // open, the search offers neither. DeepSeek-V3 on H800 with the overlap (the DualPipe
+  // example) once chose full recomputation on pp 2 without interleaving.
+  const json a = answer(read_source_file("examples/deepseek-v3-moe-h800.json"));
+  const json& plan = a["plan"];
+  CHECK(plan["recompute"] != "full");
+  if (plan["pp"].get<int>() > 1) CHECK(plan["vpp"].get<int>() > 1);
+  // A fixed pp 2 with vpp left open: interleaved. Without the overlap the same search may
+  // pick vpp 1 (the rule is the overlap's, not the search's).
+  const std::string base = R"({"model":"qwen3-30b-a3b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096,
+    "global_batch":256,"micro_batch":1,"precision":"bf16","overlap_moe_comm":true},"parallel":{"gpus":8,"tp":1,"pp":2,"ep":4}})";
+  const json piped = answer(base);
+  CHECK(piped["plan"]["vpp"].get<int>() > 1);
+  CHECK(piped["plan"]["recompute"] != "full");
+  // When the fixed fields leave no interleaved layout, the error names the overlap: pp 8
+  // with 12 micro-batches, not a multiple of pp, cannot interleave.
+  const json env = json::parse(evaluate_json(
+      R"({"model":"qwen3-30b-a3b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096,
+    "global_batch":12,"micro_batch":1,"precision":"bf16","overlap_moe_comm":true},"parallel":{"gpus":8,"tp":1,"pp":8,"ep":1}})"));
+  REQUIRE(env["ok"] == false);
+  CHECK(env["error"]["code"] == "moe_overlap_no_layout");
+  CHECK(env["error"]["path"] == "/training/overlap_moe_comm");
+}

@@ -447,3 +447,30 @@ TEST_CASE("Ulysses context parallelism: Megatron's --cp-comm-type a2a, no torcht
   ring["training"].erase("cp_comm");
   CHECK(parse_megatron(exported(ring.dump(), "megatron")["text"]).count("--cp-comm-type") == 0);
 }
+
+TEST_CASE("Megatron export: the EP all-to-all overlap, and what Megatron-Core refuses with it", "[export][moe]") {
+  // training.overlap_moe_comm -> --overlap-moe-expert-parallel-comm. Megatron-Core's
+  // TransformerConfig asserts expert parallelism, virtual stages when pp > 1 and no full
+  // recomputation for it (transformer_config.py): a plan that breaks one is exported as
+  // asked, with a coded warning naming what the run would stop on.
+  const auto run = [](const std::string& parallel, const char* recompute) {
+    const std::string s = R"({"model":"qwen3-30b-a3b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096,
+      "global_batch":256,"micro_batch":1,"precision":"bf16","overlap_moe_comm":true,"recompute":")" +
+                          std::string(recompute) + R"("},"parallel":)" + parallel + "}";
+    const json v = exported(s, "megatron");
+    std::set<std::string> codes;
+    for (const auto& w : v["warnings"]) codes.insert(w["code"].get<std::string>());
+    return std::pair<Options, std::set<std::string>>{parse_megatron(v["text"]), codes};
+  };
+  const auto [ok, ok_codes] = run(R"({"gpus":8,"tp":1,"pp":2,"vpp":2,"dp":4,"ep":4})", "selective");
+  check_names(ok, framework_options("megatron"));
+  CHECK(ok.count("--overlap-moe-expert-parallel-comm") == 1);
+  CHECK(ok_codes.count("export_moe_overlap_needs_vpp") == 0);
+  CHECK(ok_codes.count("export_moe_overlap_needs_ep") == 0);
+  CHECK(ok_codes.count("export_moe_overlap_full_recompute") == 0);
+  const auto [flat, flat_codes] = run(R"({"gpus":8,"tp":1,"pp":2,"vpp":1,"dp":4,"ep":1})", "full");
+  CHECK(flat.count("--overlap-moe-expert-parallel-comm") == 1);
+  CHECK(flat_codes.count("export_moe_overlap_needs_vpp") == 1);
+  CHECK(flat_codes.count("export_moe_overlap_needs_ep") == 1);
+  CHECK(flat_codes.count("export_moe_overlap_full_recompute") == 1);
+}
