@@ -105,7 +105,7 @@ Error explain_no_layout(const Problem& p, const Constraints& c) {
   // Megatron-Core's EP all-to-all overlap keeps an open vpp above 1 when pp > 1 and an open
   // recompute off full (search_space.cpp): when that alone leaves nothing, it is the field to
   // change.
-  if (p.training.overlap_moe_comm && p.training.framework == Framework::megatron && is_moe(p.model)) {
+  if (megatron_moe_overlap(p.model, p.training)) {
     Problem plain = p;
     plain.training.overlap_moe_comm = false;
     if (admits_in(plain, c))

@@ -195,6 +195,10 @@ SearchDim shard_dim(const Constraints& c, int64_t domain) {
 
 }  // namespace
 
+bool megatron_moe_overlap(const ModelShape& m, const Training& t) {
+  return t.overlap_moe_comm && t.framework == Framework::megatron && is_moe(m);
+}
+
 SearchSpace search_space(const Problem& p, const Constraints& c) {
   const ModelShape& m = p.model;
   const Training& t = p.training;
@@ -221,9 +225,9 @@ SearchSpace search_space(const Problem& p, const Constraints& c) {
   // so the walk never enters the subtrees that rule would reject leaf by leaf (a third of
   // the default scenario's combinations); a vpp the scenario fixes is offered as it is,
   // for broken_rule to name.
-  // Megatron-Core's EP all-to-all overlap needs interleaving when pp > 1
-  // (transformer_config.py): an open vpp then offers no 1 beside pp > 1.
-  const bool overlap_needs_vpp = t.overlap_moe_comm && t.framework == Framework::megatron && is_moe(m);
+  // Megatron-Core's EP all-to-all overlap needs interleaving when pp > 1: an open vpp then
+  // offers no 1 beside pp > 1.
+  const bool overlap_needs_vpp = megatron_moe_overlap(m, t);
   s.dims.push_back(
       {"vpp",
        [open = !c.vpp, layers = m.layers, overlap_needs_vpp,
@@ -243,11 +247,10 @@ SearchSpace search_space(const Problem& p, const Constraints& c) {
                                                            : std::vector<int>{0, 1, 2, 3};
   s.dims.push_back(fixed_dim("zero_stage", one_or(c.zero_stage, zero_open),
                              [](Layout& l, int64_t v) { l.zero_stage = static_cast<int>(v); }));
-  // Megatron-Core's EP all-to-all overlap refuses full recomputation (transformer_config.py
-  // asserts recompute_granularity != 'full'): an open recompute offers none and selective.
-  const bool overlap_refuses_full = t.overlap_moe_comm && t.framework == Framework::megatron && is_moe(m);
+  // Megatron-Core's EP all-to-all overlap refuses full recomputation: an open recompute
+  // then offers none and selective.
   std::vector<Recompute> recompute_open = {Recompute::none, Recompute::selective};
-  if (!overlap_refuses_full) recompute_open.push_back(Recompute::full);
+  if (!megatron_moe_overlap(m, t)) recompute_open.push_back(Recompute::full);
   s.dims.push_back(fixed_dim("recompute", one_or(c.recompute, recompute_open),
                              [](Layout& l, int64_t v) { l.recompute = static_cast<Recompute>(v); }));
   s.dims.push_back({"recompute_modules",

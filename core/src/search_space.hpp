@@ -34,6 +34,12 @@ struct SearchSpace {
 // describes. The space refers to `p` and `c`: walk it while they live.
 SearchSpace search_space(const Problem& p, const Constraints& c);
 
+// Whether Megatron-Core's EP all-to-all overlap rules bind the search: a MoE model under
+// framework megatron with training.overlap_moe_comm (transformer_config.py asserts virtual
+// stages when pp > 1 and no full recomputation for it). An open vpp and an open recompute
+// then keep to them.
+bool megatron_moe_overlap(const ModelShape& m, const Training& t);
+
 // Walks the space: every combination of the dimensions' values, outermost first, the
 // micro-batch innermost and ascending; each combination that breaks no layout rule is
 // visited, and visit returning false skips the larger micro-batches. Returns false when
