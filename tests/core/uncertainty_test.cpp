@@ -196,8 +196,15 @@ TEST_CASE("the stored quantiles are Hyndman-Fan definition 6 of the rows' ratios
   const ValidationSpread& v = validation_spread();
   REQUIRE(v.ok);
   CHECK(v.time_n == static_cast<int>(time.size()));
+  // The wasm build embeds the counts and quantiles without the samples behind them
+  // (core/slim_data.mjs: no answer prints them); the native core keeps them.
+#ifdef __EMSCRIPTEN__
+  CHECK(v.time_ratios.empty());
+  CHECK(v.memory_ratios.empty());
+#else
   CHECK(v.time_ratios == time);
   CHECK(v.memory_ratios == memory);
+#endif
   CHECK(v.time_p10 == t["p10"].get<double>());
   CHECK(v.time_p90 == t["p90"].get<double>());
   CHECK(v.memory_high == m["high"].get<double>());
