@@ -23,8 +23,9 @@
 //   25.11's recipes for 26.08's runs). The template gives what the table does not print (recomputation,
 //   dispatcher and A2A overlap, the MTP layer, gpt-oss's shape, gradient dtype), so a
 //   sweep row inherits a neighbour's recipe reading rather than its own.
-// - 26.08's MoE MXFP8 runs on GB200 and GB300 take what their recipes, read at the commit
-//   that printed the table, set (RECIPE_READ): full-iteration graphs, HybridEP, A2A overlap.
+// - 26.06.01's and 26.08's MoE MXFP8 runs on GB200 and GB300 take what their recipes, read
+//   at the commit that printed each table, set (RECIPE_READ): full-iteration graphs,
+//   HybridEP, A2A overlap.
 // - VP "n/a" with PP > 1 is vpp 1 (no interleaving), and such a run takes no EP all-to-all
 //   overlap from its template (Megatron-Core requires interleaving for it when PP > 1).
 // - The table gives GPUs, precision, GBS, MBS, sequence length, TP, PP, CP, VP, EP and
@@ -123,21 +124,22 @@ function templates() {
     .filter((v) => v.counts_toward_target && v.reported.tokens_per_s_per_gpu && !v.scenario.training.stage);
 }
 
-// The recipes of the newest release the snapshot holds, read at the commit that printed its
-// table (4ab94dfad, "docs: update performance summary for 26.08"): every MoE MXFP8 run of
-// 26.08 on GB200 and GB300 sets full-iteration CUDA graphs, the flex dispatcher with the
-// HybridEP backend and the EP all-to-all overlap (src/megatron/bridge/perf_recipes:
-// deepseek/common.py _enable_deepseek_full_iteration_mxfp8, qwen/common.py
+// The recipes of the releases whose tables were printed by a commit of the snapshot's history,
+// read at that commit: 26.06.01 (381d0b825, "26.06.01 perf summary"; recipes last changed
+// at a935b3e6d two days before) and 26.08 (4ab94dfad, "docs: update performance summary for
+// 26.08"). Every MoE MXFP8 run of both on GB200 and GB300 sets full-iteration CUDA graphs,
+// the flex dispatcher with the HybridEP backend and the EP all-to-all overlap
+// (src/megatron/bridge/perf_recipes: deepseek/common.py _enable_deepseek_full_iteration_mxfp8
+// with the DeepSeek-V3 recipe's hybridep backend, qwen/common.py
 // _enable_hybridep_full_iteration_mxfp8, gpt_oss/common.py
 // _apply_gpt_oss_120b_full_iter_fp8mx_configs, called by each {gb200,gb300} *_fp8mx_config).
 // What a template of another release cannot give (its graphs are dropped above), these give.
 const MOE_MODELS = new Set(["deepseek-v3", "gpt-oss-120b", "qwen3-30b-a3b", "qwen3-235b-a22b", "kimi-k2"]);
-const RECIPE_READ = {
-  "26.08": {
-    when: (r, precision, model) => MOE_MODELS.has(model) && /GB[23]00/.test(r.System ?? r.system) && /MX/.test(precision),
-    training: { cuda_graphs: "full_iteration", moe_dispatcher: "deepep", overlap_moe_comm: true },
-  },
+const MOE_MXFP8_ON_GRACE = {
+  when: (r, precision, model) => MOE_MODELS.has(model) && /GB[23]00/.test(r.System ?? r.system) && /MX/.test(precision),
+  training: { cuda_graphs: "full_iteration", moe_dispatcher: "deepep", overlap_moe_comm: true },
 };
+const RECIPE_READ = { "26.06.01": MOE_MXFP8_ON_GRACE, "26.08": MOE_MXFP8_ON_GRACE };
 
 // A validation row's release, from its source section ("26.06 NeMo Container, ..."), and
 // the order of the releases (25.09 < 25.11 < 26.02 < 26.02.01 < ...).
@@ -270,9 +272,9 @@ How a row becomes a scenario: the table gives the GPUs, precision, batch, sequen
 length and TP/PP/CP/VP/EP/FSDP layout; what it does not print (recomputation, MoE
 dispatcher and overlap, the MTP layer, gradient dtype) comes from the counted validation
 row of the same model on the same system and release, else the same system, else the same
-release, else any, the nearest release among several (the "template" column; 26.08's MoE
-MXFP8 runs on GB200 and GB300 take the CUDA graphs, dispatcher and overlap their recipes set,
-read at the commit that printed the table: "+ 26.08 recipe"); NVFP4 rows run as precision fp4. Models without a preset and
+release, else any, the nearest release among several (the "template" column; 26.06.01's and
+26.08's MoE MXFP8 runs on GB200 and GB300 take the CUDA graphs, dispatcher and overlap their
+recipes set, read at the commit that printed each table: "+ 26.08 recipe"); NVFP4 rows run as precision fp4. Models without a preset and
 layouts gpucalc refuses are skipped, counted by reason below. Error = predicted /
 measured tokens/s − 1 (negative: the model is too slow); "inside P10-P90" uses the range
 the answer itself prints.
