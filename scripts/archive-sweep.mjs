@@ -23,9 +23,10 @@
 //   25.11's recipes for 26.08's runs). The template gives what the table does not print (recomputation,
 //   dispatcher and A2A overlap, the MTP layer, gpt-oss's shape, gradient dtype), so a
 //   sweep row inherits a neighbour's recipe reading rather than its own.
-// - 26.06.01's and 26.08's MoE MXFP8 runs on GB200 and GB300 take what their recipes, read
-//   at the commit that printed each table, set (RECIPE_READ): full-iteration graphs,
-//   HybridEP, A2A overlap.
+// - Where a commit of the snapshot's history printed a release's table, the MoE runs whose
+//   recipes were read there take what those set (RECIPE_READ: 26.06's Qwen3 on GB300,
+//   26.06.01's and 26.08's MXFP8 runs on GB200 and GB300): full-iteration graphs, HybridEP,
+//   A2A overlap.
 // - VP "n/a" with PP > 1 is vpp 1 (no interleaving), and such a run takes no EP all-to-all
 //   overlap from its template (Megatron-Core requires interleaving for it when PP > 1).
 // - The table gives GPUs, precision, GBS, MBS, sequence length, TP, PP, CP, VP, EP and
@@ -124,22 +125,31 @@ function templates() {
     .filter((v) => v.counts_toward_target && v.reported.tokens_per_s_per_gpu && !v.scenario.training.stage);
 }
 
-// The recipes of the releases whose tables were printed by a commit of the snapshot's history,
-// read at that commit: 26.06.01 (381d0b825, "26.06.01 perf summary"; recipes last changed
-// at a935b3e6d two days before) and 26.08 (4ab94dfad, "docs: update performance summary for
-// 26.08"). Every MoE MXFP8 run of both on GB200 and GB300 sets full-iteration CUDA graphs,
-// the flex dispatcher with the HybridEP backend and the EP all-to-all overlap
-// (src/megatron/bridge/perf_recipes: deepseek/common.py _enable_deepseek_full_iteration_mxfp8
-// with the DeepSeek-V3 recipe's hybridep backend, qwen/common.py
-// _enable_hybridep_full_iteration_mxfp8, gpt_oss/common.py
-// _apply_gpt_oss_120b_full_iter_fp8mx_configs, called by each {gb200,gb300} *_fp8mx_config).
-// What a template of another release cannot give (its graphs are dropped above), these give.
-const MOE_MODELS = new Set(["deepseek-v3", "gpt-oss-120b", "qwen3-30b-a3b", "qwen3-235b-a22b", "kimi-k2"]);
-const MOE_MXFP8_ON_GRACE = {
-  when: (r, precision, model) => MOE_MODELS.has(model) && /GB[23]00/.test(r.System ?? r.system) && /MX/.test(precision),
-  training: { cuda_graphs: "full_iteration", moe_dispatcher: "deepep", overlap_moe_comm: true },
+// The recipes of releases whose tables a commit of the snapshot's history printed, read at
+// that commit, for the runs whose settings a template of another release cannot give (its
+// graphs are dropped above):
+// - 26.06.01 (381d0b825, "26.06.01 perf summary"; recipes last changed at a935b3e6d two days
+//   before) and 26.08 (4ab94dfad, "docs: update performance summary for 26.08"): every
+//   DeepSeek-V3, gpt-oss-120b and Qwen3 MXFP8 run on GB200 and GB300 sets full-iteration CUDA
+//   graphs, the flex dispatcher with the HybridEP backend and the EP all-to-all overlap
+//   (src/megatron/bridge/perf_recipes: deepseek/common.py _enable_deepseek_full_iteration_mxfp8
+//   with the DeepSeek-V3 recipe's hybridep backend, qwen/common.py
+//   _enable_hybridep_full_iteration_mxfp8, gpt_oss/common.py
+//   _apply_gpt_oss_120b_full_iter_fp8mx_configs, called by each {gb200,gb300} *_fp8mx_config);
+// - 26.06 (63b08b397, "26.06 perf summary"): the Qwen3 MXFP8 runs on GB300 likewise
+//   (scripts/performance/configs/qwen/qwen3_workload_base_configs.py
+//   QWEN3_30B_A3B_PRETRAIN_CONFIG_GB300_FP8_MX_V1, QWEN3_235B_A22B_PRETRAIN_CONFIG_GB300_FP8_MX_V2:
+//   moe_a2a_overlap=True, cuda_graph_impl="full_iteration", on hybridep presets). Kimi K2's
+//   GB300 preset of that commit has no overlap: not read further, left to its template.
+const HYBRIDEP_FULL_ITERATION = { cuda_graphs: "full_iteration", moe_dispatcher: "deepep", overlap_moe_comm: true };
+const onGrace = (r) => /GB[23]00/.test(r.System ?? r.system);
+const mx = (precision) => /MX/.test(precision);
+const READ_MODELS = new Set(["deepseek-v3", "gpt-oss-120b", "qwen3-30b-a3b", "qwen3-235b-a22b"]);
+const RECIPE_READ = {
+  "26.06": { when: (r, precision, model) => /^qwen3-/.test(model) && /GB300/.test(r.System ?? r.system) && mx(precision), training: HYBRIDEP_FULL_ITERATION },
+  "26.06.01": { when: (r, precision, model) => READ_MODELS.has(model) && onGrace(r) && mx(precision), training: HYBRIDEP_FULL_ITERATION },
+  "26.08": { when: (r, precision, model) => READ_MODELS.has(model) && onGrace(r) && mx(precision), training: HYBRIDEP_FULL_ITERATION },
 };
-const RECIPE_READ = { "26.06.01": MOE_MXFP8_ON_GRACE, "26.08": MOE_MXFP8_ON_GRACE };
 
 // A validation row's release, from its source section ("26.06 NeMo Container, ..."), and
 // the order of the releases (25.09 < 25.11 < 26.02 < 26.02.01 < ...).
@@ -272,9 +282,10 @@ How a row becomes a scenario: the table gives the GPUs, precision, batch, sequen
 length and TP/PP/CP/VP/EP/FSDP layout; what it does not print (recomputation, MoE
 dispatcher and overlap, the MTP layer, gradient dtype) comes from the counted validation
 row of the same model on the same system and release, else the same system, else the same
-release, else any, the nearest release among several (the "template" column; 26.06.01's and
-26.08's MoE MXFP8 runs on GB200 and GB300 take the CUDA graphs, dispatcher and overlap their
-recipes set, read at the commit that printed each table: "+ 26.08 recipe"); NVFP4 rows run as precision fp4. Models without a preset and
+release, else any, the nearest release among several (the "template" column). Where a commit of the
+history printed a release's table, the MoE MXFP8 runs whose recipes were read there (26.06's
+Qwen3 on GB300; 26.06.01's and 26.08's DeepSeek-V3, gpt-oss-120b and Qwen3 on GB200 and
+GB300) take the CUDA graphs, dispatcher and overlap those set ("+ 26.08 recipe"). NVFP4 rows run as precision fp4. Models without a preset and
 layouts gpucalc refuses are skipped, counted by reason below. Error = predicted /
 measured tokens/s − 1 (negative: the model is too slow); "inside P10-P90" uses the range
 the answer itself prints.
