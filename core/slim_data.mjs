@@ -49,7 +49,7 @@ const DROP = {
   ],
   // The validation spread: the core reads the counts, quantiles and bands; the ratios behind
   // them, the methods' prose and the coverage figures are for people (`gpucalc` native keeps
-  // them; data/uncertainty.json is the record): ~0.6 KB gzip of every first visit.
+  // them; data/uncertainty.json is the record): ~1 KB gzip of every first visit.
   "uncertainty.json": [
     ["**", "about"],
     ["coverage"],

@@ -145,10 +145,11 @@ const HYBRIDEP_FULL_ITERATION = { cuda_graphs: "full_iteration", moe_dispatcher:
 const onGrace = (r) => /GB[23]00/.test(r.System ?? r.system);
 const mx = (precision) => /MX/.test(precision);
 const READ_MODELS = new Set(["deepseek-v3", "gpt-oss-120b", "qwen3-30b-a3b", "qwen3-235b-a22b"]);
+const GRACE_MXFP8 = { when: (r, precision, model) => READ_MODELS.has(model) && onGrace(r) && mx(precision), training: HYBRIDEP_FULL_ITERATION };
 const RECIPE_READ = {
   "26.06": { when: (r, precision, model) => /^qwen3-/.test(model) && /GB300/.test(r.System ?? r.system) && mx(precision), training: HYBRIDEP_FULL_ITERATION },
-  "26.06.01": { when: (r, precision, model) => READ_MODELS.has(model) && onGrace(r) && mx(precision), training: HYBRIDEP_FULL_ITERATION },
-  "26.08": { when: (r, precision, model) => READ_MODELS.has(model) && onGrace(r) && mx(precision), training: HYBRIDEP_FULL_ITERATION },
+  "26.06.01": GRACE_MXFP8,
+  "26.08": GRACE_MXFP8,
 };
 
 // A validation row's release, from its source section ("26.06 NeMo Container, ..."), and

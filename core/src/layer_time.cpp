@@ -452,12 +452,14 @@ LayerCtx layer_ctx(const ModelShape& m, const Training& t, const Layout& l, cons
 // alone at the end (schedules.py get_pp_rank_microbatches); over the p stages that is
 // p - 1 + (v - 1)·p + 1 of its m·v chunks each way. Applied to DualPipe as well, whose
 // warmup and cooldown also run unpaired.
+namespace {
 double unpaired_share(const LayerCtx& c) {
   const double m = c.micro_batches;
   if (c.l->pp <= 1) return std::min(1.0, 1.0 / m);
   const double p = static_cast<double>(c.l->pp), v = static_cast<double>(c.l->vpp);
   return std::min(1.0, (p - 1.0 + (v - 1.0) * p + 1.0) / (m * v));
 }
+}  // namespace
 
 LayerTime layer_time(const LayerCtx& c, bool moe_layer) {
   LayerTime r;

@@ -48,10 +48,6 @@ struct LayerTime {
 
 LayerTime layer_time(const LayerCtx& c, bool moe_layer);
 
-// Under training.overlap_moe_comm, the share of the forward and backward passes that run
-// with no other micro-batch's pass to hide their all-to-all under (layer_time.cpp).
-double unpaired_share(const LayerCtx& c);
-
 // LoRA/QLoRA: the adapters of one layer, forward and backward (lora_time.cpp).
 struct AdapterTime {
   double fwd = 0, bwd = 0;
