@@ -40,7 +40,8 @@ const BASE_ONLY = process.argv.includes("--no-expert-term");
 // Models whose rows are reported but not fitted, with the reason. gpt-oss-120b: too fast in
 // all 10 counted runs and 28 of the archive's 29 (two more set aside: their table flags a regression), whatever its local expert count (+11% to +77% over the 10 counted rows,
 // a median of +36% over the archive's 31, docs/archive-sweep.md), a cost of its own not
-// found (its attention sinks, YaRN's unfused RoPE, its biases: docs/performance-model.md
+// found (its attention sinks, YaRN's unfused RoPE; its eager expert-bias add is priced since
+// 2026-12-05 and leaves most of the gap: docs/performance-model.md
 // "MoE layer overhead"); fitted with the others it pulls the shared times up and flattens
 // the per-expert slope the other models show.
 const NOT_FITTED = { "gpt-oss-120b": "a cost of its own, not found" };

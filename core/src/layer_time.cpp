@@ -175,6 +175,7 @@ struct MlpBlock {
   double act_tok = 0, shared_act_tok = 0, permute_tok = 0;
   double ep = 0;                      // EP all-to-all, all passes
   double cast_fwd = 0, cast_bwd = 0;  // FP8: GEMM-input elements per token quantised, forward / backward
+  ExpertBiasTime bias;                // the routed experts' fc2 bias, added eagerly (moe_time.cpp)
 };
 
 MlpBlock dense_mlp(const LayerCtx& c) {
@@ -272,6 +273,7 @@ MlpBlock moe_block(const LayerCtx& c) {
   const double copies = load * kk * (me / c.M);
   b.cast_fwd = copies * (c.h + fe / etp) + (fs > 0 ? c.h / c.ts + fs / c.tp : 0.0);
   b.cast_bwd = copies * (up * fe / etp + c.h) + (fs > 0 ? up * fs / c.tp + c.h / c.ts : 0.0);
+  b.bias = expert_bias_time(c, copies);
   return b;
 }
 
@@ -477,8 +479,8 @@ LayerTime layer_time(const LayerCtx& c, bool moe_layer) {
   const double mem_fwd = c.k.mem((c.att_bytes_tok + mlp.bytes_tok) * c.M, (c.att_bytes_tok + mlp.bytes_tok) * c.M / 8);
   const double dq = c.qlora ? c.k.mem(c.dequant_per_weight * weights, c.dequant_per_weight * weights / 8) : 0.0;
   const Pair cast = fp8_casts(c, mlp, weights);
-  r.fwd = fwd + core.fwd + mem_fwd + dq + cast.fwd;
-  r.bwd = bwd + core.bwd + 2 * mem_fwd + dq + cast.bwd;
+  r.fwd = fwd + core.fwd + mem_fwd + dq + cast.fwd + mlp.bias.fwd;
+  r.bwd = bwd + core.bwd + 2 * mem_fwd + dq + cast.bwd + mlp.bias.bwd;
   r.recompute = recompute_time(c, moe_layer, r, mlp, att, core, mem_fwd);
   r.tp = tp_comm(c, mlp.units);
   // With TP communication overlap the collectives are split into tp chunks pipelined

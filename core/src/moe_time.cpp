@@ -35,4 +35,27 @@ double moe_layer_overhead(const LayerCtx& c) {
          c.k.data->moe_local_expert_overhead_s * local_experts;
 }
 
+// The routed experts' second-linear (fc2) bias, under Megatron-Core from a329dd6 (2025-09,
+// "Enable bias in expert mlp [gpt-oss 5/5]"): TEGroupedMLP._apply_bias adds it after the
+// grouped GEMM, weighted by each row's routing probability, with eager per-expert ops —
+// `torch.split` of the output and the probabilities, `t + b * p` per local expert and a
+// `torch.cat` (megatron/core/transformer/moe/experts.py). The first linear's bias rides
+// Transformer Engine's grouped GEMM epilogue and costs nothing here. Per routed element,
+// in bf16 (the router's probabilities take the input dtype unless moe_router_dtype says
+// otherwise, which the gpt-oss recipes do not): forward b·p writes 2 B, the add reads 4 and
+// writes 2, the cat reads and writes 2 each: 12 B. Backward the multiply's two gradients
+// each form grad·p or grad·b (read 2, write 2) and reduce it (read 2), and the split's
+// gradient is a cat again (4 B): 16 B. A full-iteration CUDA graph cannot hold this path
+// (its host-side split sizes synchronise); the recipes that capture one fuse the bias
+// into Transformer Engine's op fuser (use_transformer_engine_op_fuser, the fused path of
+// the same file) instead. Other frameworks: not priced.
+ExpertBiasTime expert_bias_time(const LayerCtx& c, double copies) {
+  if (!c.m->linear_bias || c.t->framework != Framework::megatron || c.t->cuda_graphs == CudaGraphs::full_iteration)
+    return {};
+  const double elems = copies * c.h * c.M;  // routed rows × h on this GPU per micro-batch
+  const double local = static_cast<double>(c.m->moe.experts) / static_cast<double>(c.l->ep);
+  const double segment = 2.0 * elems / local;  // one expert's slice, the size each op moves
+  return {c.k.mem(12.0 * elems, segment), c.k.mem(16.0 * elems, segment)};
+}
+
 }  // namespace gpucalc

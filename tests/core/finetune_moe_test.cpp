@@ -314,3 +314,29 @@ TEST_CASE("with the EP overlap the search keeps to what Megatron-Core runs", "[m
   CHECK(env["error"]["code"] == "moe_overlap_no_layout");
   CHECK(env["error"]["path"] == "/training/overlap_moe_comm");
 }
+
+TEST_CASE("Megatron-Core adds gpt-oss's expert fc2 bias with eager per-expert ops", "[moe][time]") {
+  // TEGroupedMLP._apply_bias (Megatron-LM a329dd6, 2025-09): split, t + b·p per local
+  // expert, cat, over every routed row of h elements in bf16: 12 B forward and 16 B
+  // backward per element, HBM-bound (moe_time.cpp expert_bias_time). gpt-oss-120b (top-4,
+  // h 2880) on one 8-GPU H100 node, EP 8 (16 local experts), micro-batch 1 of 4096 tokens,
+  // 64 / 8 = 8 micro-batches, 36 MoE layers: each micro-batch's rows are
+  // 4 · 2880 · 4096 = 47.2M elements, one expert's slice 2 B · 47.2M / 16 = 5.9 MB, which
+  // the memory size roll-off (data/perf.json memory_size_rolloff, linear between its
+  // points) runs at 0.667 + (5.9 − 1) / 9 · (0.833 − 0.667) of H100's 3.35 TB/s × 0.9.
+  const auto compute = [](const char* model, const char* graphs) {
+    const std::string s = std::string(R"({"model":)") + model +
+                          R"(,"gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096,"global_batch":64,
+      "micro_batch":1,"precision":"bf16","recompute":"none","cuda_graphs":")" +
+                          graphs + R"("},"parallel":{"gpus":8,"tp":1,"pp":1,"dp":8,"ep":8}})";
+    return answer(s)["performance"]["breakdown"]["compute_s"].get<double>();
+  };
+  const char* plain = R"({"base":"gpt-oss-120b","linear_bias":false})";
+  const double elems = 4.0 * 2880 * 4096, seg_mb = 2.0 * elems / 16 / 1e6;
+  const double rolloff = 0.667 + (seg_mb - 1) / 9 * (0.833 - 0.667);
+  const double per_pass = 28.0 * elems / (3.35e12 * 0.9 * rolloff);
+  CHECK(compute("\"gpt-oss-120b\"", "none") - compute(plain, "none") == Approx(8 * 36 * per_pass).epsilon(1e-6));
+  // A full-iteration CUDA graph cannot hold the host-synchronising split; the recipes that
+  // capture one fuse the bias into Transformer Engine's op fuser instead: no such cost.
+  CHECK(compute("\"gpt-oss-120b\"", "full_iteration") == Approx(compute(plain, "full_iteration")).epsilon(1e-12));
+}
