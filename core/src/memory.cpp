@@ -352,29 +352,37 @@ struct LayoutMemo {
   }
 };
 
-// One stage's memory with the model's parameter counts already derived.
-StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l, const Overheads& o, int stage,
-                         const ParamCounts& pc, LayoutMemo& memo) {
-  StageMemory r;
-  r.stage = stage;
-  const bool last = stage == l.pp - 1;
-  const StageParams sp = memo.params(stage, pc);
-  r.layers = sp.layers.total;
+// What the pieces of one stage's memory below share: the layout, the stage's parameters,
+// how ZeRO shards them and the shape of one micro-batch's activation stream.
+struct StageCtx {
+  const ModelShape& m;
+  const Training& t;
+  const Layout& l;
+  const StageParams& sp;
+  LayoutMemo& memo;
+  int stage;
+  bool last, titan, z3;
+  double shard, eshard;  // ranks the dense and the routed-expert states are sharded over
+  const FrameworkProfile& fw;
+  double seq_shard, s_local, sbh, act;  // SP split, local sequence, s·b·h, bytes per stream element
+};
 
-  // Model states, mixed-precision Adam (Rajbhandari et al. 2020 §3.1): 2 bytes of
-  // 16-bit weights, 2 of 16-bit gradients and K = 12 of optimizer state (fp32 master
-  // weights, momentum, variance) per parameter (other optimizers: plan.hpp). ZeRO shards
-  // them over the data-parallel group, which spans dp × cp (Megatron-Core's distributed
-  // optimizer and FSDP with CP shard over the combined DP-CP group): stage 1 the
-  // optimizer, 2 also gradients, 3 also weights. Routed-expert parameters are already
-  // split over the ep ranks of that group, so ZeRO shards them over the rest of it, the
-  // expert-data-parallel group of dp·cp/ep ranks (Megatron-Core expert DP).
-  // Hybrid sharding (parallel.shard) keeps the states sharded within groups of shard·cp.
-  const double shard = static_cast<double>(zero_shard(l) * l.cp);
-  const double eshard = static_cast<double>(expert_shard(l));
-  const StateBytes& sb = memo.sb;
-  const bool titan = t.framework == Framework::torchtitan;
-  const bool z3 = l.zero_stage >= 3;
+// Model states, mixed-precision Adam (Rajbhandari et al. 2020 §3.1): 2 bytes of
+// 16-bit weights, 2 of 16-bit gradients and K = 12 of optimizer state (fp32 master
+// weights, momentum, variance) per parameter (other optimizers: plan.hpp). ZeRO shards
+// them over the data-parallel group, which spans dp × cp (Megatron-Core's distributed
+// optimizer and FSDP with CP shard over the combined DP-CP group): stage 1 the
+// optimizer, 2 also gradients, 3 also weights. Routed-expert parameters are already
+// split over the ep ranks of that group, so ZeRO shards them over the rest of it, the
+// expert-data-parallel group of dp·cp/ep ranks (Megatron-Core expert DP).
+// Hybrid sharding (parallel.shard) keeps the states sharded within groups of shard·cp.
+void model_states(const StageCtx& c, StageMemory& r) {
+  const Training& t = c.t;
+  const Layout& l = c.l;
+  const StageParams& sp = c.sp;
+  const StateBytes& sb = c.memo.sb;
+  const double shard = c.shard, eshard = c.eshard;
+  const bool z3 = c.z3;
   if (!is_adapter_stage(t)) {
     const ModelStates a = model_state_bytes(sp.params, l.zero_stage, shard, sb);
     const ModelStates e = model_state_bytes(sp.expert_params, l.zero_stage, eshard, sb);
@@ -401,6 +409,17 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     r.gradients = ad.gradients;
     r.optimizer = ad.optimizer;
   }
+}
+
+// ZeRO-3 / FSDP: the units gathered at a time on top of the shards.
+void zero3_working_set(const StageCtx& c, StageMemory& r) {
+  const ModelShape& m = c.m;
+  const Training& t = c.t;
+  const Layout& l = c.l;
+  const StageParams& sp = c.sp;
+  const double shard = c.shard;
+  const bool titan = c.titan, z3 = c.z3, last = c.last;
+  const int stage = c.stage;
   if (z3 && shard > 1.0) {
     // Gathered working set: the layer in use and the one being prefetched (2 B/param
     // each) plus the in-use layer's unsharded gradient before its reduce-scatter
@@ -441,6 +460,17 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     const double layer_set = 2.0 * (sp.layer_local + capped(fz.prefetch_bucket_elems) + capped(fz.grad_bucket_elems));
     if (!is_adapter_stage(t) && !(titan && l.pp > 1)) r.weights_gathered = std::max(layer_set, unit);
   }
+}
+
+// Copies of weights made for the matmuls: QLoRA's dequantised weight, Transformer Engine's
+// FP8 / NVFP4 cache.
+void weight_copies(const StageCtx& c, StageMemory& r) {
+  const ModelShape& m = c.m;
+  const Training& t = c.t;
+  const Layout& l = c.l;
+  const StageParams& sp = c.sp;
+  const double shard = c.shard, eshard = c.eshard;
+  const bool z3 = c.z3;
   if (t.stage == Stage::qlora) {
     // bitsandbytes dequantises each NF4 weight to bf16 for its matmul, one at a time:
     // the largest local linear weight, 2 B per parameter.
@@ -460,12 +490,22 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     const double per_param = t.precision == Precision::fp4 ? 2 * kNvfp4Bytes : 1.0;
     r.fp8_weight_cache = per_param * (sp.params / (z3 ? shard : 1.0) + sp.expert_params / (z3 ? eshard : 1.0));
   }
+}
+
+// States moved off the GPU (optimizer_in_backward, offload, QLoRA's paged optimizer).
+void offload(const StageCtx& c, StageMemory& r) {
+  const ModelShape& m = c.m;
+  const Training& t = c.t;
+  const Layout& l = c.l;
+  const StageParams& sp = c.sp;
+  const StateBytes& sb = c.memo.sb;
+  const double shard = c.shard;
+  const FrameworkProfile& fw = c.fw;
   // Offload (ZeRO-Offload, Ren et al. 2021 §4): the fp32 master weights and optimizer
   // moments live in host memory, with an fp32 copy of the gradient partition the CPU
   // optimizer reads; QLoRA's paged optimizer keeps its states in unified memory that
   // pages to the host under pressure (Dettmers et al. 2023 §3), counted here on the host.
   // offload.params (ZeRO-Infinity, ZeRO-3 only) also moves the 16-bit weight shards.
-  const FrameworkProfile& fw = framework_profile(t.framework);
   if (t.optimizer_in_backward) {
     // torchtune optimizer_in_bwd: a parameter's gradient lives only until its own update,
     // run from its post-accumulate-grad hook: the largest single local parameter's.
@@ -491,6 +531,17 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     r.host_bytes += r.weights;
     r.weights = 0;
   }
+}
+
+// Activations saved for backward by the stage's layers (and MTP blocks).
+void saved_activations(const StageCtx& c, StageMemory& r) {
+  const ModelShape& m = c.m;
+  const Training& t = c.t;
+  const Layout& l = c.l;
+  const StageParams& sp = c.sp;
+  const double seq_shard = c.seq_shard, sbh = c.sbh, act = c.act;
+  const int stage = c.stage;
+  LayoutMemo& memo = c.memo;
   // Activations. Micro-batch-chunks in flight under 1F1B (Narayanan et al. 2021 §2.2):
   // stage i holds min(m, p - i) micro-batches; interleaved with v chunks, Megatron's
   // schedule warms up (p - i - 1)·2 + (v - 1)·p chunks, so stage 0 holds
@@ -513,10 +564,6 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
       static_cast<double>(sp.layers.dense) / static_cast<double>(std::max<int64_t>(1, sp.layers.total));
   const double per_layer =
       dense_share * memo.activations(false) + (dense_share < 1.0 ? (1.0 - dense_share) * memo.activations(true) : 0.0);
-  const double seq_shard = (t.sequence_parallel && l.tp > 1) ? static_cast<double>(l.tp) : 1.0;
-  const double s_local = static_cast<double>(t.seq_len) / static_cast<double>(l.cp);
-  const double sbh = s_local * static_cast<double>(l.micro_batch) * static_cast<double>(m.hidden);
-  const double act = stream_elem_bytes(t);
   if (l.recompute == Recompute::full) {
     // Full recomputation checkpoints only each layer's input (2·s·b·h, split by SP; 4·s·b·h
     // on PEFT's fp32 stream)
@@ -551,28 +598,39 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
     r.layer_activations +=
         chunk_in_flight * static_cast<double>(sp.layers.mtp) * (block + 3.0 * kAct * sbh / seq_shard);
   }
-  if (last) {
-    // Output layer on the last stage, one micro-batch at a time (docs/memory-model.md §5).
-    // Megatron: the final norm's input and the head's input (2·s·b·h each, split by SP),
-    // the 16-bit logits (s·b·V/t) and the fp32 softmax its fused vocab-parallel
-    // cross-entropy computes in place and keeps for backward (4·s·b·V/t): 6 B per logit.
-    // torchtitan: the head's input is all-gathered (ColwiseParallel, Replicate input) and
-    // the loss runs on logits.float() through log-softmax, which at the start of backward
-    // holds its fp32 output, the incoming fp32 gradient and the fp32 input gradient:
-    // 12 B per logit.
-    const double sbv =
-        s_local * static_cast<double>(l.micro_batch) * static_cast<double>(m.vocab) / static_cast<double>(l.tp);
-    // Other stacks (framework_profile): the norm's and the head's inputs and the bytes
-    // per logit their loss holds at its peak.
-    r.logits = titan ? kAct * sbh / seq_shard + kAct * sbh + 12.0 * sbv
-                     : 2.0 * act * sbh / seq_shard + fw.loss_bytes_per_logit * sbv;
-    // Each MTP module computes its own logits and loss over the same tokens; Megatron-Core
-    // keeps every loss's saved softmax until the one backward pass.
-    r.logits *= static_cast<double>(1 + sp.layers.mtp);
-  }
-  r.loss_before_rebuild = fw.loss_before_rebuild;
+}
 
-  // Runtime overheads (docs/memory-model.md §Runtime).
+// The output layer and the loss (the last stage's).
+void output_layer(const StageCtx& c, StageMemory& r) {
+  const ModelShape& m = c.m;
+  const Layout& l = c.l;
+  const StageParams& sp = c.sp;
+  const bool titan = c.titan;
+  const FrameworkProfile& fw = c.fw;
+  const double seq_shard = c.seq_shard, s_local = c.s_local, sbh = c.sbh, act = c.act;
+  // Output layer on the last stage, one micro-batch at a time (docs/memory-model.md §5).
+  // Megatron: the final norm's input and the head's input (2·s·b·h each, split by SP),
+  // the 16-bit logits (s·b·V/t) and the fp32 softmax its fused vocab-parallel
+  // cross-entropy computes in place and keeps for backward (4·s·b·V/t): 6 B per logit.
+  // torchtitan: the head's input is all-gathered (ColwiseParallel, Replicate input) and
+  // the loss runs on logits.float() through log-softmax, which at the start of backward
+  // holds its fp32 output, the incoming fp32 gradient and the fp32 input gradient:
+  // 12 B per logit.
+  const double sbv =
+      s_local * static_cast<double>(l.micro_batch) * static_cast<double>(m.vocab) / static_cast<double>(l.tp);
+  // Other stacks (framework_profile): the norm's and the head's inputs and the bytes
+  // per logit their loss holds at its peak.
+  r.logits = titan ? kAct * sbh / seq_shard + kAct * sbh + 12.0 * sbv
+                   : 2.0 * act * sbh / seq_shard + fw.loss_bytes_per_logit * sbv;
+  // Each MTP module computes its own logits and loss over the same tokens; Megatron-Core
+  // keeps every loss's saved softmax until the one backward pass.
+  r.logits *= static_cast<double>(1 + sp.layers.mtp);
+}
+
+// Runtime overheads (docs/memory-model.md §Runtime).
+void runtime(const StageCtx& c, const Overheads& o, StageMemory& r) {
+  const Layout& l = c.l;
+  const double eshard = c.eshard;
   r.cuda_context = o.cuda_context_bytes;
   int communicators = 0;
   if (l.tp > 1) ++communicators;
@@ -583,6 +641,41 @@ StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l
   if (l.ep > 1 && eshard > 1.0) ++communicators;  // expert-data-parallel group
   r.comm_buffers = o.nccl_bytes_per_communicator * communicators;
   r.fragmentation = o.fragmentation * (r.activations() + r.weights_gathered);
+}
+
+// One stage's memory with the model's parameter counts already derived.
+StageMemory stage_memory(const ModelShape& m, const Training& t, const Layout& l, const Overheads& o, int stage,
+                         const ParamCounts& pc, LayoutMemo& memo) {
+  StageMemory r;
+  r.stage = stage;
+  const StageParams sp = memo.params(stage, pc);
+  r.layers = sp.layers.total;
+  const double seq_shard = (t.sequence_parallel && l.tp > 1) ? static_cast<double>(l.tp) : 1.0;
+  const double s_local = static_cast<double>(t.seq_len) / static_cast<double>(l.cp);
+  const StageCtx c{m,
+                   t,
+                   l,
+                   sp,
+                   memo,
+                   stage,
+                   stage == l.pp - 1,
+                   t.framework == Framework::torchtitan,
+                   l.zero_stage >= 3,
+                   static_cast<double>(zero_shard(l) * l.cp),
+                   static_cast<double>(expert_shard(l)),
+                   framework_profile(t.framework),
+                   seq_shard,
+                   s_local,
+                   s_local * static_cast<double>(l.micro_batch) * static_cast<double>(m.hidden),
+                   stream_elem_bytes(t)};
+  model_states(c, r);
+  zero3_working_set(c, r);
+  weight_copies(c, r);
+  offload(c, r);
+  saved_activations(c, r);
+  if (c.last) output_layer(c, r);
+  r.loss_before_rebuild = c.fw.loss_before_rebuild;
+  runtime(c, o, r);
   return r;
 }
 
