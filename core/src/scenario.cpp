@@ -494,46 +494,9 @@ void read_batch_range(Reader& r, const json& v, const std::string& R, Scenario& 
   s.constraints.batch_max = bmax;
 }
 
-void read_training(Reader& r, const json& root, Scenario& s) {
-  auto it = root.find("training");
-  if (!r.expect_object(it == root.end() ? nullptr : &*it, "/training")) return;
-  const json& o = *it;
-  const std::string P = "/training";
+// training.tokens, or a fine-tuning dataset sized in samples × average length × epochs.
+void read_tokens(Reader& r, const json& o, const std::string& P, Scenario& s) {
   Training& t = s.problem.training;
-  r.only_keys(o, P,
-              {"tokens",
-               "seq_len",
-               "global_batch",
-               "global_batch_tokens",
-               "global_batch_range",
-               "micro_batch",
-               "precision",
-               "optimizer",
-               "recompute",
-               "zero_stage",
-               "stage",
-               "flash_attention",
-               "sequence_parallel",
-               "framework",
-               "grad_dtype",
-               "overlap_grad_reduce",
-               "overlap_param_gather",
-               "master_weights",
-               "lora",
-               "offload",
-               "overlap_moe_comm",
-               "dataset",
-               "recompute_modules",
-               "moe_dispatcher",
-               "cp_comm",
-               "cuda_graphs",
-               "torch_compile",
-               "liger_kernel",
-               "fp8_recipe",
-               "overlap_tp_comm",
-               "optimizer_in_backward",
-               "activation_offload",
-               "packed_document_tokens"});
   // Fine-tuning jobs are sized in samples × average length × epochs (training.dataset);
   // give that or tokens.
   const bool has_dataset = o.contains("dataset");
@@ -557,6 +520,11 @@ void read_training(Reader& r, const json& root, Scenario& s) {
                                        "training.tokens = {tokens} (dataset: samples × avg_tokens × epochs)",
                                        {{"tokens", std::to_string(static_cast<long long>(t.tokens))}}));
   }
+}
+
+// seq_len and the global batch: fixed, in tokens, or a range the search picks from.
+void read_batch(Reader& r, const json& o, const std::string& P, Scenario& s) {
+  Training& t = s.problem.training;
   if (auto v = r.integer(o, P, "seq_len", true, 1, 100'000'000)) t.seq_len = *v;
   auto gb = r.integer(o, P, "global_batch", false, 1, 100'000'000);
   auto gbt = r.integer(o, P, "global_batch_tokens", false, 1, 1'000'000'000'000);
@@ -598,6 +566,12 @@ void read_training(Reader& r, const json& root, Scenario& s) {
         std::min(s.constraints.batch_max, static_cast<int64_t>(t.tokens / static_cast<double>(t.seq_len)));
     t.global_batch = s.constraints.batch_max;  // until the search picks (answer.cpp)
   }
+}
+
+// The job's kernels and schedule: micro-batch, precision, optimizer, recompute, ZeRO,
+// stage and the MoE / CP / CUDA-graph options.
+void read_choices(Reader& r, const json& o, const std::string& P, Scenario& s) {
+  Training& t = s.problem.training;
   if (auto v = r.integer(o, P, "micro_batch", false, 1, 1'000'000)) s.constraints.micro_batch = *v;
   if (auto v = r.choice(o, P, "precision", {"bf16", "fp16", "fp8", "fp4"}, false))
     t.precision = *v == "fp16"  ? Precision::fp16
@@ -635,6 +609,10 @@ void read_training(Reader& r, const json& root, Scenario& s) {
     t.cuda_graphs = *v == "full_iteration" ? CudaGraphs::full_iteration
                     : *v == "per_layer"    ? CudaGraphs::per_layer
                                            : CudaGraphs::none;
+}
+
+// Megatron-Core's selective recompute modules (training.recompute_modules).
+void read_recompute_modules(Reader& r, const json& o, const std::string& P, Scenario& s) {
   if (auto rm = o.find("recompute_modules"); rm != o.end() && !r.failed()) {
     const std::string T = P + "/recompute_modules";
     if (!rm->is_array() || rm->empty())
@@ -660,8 +638,11 @@ void read_training(Reader& r, const json& root, Scenario& s) {
     s.constraints.recompute = Recompute::selective;
     s.constraints.recompute_modules = bits;
   }
-  read_lora(r, o, P, s);
-  read_offload(r, o, P, s);
+}
+
+// The framework and its switches.
+void read_stack(Reader& r, const json& o, const std::string& P, Scenario& s) {
+  Training& t = s.problem.training;
   if (auto v = r.boolean(o, P, "flash_attention")) t.flash_attention = *v;
   if (auto v = r.boolean(o, P, "sequence_parallel")) t.sequence_parallel = *v;
   if (auto v = r.choice(o, P, "framework", {"megatron", "torchtitan", "deepspeed", "hf", "torchtune"}, false)) {
@@ -675,7 +656,11 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   if (auto v = r.boolean(o, P, "overlap_grad_reduce")) t.overlap_grad_reduce = *v;
   if (auto v = r.boolean(o, P, "overlap_param_gather")) t.overlap_param_gather = *v;
   if (auto v = r.integer(o, P, "packed_document_tokens", false, 1, 100'000'000)) t.packed_document_tokens = *v;
-  if (r.failed()) return;
+}
+
+// What one field allows depends on another: the cross-field rules of training.
+void check_training(Reader& r, const json& o, const std::string& P, Scenario& s) {
+  Training& t = s.problem.training;
   if (t.packed_document_tokens > t.seq_len)
     return r.fail(P + "/packed_document_tokens", "packed_document_too_long",
                   "must not exceed training.seq_len ({seq_len}): documents are packed into sequences, got {got}",
@@ -756,6 +741,56 @@ void read_training(Reader& r, const json& root, Scenario& s) {
     r.fail(P + "/precision", "no_bf16_peak",
            "bf16 needs a BF16 peak, which {gpu} does not have (e.g. V100); use fp16 or set gpu.bf16_tflops",
            {{"gpu", s.problem.gpu.name}});
+}
+
+void read_training(Reader& r, const json& root, Scenario& s) {
+  auto it = root.find("training");
+  if (!r.expect_object(it == root.end() ? nullptr : &*it, "/training")) return;
+  const json& o = *it;
+  const std::string P = "/training";
+  r.only_keys(o, P,
+              {"tokens",
+               "seq_len",
+               "global_batch",
+               "global_batch_tokens",
+               "global_batch_range",
+               "micro_batch",
+               "precision",
+               "optimizer",
+               "recompute",
+               "zero_stage",
+               "stage",
+               "flash_attention",
+               "sequence_parallel",
+               "framework",
+               "grad_dtype",
+               "overlap_grad_reduce",
+               "overlap_param_gather",
+               "master_weights",
+               "lora",
+               "offload",
+               "overlap_moe_comm",
+               "dataset",
+               "recompute_modules",
+               "moe_dispatcher",
+               "cp_comm",
+               "cuda_graphs",
+               "torch_compile",
+               "liger_kernel",
+               "fp8_recipe",
+               "overlap_tp_comm",
+               "optimizer_in_backward",
+               "activation_offload",
+               "packed_document_tokens"});
+  for (auto* read : {read_tokens, read_batch, read_choices, read_recompute_modules}) {
+    read(r, o, P, s);
+    if (r.failed()) return;
+  }
+  read_lora(r, o, P, s);
+  read_offload(r, o, P, s);
+  read_stack(r, o, P, s);
+  if (r.failed()) return;
+  check_training(r, o, P, s);
 }
 
 // The product tp × pp × cp × dp of the fixed factors, for parallel and calibration.layout
