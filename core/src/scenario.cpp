@@ -110,49 +110,9 @@ void read_attention(Reader& r, const json& o, const std::string& P0, ModelShape&
   m.mla = a;
 }
 
-void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>& warnings) {
-  auto it = root.find("model");
-  if (it == root.end())
-    return r.fail("/model", "model_required", "is required (a preset id such as \"llama-3.1-70b\", or an object)");
-  if (it->is_string()) {
-    const ModelShape* p = find_model(it->get<std::string>());
-    if (!p)
-      return r.fail("/model", "unknown_model", "unknown model preset {got} (known: {known})",
-                    {{"got", input::show(*it)}, {"known", preset_ids()}});
-    m = *p;
-    return;
-  }
-  if (!r.expect_object(&*it, "/model")) return;
-  const json& o = *it;
-  const std::string P = "/model";
-  r.only_keys(o, P,
-              {"base",
-               "name",
-               "layers",
-               "hidden",
-               "heads",
-               "kv_heads",
-               "head_dim",
-               "ffn_hidden",
-               "vocab",
-               "ffn_act",
-               "tied_embeddings",
-               "norm",
-               "qkv_bias",
-               "linear_bias",
-               "position_embedding",
-               "max_position_embeddings",
-               "dropout",
-               "norms_per_layer",
-               "qk_norm",
-               "mtp_layers",
-               "sliding_window",
-               "sliding_window_layers",
-               "moe",
-               "attention",
-               "hf_config"});
-  // model.hf_config: a Hugging Face config.json is the base; fields beside it override it.
-  const bool has_base = o.contains("base") || o.contains("hf_config");
+// The shape a model object starts from: a Hugging Face config.json (model.hf_config), a
+// preset (model.base) that its other fields change, or nothing (every field given).
+void read_model_base(Reader& r, const json& o, const std::string& P, ModelShape& m, std::vector<Message>& warnings) {
   if (o.contains("hf_config")) {
     if (o.contains("base"))
       return r.fail(coded_error(P + "/base", "hf_config_with_base",
@@ -176,6 +136,10 @@ void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>
     m.name = "custom model";
     m.source = "scenario";
   }
+}
+
+// The model object's own fields; required where no base gives them.
+void read_model_fields(Reader& r, const json& o, const std::string& P, ModelShape& m, bool has_base) {
   const bool req = !has_base;
   // A base's head_dim that is just hidden / heads stays derived when either changes.
   if (m.head_dim * m.heads == m.hidden && !o.contains("head_dim") && (o.contains("hidden") || o.contains("heads")))
@@ -222,9 +186,10 @@ void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>
     return r.fail(P + "/sliding_window_layers", "sliding_window_layers_too_many",
                   "must not exceed layers ({layers}), got {got}",
                   {{"layers", std::to_string(m.layers)}, {"got", std::to_string(m.sliding_window_layers)}});
-  read_moe(r, o, P, m);
-  read_attention(r, o, P, m);
-  if (r.failed()) return;
+}
+
+// Rules across the fields, and a bound on the parameter count.
+void check_model_shape(Reader& r, const std::string& P, const ModelShape& m) {
   if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0)
     return r.fail(P + "/kv_heads", "kv_heads_divide_heads", "must divide heads ({heads}), got {got}",
                   {{"heads", std::to_string(m.heads)}, {"got", std::to_string(m.kv_heads)}});
@@ -255,6 +220,59 @@ void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>
     return r.fail(P, "model_too_large", "has about {params} parameters; gpucalc sizes models of up to 1e15",
                   {{"params", n}});
   }
+}
+
+void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>& warnings) {
+  auto it = root.find("model");
+  if (it == root.end())
+    return r.fail("/model", "model_required", "is required (a preset id such as \"llama-3.1-70b\", or an object)");
+  if (it->is_string()) {
+    const ModelShape* p = find_model(it->get<std::string>());
+    if (!p)
+      return r.fail("/model", "unknown_model", "unknown model preset {got} (known: {known})",
+                    {{"got", input::show(*it)}, {"known", preset_ids()}});
+    m = *p;
+    return;
+  }
+  if (!r.expect_object(&*it, "/model")) return;
+  const json& o = *it;
+  const std::string P = "/model";
+  r.only_keys(o, P,
+              {"base",
+               "name",
+               "layers",
+               "hidden",
+               "heads",
+               "kv_heads",
+               "head_dim",
+               "ffn_hidden",
+               "vocab",
+               "ffn_act",
+               "tied_embeddings",
+               "norm",
+               "qkv_bias",
+               "linear_bias",
+               "position_embedding",
+               "max_position_embeddings",
+               "dropout",
+               "norms_per_layer",
+               "qk_norm",
+               "mtp_layers",
+               "sliding_window",
+               "sliding_window_layers",
+               "moe",
+               "attention",
+               "hf_config"});
+  // model.hf_config: a Hugging Face config.json is the base; fields beside it override it.
+  const bool has_base = o.contains("base") || o.contains("hf_config");
+  read_model_base(r, o, P, m, warnings);
+  if (r.failed()) return;
+  read_model_fields(r, o, P, m, has_base);
+  if (r.failed()) return;
+  read_moe(r, o, P, m);
+  read_attention(r, o, P, m);
+  if (r.failed()) return;
+  check_model_shape(r, P, m);
 }
 
 void override_spec(Reader& r, const json& o, const std::string& P, const char* key, Spec& s, double lo, double hi) {
