@@ -278,14 +278,12 @@ Expected<Calibrated> calibrate(const Scenario& s, const Candidate& chosen, Searc
   return c;
 }
 
-void uncertainty_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
-  const Problem& p = s.problem;
-  const ValidationSpread& v = validation_spread();
-  const Candidate& b = c.best;
-  const Outcome& o = c.outcome;
-  const double cap = capacity_bytes(p.gpu);
+namespace {
 
-  // ---- calibration
+// The calibration the answer took (null without one): what was measured, what was fitted.
+void calibration_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
+  const Problem& p = s.problem;
+  const Candidate& b = c.best;
   w.key("calibration");
   if (!s.calibration) {
     w.value(nullptr);
@@ -346,10 +344,15 @@ void uncertainty_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
     w.field("source", "scenario calibration (docs/scenario-format.md)");
     w.end_object();
   }
+}
 
-  // ---- uncertainty: the validation spread around the (calibrated) point estimates
-  w.key("uncertainty").begin_object();
-  w.field("source", kSource);
+// The time range: the validation band of the answer's regime (joined with its job's and its
+// model preset's), times each predicted time figure.
+void time_range_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
+  const Problem& p = s.problem;
+  const ValidationSpread& v = validation_spread();
+  const Candidate& b = c.best;
+  const Outcome& o = c.outcome;
   w.key("time").begin_object();
   const std::string basis = !v.ok              ? "unavailable"
                             : c.time_factor    ? "calibration"
@@ -441,7 +444,14 @@ void uncertainty_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
           ? std::string("the embedded validation data is missing")
           : basis + " sets the step time; the validation measures the predicted time model, so no range is given");
   w.end_object();
+}
 
+// The memory range from the framework's measured peaks; returns the range's upper end.
+double memory_range_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
+  const Problem& p = s.problem;
+  const ValidationSpread& v = validation_spread();
+  const Candidate& b = c.best;
+  const double cap = capacity_bytes(p.gpu);
   const double mem = b.memory.total();
   const bool mem_ranged = v.ok && !c.memory_factor;
   // The band of the answer's framework (its own measured rows), or the pooled one.
@@ -472,9 +482,13 @@ void uncertainty_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
                     (mband.framework == "pooled" ? std::string("of every framework (none of this framework's)")
                                                  : "of the " + mband.framework + " framework"));
   w.end_object();
-  w.end_object();
+  return mem_high;
+}
 
-  // ---- out-of-memory risk: the upper end of the memory range against the capacity
+// Out-of-memory risk: the upper end of the memory range against the capacity.
+void oom_risk_fields(JsonWriter& w, const Scenario& s, const Calibrated& c, double mem_high) {
+  const double mem = c.best.memory.total();
+  const double cap = capacity_bytes(s.problem.gpu);
   const double used = cap > 0 ? mem / cap : std::nan("");
   const double used_high = cap > 0 ? mem_high / cap : std::nan("");
   w.key("oom_risk").begin_object();
@@ -489,6 +503,19 @@ void uncertainty_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
                 "device's memory: high above it, medium above 80% of it, low otherwise");
   w.field("source", kFujii);
   w.end_object();
+}
+
+}  // namespace
+
+void uncertainty_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
+  calibration_fields(w, s, c);
+  // The validation spread around the (calibrated) point estimates.
+  w.key("uncertainty").begin_object();
+  w.field("source", kSource);
+  time_range_fields(w, s, c);
+  const double mem_high = memory_range_fields(w, s, c);
+  w.end_object();
+  oom_risk_fields(w, s, c, mem_high);
 }
 
 }  // namespace gpucalc
