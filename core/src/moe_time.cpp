@@ -1,5 +1,6 @@
-// The fixed time of a Megatron-Core MoE layer (docs/performance-model.md "MoE layer
-// overhead"): what the per-op pricing of layer_time.cpp leaves out.
+// What the per-op pricing of layer_time.cpp leaves out of a Megatron-Core MoE layer: its
+// fixed time (docs/performance-model.md "MoE layer overhead") and the eager add of the
+// routed experts' fc2 bias ("Expert biases").
 #include "layer_time.hpp"
 
 namespace gpucalc {
