@@ -297,7 +297,7 @@ double recompute_time(const LayerCtx& c, bool moe_layer, const LayerTime& r, con
   if (c.mla && recomputes(l, RM::mla_up_proj)) t += att.up_fwd;
   if (!moe_layer && recomputes(l, RM::mlp)) t += mlp.mlp_fwd + mem_tok(mlp.act_tok);
   if (moe_layer && recomputes(l, RM::moe)) {
-    t += mlp.routed_fwd + mlp.shared_fwd + mem_tok(mlp.act_tok + mlp.shared_act_tok + mlp.permute_tok);
+    t += mlp.routed_fwd + mlp.shared_fwd + mem_tok(mlp.act_tok + mlp.shared_act_tok + mlp.permute_tok) + mlp.bias.fwd;
   } else if (moe_layer) {
     if (recomputes(l, RM::moe_act)) t += mem_tok(mlp.act_tok);
     if (recomputes(l, RM::shared_experts)) t += mlp.shared_fwd + mem_tok(mlp.shared_act_tok);
