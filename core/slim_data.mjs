@@ -64,6 +64,12 @@ const DROP = {
     ["memory_by_framework", "*", "ratios_sorted"],
     ["memory_by_framework", "*", "median_abs_error"],
     ["memory_by_framework", "*", "max_abs_error"],
+    // The per-regime error table (docs/validation.md has it) and the per-model shift
+    // statistics: read by no code.
+    ["regimes"],
+    ["summary", "metric"],
+    ["time", "models", "*", "shift"],
+    ["time", "models", "*", "t"],
   ],
   // The presets' sources (where each shape and published count comes from; `gpucalc
   // catalog models` keeps them): ~4.5 KB gzip of every first visit. No answer prints them.

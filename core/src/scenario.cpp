@@ -2,6 +2,8 @@
 // contract documented in docs/scenario-format.md.
 #include "gpucalc/scenario.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -29,6 +31,50 @@ std::string gpu_ids() {
   std::string s;
   for (const auto& g : gpu_catalog()) s += (s.empty() ? "" : ", ") + g.id;
   return s;
+}
+
+// An id as compared below: lower case, without dashes, spaces or underscores.
+std::string flat_id(std::string_view x) {
+  std::string out;
+  for (char ch : x)
+    if (ch != '-' && ch != ' ' && ch != '_') out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+// Catalog ids a shortened or differently spelled one likely meant: those that begin with
+// it, case, spaces, underscores and dashes ignored ("H100" → h100-sxm-80gb, h100-pcie-80gb;
+// "rtx 4090" → rtx-4090-24gb; "Llama3.1-70B" → llama-3.1-70b). Empty when none do or so
+// many do that a list would not help.
+std::string likely_ids(const std::string& got, const std::vector<std::string>& ids) {
+  const std::string whole = flat_id(got);
+  if (whole.empty()) return "";
+  std::string out;
+  int n = 0;
+  for (const auto& id : ids)
+    if (flat_id(id).rfind(whole, 0) == 0) out += (n++ ? ", " : "") + id;
+  return n > 4 ? "" : out;
+}
+
+// An id the catalog does not hold: the error at `path`, naming what it likely meant.
+void fail_unknown(Reader& r, const std::string& path, bool gpu, const std::string& got) {
+  std::vector<std::string> ids;
+  if (gpu)
+    for (const auto& g : gpu_catalog()) ids.push_back(g.id);
+  else
+    for (const auto& m : model_presets()) ids.push_back(m.id);
+  const std::string shown = input::show(json(got)), known = gpu ? gpu_ids() : preset_ids();
+  const std::string likely = likely_ids(got, ids);
+  if (likely.empty()) {
+    if (gpu)
+      return r.fail(path, "unknown_gpu", "unknown GPU {got} (known: {known})", {{"got", shown}, {"known", known}});
+    return r.fail(path, "unknown_model", "unknown model preset {got} (known: {known})",
+                  {{"got", shown}, {"known", known}});
+  }
+  if (gpu)
+    return r.fail(path, "unknown_gpu_likely", "unknown GPU {got}; did you mean {likely}? (known: {known})",
+                  {{"got", shown}, {"likely", likely}, {"known", known}});
+  r.fail(path, "unknown_model_likely", "unknown model preset {got}; did you mean {likely}? (known: {known})",
+         {{"got", shown}, {"likely", likely}, {"known", known}});
 }
 
 // model.moe: routed and shared experts (docs/scenario-format.md "MoE").
@@ -123,9 +169,7 @@ void read_model_base(Reader& r, const json& o, const std::string& P, ModelShape&
     warnings.insert(warnings.end(), imported->warnings.begin(), imported->warnings.end());
   } else if (auto base = r.text(o, P, "base", 64)) {
     const ModelShape* p = find_model(*base);
-    if (!p)
-      return r.fail(P + "/base", "unknown_model", "unknown model preset {got} (known: {known})",
-                    {{"got", "\"" + *base + "\""}, {"known", preset_ids()}});
+    if (!p) return fail_unknown(r, P + "/base", false, *base);
     m = *p;
     m.id = *base + "+custom";
     m.published_params = 0;
@@ -228,9 +272,7 @@ void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>
     return r.fail("/model", "model_required", "is required (a preset id such as \"llama-3.1-70b\", or an object)");
   if (it->is_string()) {
     const ModelShape* p = find_model(it->get<std::string>());
-    if (!p)
-      return r.fail("/model", "unknown_model", "unknown model preset {got} (known: {known})",
-                    {{"got", input::show(*it)}, {"known", preset_ids()}});
+    if (!p) return fail_unknown(r, "/model", false, it->get<std::string>());
     m = *p;
     return;
   }
@@ -289,9 +331,7 @@ void read_gpu(Reader& r, const json& root, Gpu& g) {
     return r.fail("/gpu", "gpu_required", "is required (a catalog id such as \"h100-sxm-80gb\", or an object)");
   if (it->is_string()) {
     const Gpu* p = find_gpu(it->get<std::string>());
-    if (!p)
-      return r.fail("/gpu", "unknown_gpu", "unknown GPU {got} (known: {known})",
-                    {{"got", input::show(*it)}, {"known", gpu_ids()}});
+    if (!p) return fail_unknown(r, "/gpu", true, it->get<std::string>());
     g = *p;
   } else {
     if (!r.expect_object(&*it, "/gpu")) return;
@@ -303,9 +343,7 @@ void read_gpu(Reader& r, const json& root, Gpu& g) {
                  "rail_optimized", "in_network_reduction"});
     if (auto base = r.text(o, P, "base", 64)) {
       const Gpu* p = find_gpu(*base);
-      if (!p)
-        return r.fail(P + "/base", "unknown_gpu", "unknown GPU {got} (known: {known})",
-                      {{"got", "\"" + *base + "\""}, {"known", gpu_ids()}});
+      if (!p) return fail_unknown(r, P + "/base", true, *base);
       g = *p;
       g.id = *base + "+custom";
     } else {
@@ -800,10 +838,14 @@ void read_training(Reader& r, const json& root, Scenario& s) {
                "optimizer_in_backward",
                "activation_offload",
                "packed_document_tokens"});
-  for (auto* read : {read_tokens, read_batch, read_choices, read_recompute_modules}) {
-    read(r, o, P, s);
-    if (r.failed()) return;
-  }
+  read_tokens(r, o, P, s);
+  if (r.failed()) return;
+  read_batch(r, o, P, s);
+  if (r.failed()) return;
+  read_choices(r, o, P, s);
+  if (r.failed()) return;
+  read_recompute_modules(r, o, P, s);
+  if (r.failed()) return;
   read_lora(r, o, P, s);
   read_offload(r, o, P, s);
   read_stack(r, o, P, s);
@@ -992,9 +1034,7 @@ void read_cost_energy_goodput(Reader& r, const json& root, Scenario& s) {
       const std::string& gid = s.problem.gpu.id;
       const std::string owner = gid.substr(0, gid.find('+'));
       for (const auto& [key, val] : pm->items()) {
-        if (!find_gpu(key))
-          return r.fail(M + "/" + input::pointer_token(key), "unknown_gpu", "unknown GPU {got} (known: {known})",
-                        {{"got", "\"" + key + "\""}, {"known", gpu_ids()}});
+        if (!find_gpu(key)) return fail_unknown(r, M + "/" + input::pointer_token(key), true, key);
         auto v = r.number(*pm, M, key.c_str(), true, 0, 1e6, true);
         if (r.failed()) return;
         if (key == owner) {

@@ -392,3 +392,35 @@ TEST_CASE("scenario model objects take the new shape fields", "[catalog][models]
       R"({"model":{"base":"qwen3-8b","qk_norm":"yes"},"gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096}})"));
   CHECK(bad2["error"]["path"] == "/model/qk_norm");
 }
+
+TEST_CASE("an unknown GPU or model id names the catalog ids it likely meant", "[catalog][errors]") {
+  // Ids carry the memory size or the variant ("h100-sxm-80gb", "qwen3-30b-a3b"): a short or
+  // differently spelled id gets the ids that begin with it, case, spaces, underscores and
+  // dashes ignored.
+  const auto error = [](const std::string& model, const std::string& gpu) {
+    const json env = json::parse(evaluate_json(R"({"model":")" + model + R"(","gpu":")" + gpu +
+                                               R"(","training":{"tokens":1e9,"seq_len":2048}})"));
+    REQUIRE(env["ok"] == false);
+    return env["error"];
+  };
+  json e = error("llama-3.1-8b", "H100");
+  CHECK(e["path"] == "/gpu");
+  CHECK(e["code"] == "unknown_gpu_likely");
+  CHECK(e["params"]["likely"] == "h100-sxm-80gb, h100-pcie-80gb");
+  CHECK(e["params"]["got"] == "\"H100\"");
+  CHECK(error("llama-3.1-8b", "rtx 4090")["params"]["likely"] == "rtx-4090-24gb");
+  e = error("Llama3.1-70B", "h100-sxm-80gb");
+  CHECK(e["path"] == "/model");
+  CHECK(e["code"] == "unknown_model_likely");
+  CHECK(e["params"]["likely"] == "llama-3.1-70b");
+  CHECK(error("qwen3-30b", "h100-sxm-80gb")["params"]["likely"] == "qwen3-30b-a3b");
+  // Nothing alike, or too many alike to help: the plain error with the whole list.
+  CHECK(error("llama-3.1-8b", "xyz")["code"] == "unknown_gpu");
+  CHECK(error("llama-3.1-8b", "4090")["code"] == "unknown_gpu");  // not a beginning
+  CHECK(error("llama", "h100-sxm-80gb")["code"] == "unknown_model");
+  // A custom GPU's base and a price's key take the same hint.
+  const json env = json::parse(
+      evaluate_json(R"({"model":"llama-3.1-8b","gpu":{"base":"b200"},"training":{"tokens":1e9,"seq_len":2048}})"));
+  CHECK(env["error"]["path"] == "/gpu/base");
+  CHECK(env["error"]["params"]["likely"] == "b200-180gb");
+}
