@@ -42,10 +42,19 @@ Expected<std::vector<std::string>> split_ids(std::string_view csv) {
     if (id.empty())
       return coded_error("/gpu", "compare_empty_entry",
                          "the comparison list (--gpus) has an empty entry; give catalog ids separated by commas");
-    if (!find_gpu(id))
+    if (!find_gpu(id)) {
+      std::vector<std::string> catalog;
+      for (const auto& g : gpu_catalog()) catalog.push_back(g.id);
+      const std::string likely = input::likely_ids(id, catalog);
+      if (!likely.empty())
+        return coded_error(
+            "/gpu", "compare_unknown_gpu_likely",
+            "unknown GPU \"{got}\" in the comparison list (--gpus); did you mean {likely}? (known: {known})",
+            {{"got", id}, {"likely", likely}, {"known", known_ids()}});
       return coded_error("/gpu", "compare_unknown_gpu",
                          "unknown GPU \"{got}\" in the comparison list (--gpus; known: {known})",
                          {{"got", id}, {"known", known_ids()}});
+    }
     for (const auto& seen : ids)
       if (seen == id)
         return coded_error("/gpu", "compare_duplicate", "\"{got}\" appears twice in the comparison list (--gpus)",

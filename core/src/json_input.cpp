@@ -1,7 +1,9 @@
 #include "json_input.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <string_view>
 #include <vector>
 
 namespace gpucalc::input {
@@ -152,6 +154,31 @@ std::string pointer_token(std::string_view key) {
     else out += c;
   }
   return out;
+}
+
+// An id as compared below: lower case, without dashes, spaces or underscores.
+namespace {
+std::string flat_id(std::string_view x) {
+  std::string out;
+  for (char ch : x)
+    if (ch != '-' && ch != ' ' && ch != '_') out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+}  // namespace
+
+// Catalog ids a shortened or differently spelled one likely meant: those that begin with
+// it, case, spaces, underscores and dashes ignored ("H100" → h100-sxm-80gb, h100-pcie-80gb;
+// "rtx 4090" → rtx-4090-24gb; "Llama3.1-70B" → llama-3.1-70b). Empty when none do or so
+// many do that a list would not help.
+std::string likely_ids(const std::string& got, const std::vector<std::string>& ids) {
+  const std::string whole = flat_id(got);
+  if (whole.empty()) return "";
+  std::string out;
+  int n = 0;
+  for (const auto& id : ids)
+    if (flat_id(id).rfind(whole, 0) == 0) out += (n++ ? ", " : "") + id;
+  return n > 4 ? "" : out;
 }
 
 std::string show(const json& v) {

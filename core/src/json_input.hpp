@@ -25,6 +25,9 @@ std::string pointer_token(std::string_view key);
 
 // A short, safe rendering of a JSON value for messages.
 std::string show(const json& v);
+// Catalog ids a shortened or differently spelled `got` likely meant: those that begin with
+// it, case, spaces, underscores and dashes ignored; empty when none do or more than four.
+std::string likely_ids(const std::string& got, const std::vector<std::string>& ids);
 
 class Reader {
  public:

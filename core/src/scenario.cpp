@@ -3,7 +3,6 @@
 #include "gpucalc/scenario.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -33,28 +32,6 @@ std::string gpu_ids() {
   return s;
 }
 
-// An id as compared below: lower case, without dashes, spaces or underscores.
-std::string flat_id(std::string_view x) {
-  std::string out;
-  for (char ch : x)
-    if (ch != '-' && ch != ' ' && ch != '_') out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return out;
-}
-
-// Catalog ids a shortened or differently spelled one likely meant: those that begin with
-// it, case, spaces, underscores and dashes ignored ("H100" → h100-sxm-80gb, h100-pcie-80gb;
-// "rtx 4090" → rtx-4090-24gb; "Llama3.1-70B" → llama-3.1-70b). Empty when none do or so
-// many do that a list would not help.
-std::string likely_ids(const std::string& got, const std::vector<std::string>& ids) {
-  const std::string whole = flat_id(got);
-  if (whole.empty()) return "";
-  std::string out;
-  int n = 0;
-  for (const auto& id : ids)
-    if (flat_id(id).rfind(whole, 0) == 0) out += (n++ ? ", " : "") + id;
-  return n > 4 ? "" : out;
-}
-
 // An id the catalog does not hold: the error at `path`, naming what it likely meant.
 void fail_unknown(Reader& r, const std::string& path, bool gpu, const std::string& got) {
   std::vector<std::string> ids;
@@ -63,7 +40,7 @@ void fail_unknown(Reader& r, const std::string& path, bool gpu, const std::strin
   else
     for (const auto& m : model_presets()) ids.push_back(m.id);
   const std::string shown = input::show(json(got)), known = gpu ? gpu_ids() : preset_ids();
-  const std::string likely = likely_ids(got, ids);
+  const std::string likely = input::likely_ids(got, ids);
   if (likely.empty()) {
     if (gpu)
       return r.fail(path, "unknown_gpu", "unknown GPU {got} (known: {known})", {{"got", shown}, {"known", known}});

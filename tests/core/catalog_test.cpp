@@ -423,4 +423,11 @@ TEST_CASE("an unknown GPU or model id names the catalog ids it likely meant", "[
       evaluate_json(R"({"model":"llama-3.1-8b","gpu":{"base":"b200"},"training":{"tokens":1e9,"seq_len":2048}})"));
   CHECK(env["error"]["path"] == "/gpu/base");
   CHECK(env["error"]["params"]["likely"] == "b200-180gb");
+  // So does an id in the comparison list (gpucalc compare --gpus, the wasm's compare()).
+  const json cmp = json::parse(
+      compare_json(R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb","training":{"tokens":1e9,"seq_len":2048}})",
+                   "h100-sxm-80gb,B200"));
+  REQUIRE(cmp["ok"] == false);
+  CHECK(cmp["error"]["code"] == "compare_unknown_gpu_likely");
+  CHECK(cmp["error"]["params"]["likely"] == "b200-180gb");
 }
