@@ -79,7 +79,16 @@ const DROP = {
 const [input, output] = process.argv.slice(2);
 if (!input || !output) throw new Error("usage: node core/slim_data.mjs IN OUT");
 const text = readFileSync(input, "utf8");
-const rules = DROP[path.basename(input)] ?? [];
+const rules = [...(DROP[path.basename(input)] ?? [])];
+// The GPU catalog's citation table: the core looks up only a price's source
+// (catalog.cpp gpu_source_citation, printed with the price an answer uses); the specs'
+// citations reach the page from spec-sources.js when asked for. The wasm keeps the
+// entries a price names: ~2 KB gzip of every first visit.
+if (path.basename(input) === "gpus.json") {
+  const doc = JSON.parse(text);
+  const named = new Set((doc.gpus ?? []).flatMap((g) => (g.prices ?? []).map((p) => p.source)));
+  for (const key of Object.keys(doc.sources ?? {})) if (!named.has(key)) rules.push(["sources", key]);
+}
 
 const matches = (rule, at) => {
   const go = (r, p) => {

@@ -11,7 +11,11 @@
 // The page's own benchmark (scripts/bench-page.mjs) reports weight and per-edit times of
 // one build; this one is for telling two builds apart, which 5-visit runs of that one
 // cannot on a shared 2-core machine (docs/performance-model.md, "The page").
-// Usage: node scripts/bench-first-answer.mjs DIST_A DIST_B [...] [--visits N] (default 10)
+// A cold visit is a new browser profile (empty cache, no service worker) in a browser
+// launched for it; with --settle MS the browser first shows about:blank for MS ms, so the
+// visit is the cold one of a reader whose browser is already running (a just-launched
+// Chromium spends its first second starting up on the same two cores).
+// Usage: node scripts/bench-first-answer.mjs DIST_A DIST_B [...] [--visits N] (default 10) [--settle MS]
 //        PAGE_LANG=zh: a reader whose browser asks for Chinese (default en)
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,8 +26,10 @@ import { startServer } from "../tests/web/static-server.mjs";
 const args = process.argv.slice(2);
 const at = args.indexOf("--visits");
 const VISITS = at >= 0 ? Number(args.splice(at, 2)[1]) : 10;
+const st = args.indexOf("--settle");
+const SETTLE = st >= 0 ? Number(args.splice(st, 2)[1]) : 0;
 const dirs = args.map((d) => path.resolve(d));
-if (dirs.length < 1 || !(VISITS > 0)) throw new Error("usage: node scripts/bench-first-answer.mjs DIST_A DIST_B [...] [--visits N]");
+if (dirs.length < 1 || !(VISITS > 0) || !(SETTLE >= 0)) throw new Error("usage: node scripts/bench-first-answer.mjs DIST_A DIST_B [...] [--visits N] [--settle MS]");
 const PAGE_LANG = process.env.PAGE_LANG ?? "en";
 if (!["en", "zh"].includes(PAGE_LANG)) throw new Error(`PAGE_LANG must be en or zh, got ${PAGE_LANG}`);
 const LOCALE = PAGE_LANG === "zh" ? "zh-CN" : "en-US";
@@ -42,6 +48,10 @@ async function visit(url) {
   const context = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu", `--lang=${LOCALE}`], locale: LOCALE, viewport: { width: 1280, height: 900 } });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
+    if (SETTLE > 0) {
+      await page.goto("about:blank");
+      await new Promise((done) => setTimeout(done, SETTLE));
+    }
     await page.addInitScript(paintedProbe);
     await page.goto(url);
     await page.waitForFunction(() => window.__gpucalcPainted, null, { timeout: 60_000 });
@@ -75,7 +85,7 @@ try {
 } finally {
   await Promise.all(servers.map((s) => s.close()));
 }
-console.log(`${"build".padEnd(30)} ${COLUMNS.map((c) => c.padStart(7)).join(" ")}   (medians of ${VISITS} cold visits, reader's language ${PAGE_LANG}, ms after navigation; warm: the search's own ms)`);
+console.log(`${"build".padEnd(30)} ${COLUMNS.map((c) => c.padStart(7)).join(" ")}   (medians of ${VISITS} cold visits${SETTLE > 0 ? `, browser settled ${SETTLE} ms` : ", browser just launched"}, reader's language ${PAGE_LANG}, ms after navigation; warm: the search's own ms)`);
 for (let i = 0; i < dirs.length; i++) {
   const med = COLUMNS.map((_, k) => median(runs[i].map((r) => r[k])));
   console.log(`${path.relative(process.cwd(), dirs[i]).padEnd(30)} ${med.map((x) => (Number.isFinite(x) ? x.toFixed(0) : "-").padStart(7)).join(" ")}`);

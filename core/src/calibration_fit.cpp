@@ -58,6 +58,14 @@ Expected<std::optional<FittedKnobs>> fit_knobs(const Scenario& s) {
   Problem p = s.problem;
   if (cal.global_batch) p.training.global_batch = *cal.global_batch;
   const Constraints c = cal.layout ? *cal.layout : s.constraints;
+  if (cal.layout) {
+    // A layout the framework cannot run (plan.cpp check_framework), named under the
+    // measured layout's own field.
+    if (auto e = framework_refuses(p.training, c)) {
+      e->path = "/calibration/layout" + e->path.substr(e->path.rfind('/'));
+      return *e;
+    }
+  }
   const SearchResult sr = search(p, c, Target{});
   if (!sr.chosen || !(sr.chosen->time.step_time_s > 0))
     return coded_error(cal.layout ? "/calibration/layout" : "/calibration", "calibration_layout_not_run",

@@ -155,6 +155,30 @@ namespace {
 std::string s(int64_t v) { return std::to_string(v); }
 }  // namespace
 
+// What each framework can run (docs/performance-model.md "Frameworks"):
+//  - Hugging Face Trainer / Accelerate and torchtune have no pipeline schedule: Accelerate's
+//    ParallelismConfig composes dp_replicate, dp_shard, tp and cp only (accelerate
+//    parallelism_config.py), torchtune's distributed recipes data-parallel shard and
+//    replicate and tensor-parallel dims; both checkpoint whole decoder layers
+//    (Transformers gradient_checkpointing_enable, torchtune enable_activation_checkpointing),
+//    so Megatron's selective recompute of chosen modules is not theirs either.
+//  - DeepSpeed's PipelineEngine refuses ZeRO-2 and ZeRO-3 ("ZeRO-2 and ZeRO-3 are
+//    incompatible with pipeline parallelism", deepspeed/runtime/pipe/engine.py) and runs
+//    one stage per rank (no interleaved schedule).
+namespace {
+
+LayoutRule framework_rule(const Training& t, const Layout& l) {
+  using R = LayoutRule;
+  const bool layerwise = t.framework == Framework::hf || t.framework == Framework::torchtune;
+  if (layerwise && l.pp > 1) return R::framework_pp;
+  if (layerwise && l.recompute == Recompute::selective) return R::framework_selective;
+  if (t.framework == Framework::deepspeed && l.vpp > 1) return R::framework_vpp;
+  if (t.framework == Framework::deepspeed && l.pp > 1 && l.zero_stage >= 2) return R::framework_pp_zero;
+  return R::none;
+}
+
+}  // namespace
+
 LayoutRule broken_rule(const ModelShape& m, const Training& t, const Layout& l) {
   using R = LayoutRule;
   if (l.tp < 1) return R::tp_positive;
@@ -196,6 +220,7 @@ LayoutRule broken_rule(const ModelShape& m, const Training& t, const Layout& l) 
   // Hybrid sharding: the sharding groups tile the dp ranks; sharding needs ZeRO.
   if (l.shard < 0 || (l.shard > 0 && l.dp % l.shard != 0)) return R::shard_dp;
   if (l.shard > 0 && l.shard < l.dp && l.zero_stage == 0) return R::shard_zero;
+  if (const LayoutRule r = framework_rule(t, l); r != R::none) return r;
   if (uneven_split(l)) {
     // Megatron-Core: the stages without a count of their own split the rest evenly; every
     // chunk of every stage needs at least one layer.
@@ -222,6 +247,29 @@ Error divide(const char* path, const char* code, std::string_view en, int64_t of
 
 }  // namespace
 
+std::optional<Error> check_framework(const Training& t, const Layout& l) {
+  struct Text {
+    const char *path, *code, *en;
+  };
+  // In LayoutRule's order, from framework_pp.
+  static constexpr Text kTexts[] = {
+      {"/parallel/pp", "framework_no_pp",
+       "training.framework \"{framework}\" has no pipeline parallelism (pp must be 1), got {got}"},
+      {"/parallel/vpp", "framework_no_vpp",
+       "DeepSpeed's pipeline engine has no interleaved schedule (vpp must be 1), got {got}"},
+      {"/training/zero_stage", "deepspeed_pp_zero",
+       "DeepSpeed's pipeline engine (pp {pp}) takes ZeRO stage 0 or 1 only, got {got}"},
+      {"/training/recompute", "framework_no_selective",
+       "training.framework \"{framework}\" checkpoints whole layers: recompute is \"none\" or \"full\", got "
+       "\"selective\""},
+  };
+  const LayoutRule r = framework_rule(t, l);
+  if (r == LayoutRule::none) return std::nullopt;
+  const Text& x = kTexts[static_cast<int>(r) - static_cast<int>(LayoutRule::framework_pp)];
+  const int64_t got = r == LayoutRule::framework_vpp ? l.vpp : r == LayoutRule::framework_pp_zero ? l.zero_stage : l.pp;
+  return coded_error(x.path, x.code, x.en, {{"framework", to_string(t.framework)}, {"pp", s(l.pp)}, {"got", s(got)}});
+}
+
 std::optional<Error> check_layout(const ModelShape& m, const Training& t, const Layout& l) {
   using R = LayoutRule;
   switch (broken_rule(m, t, l)) {
@@ -237,6 +285,10 @@ std::optional<Error> check_layout(const ModelShape& m, const Training& t, const 
       return coded_error(
           "/parallel/shard", "shard_needs_zero",
           "needs training.zero_stage 1-3: hybrid sharding shards ZeRO/FSDP states within groups of shard ranks");
+    case R::framework_pp:
+    case R::framework_selective:
+    case R::framework_vpp:
+    case R::framework_pp_zero: return check_framework(t, l);
     case R::cp_positive: return positive("/parallel/cp", l.cp);
     case R::vpp_positive: return positive("/parallel/vpp", l.vpp);
     case R::tp_heads:

@@ -61,6 +61,15 @@ Error too_many_layouts() {
       {{"layouts", std::to_string(max_layouts_visited())}, {"candidates", std::to_string(max_layouts_considered())}});
 }
 
+std::optional<Error> framework_refuses(const Training& t, const Constraints& c) {
+  Layout fixed;
+  fixed.pp = c.pp.value_or(1);
+  fixed.vpp = c.vpp.value_or(1);
+  fixed.zero_stage = c.zero_stage.value_or(0);
+  fixed.recompute = c.recompute.value_or(Recompute::none);
+  return check_framework(t, fixed);
+}
+
 Error explain_no_layout(const Problem& p, const Constraints& c) {
   if (c.tp && c.pp && c.dp) {
     Layout l;
@@ -80,6 +89,7 @@ Error explain_no_layout(const Problem& p, const Constraints& c) {
     if (c.recompute_modules) l.recompute_modules = *c.recompute_modules;
     if (auto e = check_layout(p.model, p.training, l)) return *e;
   }
+  if (auto e = framework_refuses(p.training, c)) return *e;
   const auto admits_in = [](const Problem& pr, const Constraints& cc) {
     bool any = false;
     const bool complete = enumerate_layouts(pr, cc, [&](const Layout&) {

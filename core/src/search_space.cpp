@@ -213,7 +213,10 @@ SearchSpace search_space(const Problem& p, const Constraints& c) {
   s.base.first_stage_layers = c.first_stage_layers;
   s.base.last_stage_layers = c.last_stage_layers;
   s.dims.push_back(fixed_dim("tp", one_or(c.tp, tp_open(m, domain)), [](Layout& l, int64_t v) { l.tp = v; }));
-  s.dims.push_back(fixed_dim("pp", one_or(c.pp, pp_open(m)), [](Layout& l, int64_t v) { l.pp = v; }));
+  // Frameworks without a pipeline schedule (plan.cpp framework_rule) are offered pp 1 only.
+  const bool layerwise = t.framework == Framework::hf || t.framework == Framework::torchtune;
+  s.dims.push_back(fixed_dim("pp", one_or(c.pp, layerwise ? std::vector<int64_t>{1} : pp_open(m)),
+                             [](Layout& l, int64_t v) { l.pp = v; }));
   s.dims.push_back(fixed_dim("cp", one_or(c.cp, cp_open(t)), [](Layout& l, int64_t v) { l.cp = v; }));
   s.dims.push_back(dp_dim(p, c, min_gpus, domain));
   if (c.batch_max > 0) s.dims.push_back(batch_dim(c));
@@ -228,18 +231,19 @@ SearchSpace search_space(const Problem& p, const Constraints& c) {
   // Megatron-Core's EP all-to-all overlap needs interleaving when pp > 1: an open vpp then
   // offers no 1 beside pp > 1.
   const bool overlap_needs_vpp = megatron_moe_overlap(m, t);
-  s.dims.push_back(
-      {"vpp",
-       [open = !c.vpp, layers = m.layers, overlap_needs_vpp,
-        vals = one_or(c.vpp, is_moe(m) ? std::vector<int64_t>{1, 2, 4} : std::vector<int64_t>{1, 2, 3, 4, 6, 8})](
-           const Layout& l, std::vector<int64_t>& out) {
-         out.clear();
-         for (int64_t v : vals) {
-           if (v == 1 && open && overlap_needs_vpp && l.pp > 1) continue;
-           if (v == 1 || (l.pp > 1 && (!open || l.pp * v <= layers))) out.push_back(v);
-         }
-       },
-       [](Layout& l, int64_t v) { l.vpp = v; }});
+  s.dims.push_back({"vpp",
+                    [open = !c.vpp, layers = m.layers, overlap_needs_vpp,
+                     vals = one_or(c.vpp, t.framework == Framework::deepspeed ? std::vector<int64_t>{1}
+                                          : is_moe(m)                         ? std::vector<int64_t>{1, 2, 4}
+                                                      : std::vector<int64_t>{1, 2, 3, 4, 6, 8})](
+                        const Layout& l, std::vector<int64_t>& out) {
+                      out.clear();
+                      for (int64_t v : vals) {
+                        if (v == 1 && open && overlap_needs_vpp && l.pp > 1) continue;
+                        if (v == 1 || (l.pp > 1 && (!open || l.pp * v <= layers))) out.push_back(v);
+                      }
+                    },
+                    [](Layout& l, int64_t v) { l.vpp = v; }});
   // Offloading the optimizer needs a sharded optimizer (ZeRO-Offload, stage ≥ 1); the
   // parameters, ZeRO-3 (ZeRO-Infinity).
   const std::vector<int> zero_open = t.offload.params      ? std::vector<int>{3}
@@ -249,7 +253,9 @@ SearchSpace search_space(const Problem& p, const Constraints& c) {
                              [](Layout& l, int64_t v) { l.zero_stage = static_cast<int>(v); }));
   // Megatron-Core's EP all-to-all overlap refuses full recomputation: an open recompute
   // then offers none and selective.
+  // Frameworks that checkpoint whole layers have no selective recompute.
   std::vector<Recompute> recompute_open = {Recompute::none, Recompute::selective};
+  if (layerwise) recompute_open = {Recompute::none};
   if (!megatron_moe_overlap(m, t)) recompute_open.push_back(Recompute::full);
   s.dims.push_back(fixed_dim("recompute", one_or(c.recompute, recompute_open),
                              [](Layout& l, int64_t v) { l.recompute = static_cast<Recompute>(v); }));

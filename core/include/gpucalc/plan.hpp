@@ -313,9 +313,16 @@ enum class LayoutRule {
   split_last,
   split_rest,
   shard_dp,
-  shard_zero
+  shard_zero,
+  framework_pp,
+  framework_vpp,
+  framework_pp_zero,
+  framework_selective
 };
 LayoutRule broken_rule(const ModelShape& m, const Training& t, const Layout& l);
+// The rules of what training.framework can run (pipeline, interleaving, ZeRO with a
+// pipeline, selective recompute), with the error naming the field; nullopt when it can.
+std::optional<Error> check_framework(const Training& t, const Layout& l);
 
 // Checks a layout against the model and batch. Error paths point into the
 // scenario ("/parallel/tp", "/training/micro_batch", ...).

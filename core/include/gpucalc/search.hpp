@@ -65,6 +65,10 @@ bool better(const Candidate& a, const Candidate& b);
 
 // When the constraints admit no valid layout: the error that names the fixed field
 // to change (the exact check_layout error when the layout is fully fixed).
+// What training.framework cannot run among the fixed fields (plan.hpp check_framework),
+// the fields left open counted as what every framework runs (pp 1, vpp 1, ZeRO 0, no
+// recompute).
+std::optional<Error> framework_refuses(const Training& t, const Constraints& c);
 Error explain_no_layout(const Problem& p, const Constraints& c);
 
 // A candidate's wall-clock run, its cost and its energy.
