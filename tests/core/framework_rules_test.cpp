@@ -16,8 +16,7 @@ namespace {
 
 // LoRA of Qwen2.5-72B (examples/lora-qwen2.5-72b-8xh100.json) with the GPU count open:
 // the fewest GPUs that hold it, where pipelining would be the natural pick.
-std::string lora(const std::string& framework, const std::string& parallel = "{}",
-                 const std::string& extra = "") {
+std::string lora(const std::string& framework, const std::string& parallel = "{}", const std::string& extra = "") {
   return R"({"model":"qwen2.5-72b","gpu":"h100-sxm-80gb","training":{"tokens":2e8,"seq_len":4096,"global_batch":64,)"
          R"("stage":"lora","optimizer":"adam8bit","lora":{"rank":64,"alpha":128},"framework":")" +
          framework + "\"" + extra + R"(},"parallel":)" + parallel + "}";

@@ -219,7 +219,6 @@ describe("the job: fine-tuning, LoRA, optimizer, offload, MoE (jobtype.js)", () 
         offload: { optimizer: true, params: false, pcie_gbs: 32, host_memory_bw_gbs: 50 },
         overlap_moe_comm: true,
         moe_dispatcher: "deepep",
-        recompute_modules: ["core_attn", "moe_act", "mla_up_proj"],
       },
       parallel: { gpus: 8, ep: 8, etp: 1 },
     };
@@ -235,7 +234,16 @@ describe("the job: fine-tuning, LoRA, optimizer, offload, MoE (jobtype.js)", () 
     hf.training.lora.fp32_upcast = false;
     const hfGot = cliEvaluate(hf);
     assert.equal(hfGot.ok, true, hfGot.stderr);
-    for (const p of newPaths) assert.ok(schema.getPath(scenario, p) !== undefined || schema.getPath(hf, p) !== undefined, `${p} is exercised here`);
+    // Megatron-Core's selective recompute modules: torchtune and Hugging Face checkpoint
+    // whole layers (framework_no_selective), so under Megatron-LM.
+    const mg = structuredClone(hf);
+    mg.training.framework = "megatron";
+    delete mg.training.lora.fp32_upcast;
+    mg.training.recompute_modules = ["core_attn", "moe_act", "mla_up_proj"];
+    const mgGot = cliEvaluate(mg);
+    assert.equal(mgGot.ok, true, mgGot.stderr);
+    assert.equal(cliEvaluate({ ...scenario, training: { ...scenario.training, recompute_modules: ["core_attn"] } }).ok, false);
+    for (const p of newPaths) assert.ok([scenario, hf, mg].some((x) => schema.getPath(x, p) !== undefined), `${p} is exercised here`);
     const enums = Object.fromEntries(schema.FIELDS.filter((f) => f.options).map((f) => [f.path, f.options]));
     for (const stage of enums["/training/stage"]) assert.equal(cliEvaluate({ ...scenario, training: { tokens: 1e9, seq_len: 4096, stage } }).ok, true, stage);
     for (const optimizer of enums["/training/optimizer"]) assert.equal(cliEvaluate({ ...scenario, training: { tokens: 1e9, seq_len: 4096, optimizer } }).ok, true, optimizer);
