@@ -266,8 +266,29 @@ export function wireJob(a) {
   $("q-qlora-dq").addEventListener("change", () => api.edit((s) => setPath(s, "/training/lora/double_quant", $("q-qlora-dq").checked ? undefined : false)));
   $("q-qlora-paged").addEventListener("change", () => api.edit((s) => setPath(s, "/training/lora/paged_optimizer", $("q-qlora-paged").checked ? true : undefined)));
   $("q-optimizer").addEventListener("change", () => api.edit((s) => setPath(s, "/training/optimizer", $("q-optimizer").value)));
+  // What the new framework cannot run (core/src/plan.cpp check_framework), left to the
+  // search instead of refused (and said): Hugging Face and torchtune have no pipeline and
+  // checkpoint whole layers; DeepSpeed's pipeline takes ZeRO 0-1 and no interleaving.
   $("q-framework").addEventListener("change", () =>
-    api.edit((s) => setPath(s, "/training/framework", $("q-framework").value === "megatron" ? undefined : $("q-framework").value)),
+    api.edit((s) => {
+      const fw = $("q-framework").value;
+      setPath(s, "/training/framework", fw === "megatron" ? undefined : fw);
+      const tr = isObj(s.training) ? s.training : {};
+      const par = isObj(s.parallel) ? s.parallel : {};
+      const before = JSON.stringify([tr, par]);
+      if (fw === "hf" || fw === "torchtune") {
+        if (par.pp > 1) delete par.pp;
+        delete par.vpp;
+        delete par.first_stage_layers;
+        delete par.last_stage_layers;
+        if (tr.recompute === "selective") delete tr.recompute;
+        delete tr.recompute_modules;
+      } else if (fw === "deepspeed") {
+        if (par.vpp > 1) delete par.vpp;
+        if (par.pp > 1 && tr.zero_stage >= 2) delete tr.zero_stage;
+      }
+      jobNote = JSON.stringify([tr, par]) === before ? "" : t("q_job_framework");
+    }),
   );
   $("q-master").addEventListener("change", () => api.edit((s) => setPath(s, "/training/master_weights", $("q-master").checked ? undefined : false)));
   $("q-off-opt").addEventListener("change", () => api.edit((s) => setPath(s, "/training/offload/optimizer", $("q-off-opt").checked ? true : undefined)));

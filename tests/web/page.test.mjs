@@ -1286,6 +1286,35 @@ test("fine-tuning form: the framework select feeds the memory profile, and the f
   await waitForAnswer(page);
 });
 
+test("switching to a framework without a pipeline clears pp and selective recompute, and says so", async () => {
+  const pipelined = defaultScenario();
+  pipelined.parallel = { pp: 4 };
+  pipelined.training.recompute = "selective";
+  await page.locator("#json-details summary").click();
+  await page.fill("#json-text", JSON.stringify(pipelined));
+  await page.click("#json-apply");
+  await page.waitForFunction(() => !document.querySelector("#answer.stale"));
+  await page.locator("#json-details summary").click();
+  if ((await page.locator("#q-opt").getAttribute("open")) === null) await page.locator("#q-opt summary").click();
+  await page.selectOption("#q-framework", "hf");
+  await page.waitForFunction(() => !document.querySelector("#answer.stale"));
+  const scenario = await scenarioInUrl();
+  assert.equal(scenario.training.framework, "hf");
+  assert.equal(scenario.parallel?.pp, undefined);
+  assert.equal(scenario.training.recompute, undefined);
+  assert.match(await page.locator("#q-job-hint").innerText(), /were cleared/);
+  const want = cliEvaluate(scenario);
+  assert.equal(want.ok, true, want.stderr);
+  assert.equal(want.value.plan.pp, 1);
+  assert.equal(await waitForAnswer(page), want.value.plan.gpus);
+  await page.locator("#json-details summary").click();
+  await page.fill("#json-text", JSON.stringify(defaultScenario()));
+  await page.click("#json-apply");
+  await page.waitForFunction(() => document.querySelector("#q-model").value === "llama-3.1-70b" && !document.querySelector("#answer.stale"));
+  await page.locator("#json-details summary").click();
+  await waitForAnswer(page);
+});
+
 test("no console errors or warnings, no request to another origin", () => {
   assert.deepStrictEqual(browser.problems, []);
   assert.deepStrictEqual(browser.foreign, []);

@@ -50,6 +50,7 @@ export default {
   q_job_fp8: "Precision set to bf16: QLoRA computes on dequantised NF4 weights.",
   q_job_fp4: "Precision set to bf16: NVFP4 (fp4) is a pre-training recipe; LoRA adapters run in bf16 or fp8.",
   q_job_titan: "Framework set to Megatron: torchtitan has no LoRA recipe.",
+  q_job_framework: "Pipeline, interleaving, ZeRO stage or selective recomputation that this framework cannot run were cleared; the calculator picks them.",
   q_lora_rank: "Rank r",
   q_lora_alpha: "Alpha α",
   q_lora_targets: "Adapted projections",

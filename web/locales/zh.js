@@ -50,6 +50,7 @@ export default {
   q_job_fp8: "精度已改为 bf16：QLoRA 在反量化后的 NF4 权重上计算。",
   q_job_fp4: "精度已改为 bf16：NVFP4（fp4）用于预训练，LoRA 适配器以 bf16 或 fp8 运行。",
   q_job_titan: "框架已改为 Megatron：torchtitan 没有 LoRA 方案。",
+  q_job_framework: "已清除该框架无法运行的流水线、交错、ZeRO 阶段或选择性重计算设置，由计算器选择。",
   q_lora_rank: "秩 r",
   q_lora_alpha: "缩放系数 α",
   q_lora_targets: "加适配器的投影",
