@@ -14,7 +14,7 @@ import { baseOf, exactAmount, setPath } from "./schema.js";
 export const STAGES = ["pretrain", "full_finetune", "lora", "qlora"];
 // training.framework: whose memory profile (docs/memory-model.md §7); torchtitan has no LoRA recipe.
 const FRAMEWORKS = ["megatron", "torchtitan", "deepspeed", "hf", "torchtune"];
-export const OPTIMIZERS = ["adamw", "adam8bit", "sgd", "lion", "adafactor"];
+export const OPTIMIZERS = ["adamw", "adam8bit", "sgd", "lion", "adafactor", "muon"];
 export const LORA_TARGETS = ["q", "k", "v", "o", "gate", "up", "down"];
 const ADAPTER = new Set(["lora", "qlora"]);
 const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);

@@ -66,6 +66,7 @@ std::string write_deepspeed(Out& o) {
   c["zero_optimization"] = zero_section(o);
   if (t.optimizer == Optimizer::adamw) c["optimizer"] = {{"type", "AdamW"}};
   else if (t.optimizer == Optimizer::lion) c["optimizer"] = {{"type", "Lion"}};
+  else if (t.optimizer == Optimizer::muon) c["optimizer"] = {{"type", "Muon"}};  // runtime/config.py MUON_OPTIMIZER
   else no_equivalent(o, "training.optimizer", to_string(t.optimizer));
   if (is_adapter_stage(t)) no_equivalent(o, "training.stage", to_string(t.stage));
   return c.dump(2) + "\n";

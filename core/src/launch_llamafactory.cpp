@@ -91,7 +91,9 @@ void train(Out& o, Yaml& y) {
                       : t.optimizer == Optimizer::sgd  ? "sgd"
                       : t.optimizer == Optimizer::lion ? "lion_32bit"
                                                        : "adafactor";
-  y.add("optim", optim);
+  // use_muon: Muon on the 2-D weights, AdamW on the rest, in place of `optim`.
+  if (t.optimizer == Optimizer::muon) y.flag("use_muon", true);
+  else y.add("optim", optim);
   deepspeed(o, y);
 }
 

@@ -105,6 +105,8 @@ void optimizer_args(Out& o, Args& a) {
   if (opt == Optimizer::adamw) a.add("--optimizer", "adam");
   else if (opt == Optimizer::sgd) a.add("--optimizer", "sgd");
   else if (opt == Optimizer::lion) a.add("--optimizer", "lion");
+  // Muon on the matrices, Adam on embeddings, head and vectors (--muon-scalar-optimizer).
+  else if (opt == Optimizer::muon) a.add("--optimizer", "muon");
   else no_equivalent(o, "training.optimizer", to_string(opt));
 }
 

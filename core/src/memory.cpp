@@ -389,6 +389,12 @@ void model_states(const StageCtx& c, StageMemory& r) {
     r.weights = a.weights + e.weights;
     r.gradients = a.gradients + e.gradients;
     r.optimizer = a.optimizer + e.optimizer;
+    // Muon leaves the embedding and output head to AdamW: their second moment too.
+    // A tied head on the embedding's own stage is the embedding (stage_params.cpp).
+    if (sb.adam_extra > 0) {
+      const double head = c.m.tied_embeddings && sp.embedding_local > 0 ? 0.0 : sp.head_local;
+      r.optimizer += sb.adam_extra * (sp.embedding_local + head) / (l.zero_stage >= 1 ? shard : 1.0);
+    }
   } else {
     // LoRA / QLoRA: the base model is frozen, held as 16-bit weights (QLoRA: its layers'
     // linear weights in NF4) with no gradient and no optimizer state; FSDP / ZeRO-3 still

@@ -40,6 +40,7 @@ const char* to_string(Optimizer o) {
     case Optimizer::sgd: return "sgd";
     case Optimizer::lion: return "lion";
     case Optimizer::adafactor: return "adafactor";
+    case Optimizer::muon: return "muon";
   }
   return "?";
 }
@@ -60,7 +61,11 @@ double optimizer_state_bytes(Optimizer o, double rows, double cols) {
     case Optimizer::adamw: return 8.0;                          // fp32 m and v
     case Optimizer::adam8bit: return 2.0 + 2.0 * 4.0 / 2048.0;  // 8-bit m, v + fp32 absmax per 2048 block each
     case Optimizer::sgd: return 4.0;                            // fp32 momentum buffer
-    case Optimizer::lion: return 4.0;                           // fp32 momentum (Lion keeps one moment)
+    case Optimizer::lion:
+      return 4.0;  // fp32 momentum (Lion keeps one moment)
+    // fp32 momentum on the matrices (Jordan et al. 2024); the embedding and output head
+    // keep AdamW's second moment too (memory.cpp model_states adds it).
+    case Optimizer::muon: return 4.0;
     case Optimizer::adafactor:
       // Row and column second-moment vectors per matrix: 4·(r + c) bytes for r·c
       // parameters; a vector parameter (r or c = 0) keeps its full second moment.
@@ -96,6 +101,7 @@ StateBytes state_bytes(const Training& t, const ModelShape* m) {
     if (!t.master_weights) b.gradients = 2;  // pure bf16 training reduces bf16 gradients
   }
   if (t.grad_dtype_bytes) b.gradients = *t.grad_dtype_bytes;
+  if (t.optimizer == Optimizer::muon) b.adam_extra = t.framework == Framework::torchtune ? state / 2.0 : state;
   return b;
 }
 

@@ -611,11 +611,12 @@ void read_choices(Reader& r, const json& o, const std::string& P, Scenario& s) {
                   : *v == "fp8" ? Precision::fp8
                   : *v == "fp4" ? Precision::fp4
                                 : Precision::bf16;
-  if (auto v = r.choice(o, P, "optimizer", {"adamw", "adam8bit", "sgd", "lion", "adafactor"}, false))
+  if (auto v = r.choice(o, P, "optimizer", {"adamw", "adam8bit", "sgd", "lion", "adafactor", "muon"}, false))
     t.optimizer = *v == "adam8bit"    ? Optimizer::adam8bit
                   : *v == "sgd"       ? Optimizer::sgd
                   : *v == "lion"      ? Optimizer::lion
                   : *v == "adafactor" ? Optimizer::adafactor
+                  : *v == "muon"      ? Optimizer::muon
                                       : Optimizer::adamw;
   if (auto v = r.choice(o, P, "recompute", {"none", "selective", "full"}, false))
     s.constraints.recompute = *v == "full"        ? Recompute::full
@@ -758,6 +759,10 @@ void check_training(Reader& r, const json& o, const std::string& P, Scenario& s)
     return r.fail(P + "/offload/params", "offload_params_zero3",
                   "offloading parameters needs zero_stage 3 (ZeRO-Infinity), got {got}",
                   {{"got", std::to_string(*s.constraints.zero_stage)}});
+  if (t.offload.optimizer && t.optimizer == Optimizer::muon)
+    return r.fail(P + "/offload/optimizer", "muon_offload",
+                  "cannot be used with optimizer \"muon\": no CPU Muon is modelled (Newton-Schulz runs as GPU "
+                  "matmuls)");
   if (t.offload.optimizer && s.constraints.zero_stage && *s.constraints.zero_stage < 1)
     return r.fail(P + "/offload/optimizer", "offload_optimizer_zero1",
                   "offloading the optimizer needs zero_stage ≥ 1 (ZeRO-Offload), got 0");

@@ -8,6 +8,7 @@
 #include "gpucalc/compute.hpp"
 #include "gpucalc/memory.hpp"
 #include "layer_time.hpp"
+#include "muon_time.hpp"
 
 namespace gpucalc {
 namespace {
@@ -75,6 +76,7 @@ double pp_comm(const LayerCtx& c) {
 struct StageParams {
   double dense = 0, expert = 0;              // held (frozen ones included)
   double train_dense = 0, train_expert = 0;  // trained
+  double dense_layers = 0, moe_layers = 0;   // the stage's layers, MTP modules among them
 };
 
 StageParams stage_params(const ModelShape& m, const Training& t, const Layout& l, const StageLayers& s,
@@ -93,6 +95,9 @@ StageParams stage_params(const ModelShape& m, const Training& t, const Layout& l
     p.dense += n * (static_cast<double>(pc.mtp_module - (moe ? pc.routed_experts : 0)) / tp);
     if (moe) p.expert += n * static_cast<double>(pc.routed_experts) / static_cast<double>(l.etp * l.ep);
   }
+  p.dense_layers = nd;
+  p.moe_layers = nm;
+  if (s.mtp > 0) (mtp_block_is_moe(m) ? p.moe_layers : p.dense_layers) += static_cast<double>(s.mtp);
   const bool frozen = is_adapter_stage(t);
   p.train_dense =
       frozen ? (nd * lora_params_per_layer(m, t.lora, false) + nm * lora_params_per_layer(m, t.lora, true)) / tp
@@ -168,6 +173,29 @@ void zero3_sync(const Fabric& f, const Layout& l, const Training& t, const Stage
                             overlapped_exposed(replicas, crit.bwd, slowdown);
 }
 
+// Muon's Newton-Schulz work on the stage's matrices (muon_time.hpp), whole on every TP
+// rank; a sharded optimizer (ZeRO >= 1: Megatron-LM's layer-wise distributed optimizer,
+// --optimizer muon --use-distributed-optimizer) gives each data-parallel rank its share of
+// the matrices, the experts' over the expert-data-parallel group. Under LoRA the adapters'
+// r × n matrices, priced as r × h.
+double muon_time(const LayerCtx& c, const StageParams& p, const DpGroups& g) {
+  const Training& t = *c.t;
+  if (t.optimizer != Optimizer::muon) return 0.0;
+  const bool sharded = c.l->zero_stage >= 1;
+  if (is_adapter_stage(t)) {
+    const double r = static_cast<double>(t.lora.rank), h = static_cast<double>(c.m->hidden);
+    const double matrices = p.train_dense * c.tp / (r * h);  // whole adapters, before TP
+    return matrices * ns_matrix_time(c.k, r, h) / (sharded ? static_cast<double>(g.shard.size) : 1.0);
+  }
+  const MuonLayerTime dense = muon_layer_time(*c.m, c.k, false), moe = muon_layer_time(*c.m, c.k, true);
+  const double local_experts =
+      static_cast<double>(c.m->moe.experts) / static_cast<double>(std::max<int64_t>(c.l->ep, 1));
+  const double shared = p.dense_layers * dense.dense + p.moe_layers * moe.dense;
+  const double experts = p.moe_layers * local_experts * moe.expert;
+  return shared / (sharded ? static_cast<double>(g.shard.size) : 1.0) +
+         experts / (sharded ? static_cast<double>(g.expert.size) : 1.0);
+}
+
 // The optimizer step, HBM-bound: read and write its state (fp32 master, moments), read
 // the gradient, write the 16-bit weight (AdamW mixed precision: 4·6 + grad + 2 bytes per
 // parameter it updates; torchtitan's fp32 parameter is read and written). Under
@@ -189,7 +217,7 @@ double optimizer_time(const LayerCtx& c, const StageParams& p) {
   }
   const bool titan = t.framework == Framework::torchtitan;
   const double bytes = (2.0 * sb.optimizer + sb.gradients + (titan ? 2.0 * sb.weights : sb.weights)) * opt_params;
-  return c.k.mem(bytes, bytes);
+  return c.k.mem(bytes, bytes) + muon_time(c, p, g);
 }
 
 // What a step time is composed from that does not depend on the layout, derived once

@@ -278,6 +278,7 @@ export default {
   opt_sgd: "SGD (momentum)",
   opt_lion: "Lion",
   opt_adafactor: "Adafactor",
+  opt_muon: "Muon",
   opt_lora: "LoRA",
   opt_qlora: "QLoRA",
   opt_mha: "standard (MHA / GQA)",

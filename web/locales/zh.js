@@ -277,6 +277,7 @@ export default {
   opt_sgd: "SGD（动量）",
   opt_lion: "Lion",
   opt_adafactor: "Adafactor",
+  opt_muon: "Muon",
   opt_lora: "LoRA",
   opt_qlora: "QLoRA",
   opt_mha: "标准（MHA / GQA）",

@@ -63,8 +63,10 @@ enum class Fp8Recipe { tensorwise, delayed, mxfp8 };
 // per 2048-value block (Dettmers et al. 2022, bitsandbytes); SGD with momentum one fp32
 // buffer; Lion one fp32 momentum (Chen et al. 2023); Adafactor a factored second moment,
 // one row and one column vector per matrix, no first moment (Shazeer & Stern 2018 §3-4,
-// beta1 = 0 as in the paper's default).
-enum class Optimizer { adamw, adam8bit, sgd, lion, adafactor };
+// beta1 = 0 as in the paper's default); Muon one fp32 momentum on the hidden layers'
+// matrices, AdamW's two on the embedding and output head (Jordan et al. 2024; Megatron-LM
+// routes embeddings, the head and non-matrix parameters to Adam, --muon-scalar-optimizer).
+enum class Optimizer { adamw, adam8bit, sgd, lion, adafactor, muon };
 // The training framework whose memory behaviour to model. They differ in what
 // "selective" recomputation saves, how the loss is computed, whether TP linears keep
 // their all-gathered inputs, how FSDP groups parameters, where offloaded gradients go
@@ -226,6 +228,9 @@ inline bool is_adapter_stage(const Training& t) { return t.stage == Stage::lora 
 // optimizer = fp32 master (when kept apart from the weights) + the optimizer's own state.
 struct StateBytes {
   double weights = 2, gradients = 2, optimizer = 12;
+  // Muon: AdamW's second moment on the embedding and output head (their first moment is
+  // in `optimizer`), bytes per such parameter; 0 for every other optimizer.
+  double adam_extra = 0;
 };
 StateBytes state_bytes(const Training& t, const ModelShape* m = nullptr);
 // Bytes of the optimizer's own state per trainable parameter (no master copy). Adafactor's
