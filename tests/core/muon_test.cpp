@@ -46,7 +46,8 @@ TEST_CASE("Muon keeps one fp32 moment on the matrices and AdamW's two on the emb
 }
 
 TEST_CASE("a Newton-Schulz step costs five iterations of X·Xᵀ, A·A and B·X", "[muon]") {
-  const Scenario s = *parse_scenario(R"({"model":"llama-3.1-70b","gpu":"h100-sxm-80gb","training":{"tokens":1e9,"seq_len":4096}})");
+  const Scenario s =
+      *parse_scenario(R"({"model":"llama-3.1-70b","gpu":"h100-sxm-80gb","training":{"tokens":1e9,"seq_len":4096}})");
   const Kernels k = kernels_for(s.problem.gpu, perf_profile_for("h100-sxm-80gb"), s.problem.training, Efficiency{});
   const double rate = k.peak16 * k.mm_eff16;  // every GEMM below is past the size roll-off (data/perf.json)
   // A square 8192 matrix (Llama 3.1 70B's q and o): 5 × (2·8192³ + 2·8192³ + 2·8192³).
