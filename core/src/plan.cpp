@@ -61,11 +61,8 @@ double optimizer_state_bytes(Optimizer o, double rows, double cols) {
     case Optimizer::adamw: return 8.0;                          // fp32 m and v
     case Optimizer::adam8bit: return 2.0 + 2.0 * 4.0 / 2048.0;  // 8-bit m, v + fp32 absmax per 2048 block each
     case Optimizer::sgd: return 4.0;                            // fp32 momentum buffer
-    case Optimizer::lion:
-      return 4.0;  // fp32 momentum (Lion keeps one moment)
-    // fp32 momentum on the matrices (Jordan et al. 2024); the embedding and output head
-    // keep AdamW's second moment too (memory.cpp model_states adds it).
-    case Optimizer::muon: return 4.0;
+    case Optimizer::lion: return 4.0;                           // fp32 momentum (Lion keeps one moment)
+    case Optimizer::muon: return 4.0;                           // fp32 momentum; embedding, head: StateBytes adam_extra
     case Optimizer::adafactor:
       // Row and column second-moment vectors per matrix: 4·(r + c) bytes for r·c
       // parameters; a vector parameter (r or c = 0) keeps its full second moment.
@@ -161,7 +158,7 @@ namespace {
 std::string s(int64_t v) { return std::to_string(v); }
 }  // namespace
 
-// What each framework can run (docs/performance-model.md "Frameworks"):
+// What each framework can run (docs/performance-model.md "The search"):
 //  - Hugging Face Trainer / Accelerate and torchtune have no pipeline schedule: Accelerate's
 //    ParallelismConfig composes dp_replicate, dp_shard, tp and cp only (accelerate
 //    parallelism_config.py), torchtune's distributed recipes data-parallel shard and
@@ -269,6 +266,8 @@ std::optional<Error> check_framework(const Training& t, const Layout& l) {
        "training.framework \"{framework}\" checkpoints whole layers: recompute is \"none\" or \"full\", got "
        "\"selective\""},
   };
+  static_assert(static_cast<int>(LayoutRule::framework_selective) - static_cast<int>(LayoutRule::framework_pp) == 3,
+                "kTexts follows LayoutRule's order");
   const LayoutRule r = framework_rule(t, l);
   if (r == LayoutRule::none) return std::nullopt;
   const Text& x = kTexts[static_cast<int>(r) - static_cast<int>(LayoutRule::framework_pp)];

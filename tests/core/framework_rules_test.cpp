@@ -16,13 +16,13 @@ namespace {
 
 // LoRA of Qwen2.5-72B (examples/lora-qwen2.5-72b-8xh100.json) with the GPU count open:
 // the fewest GPUs that hold it, where pipelining would be the natural pick.
-std::string lora(const std::string& framework, const std::string& parallel = "{}", const std::string& extra = "") {
+std::string lora_job(const std::string& framework, const std::string& parallel = "{}", const std::string& extra = "") {
   return R"({"model":"qwen2.5-72b","gpu":"h100-sxm-80gb","training":{"tokens":2e8,"seq_len":4096,"global_batch":64,)"
          R"("stage":"lora","optimizer":"adam8bit","lora":{"rank":64,"alpha":128},"framework":")" +
          framework + "\"" + extra + R"(},"parallel":)" + parallel + "}";
 }
 
-json envelope(const std::string& scenario) { return json::parse(evaluate_json(scenario)); }
+json rules_envelope(const std::string& scenario) { return json::parse(evaluate_json(scenario)); }
 
 }  // namespace
 
@@ -30,7 +30,7 @@ TEST_CASE("the search offers no pipeline and no selective recompute to Hugging F
           "[search][framework]") {
   for (const char* fw : {"hf", "torchtune"}) {
     INFO(fw);
-    const json env = envelope(lora(fw));
+    const json env = rules_envelope(lora_job(fw));
     REQUIRE(env["ok"] == true);
     const json& plan = env["value"]["plan"];
     CHECK(plan["pp"] == 1);
@@ -38,11 +38,11 @@ TEST_CASE("the search offers no pipeline and no selective recompute to Hugging F
     CHECK(plan["recompute"] != "selective");
   }
   // Megatron-LM pipelines and recomputes selectively; its plan is not held to these rules.
-  REQUIRE(envelope(lora("megatron"))["ok"] == true);
+  REQUIRE(rules_envelope(lora_job("megatron"))["ok"] == true);
 }
 
 TEST_CASE("DeepSpeed's pipeline runs with ZeRO 0 or 1 and without interleaving", "[search][framework]") {
-  const json env = envelope(lora("deepspeed"));
+  const json env = rules_envelope(lora_job("deepspeed"));
   REQUIRE(env["ok"] == true);
   const json& plan = env["value"]["plan"];
   CHECK(plan["vpp"] == 1);
@@ -54,24 +54,24 @@ TEST_CASE("a layout the framework cannot run is refused with the field to change
     std::string scenario, path, code;
   };
   const Case cases[] = {
-      {lora("hf", R"({"gpus":8,"pp":2})"), "/parallel/pp", "framework_no_pp"},
-      {lora("torchtune", R"({"gpus":8,"tp":1,"pp":2,"dp":4})"), "/parallel/pp", "framework_no_pp"},
-      {lora("torchtune", "{}", R"(,"recompute":"selective")"), "/training/recompute", "framework_no_selective"},
-      {lora("hf", R"({"gpus":8})", R"(,"recompute_modules":["core_attn"])"), "/training/recompute",
+      {lora_job("hf", R"({"gpus":8,"pp":2})"), "/parallel/pp", "framework_no_pp"},
+      {lora_job("torchtune", R"({"gpus":8,"tp":1,"pp":2,"dp":4})"), "/parallel/pp", "framework_no_pp"},
+      {lora_job("torchtune", "{}", R"(,"recompute":"selective")"), "/training/recompute", "framework_no_selective"},
+      {lora_job("hf", R"({"gpus":8})", R"(,"recompute_modules":["core_attn"])"), "/training/recompute",
        "framework_no_selective"},
-      {lora("deepspeed", R"({"gpus":8,"tp":1,"pp":2})", R"(,"zero_stage":3)"), "/training/zero_stage",
+      {lora_job("deepspeed", R"({"gpus":8,"tp":1,"pp":2})", R"(,"zero_stage":3)"), "/training/zero_stage",
        "deepspeed_pp_zero"},
-      {lora("deepspeed", R"({"gpus":8,"pp":2,"vpp":2})"), "/parallel/vpp", "framework_no_vpp"},
+      {lora_job("deepspeed", R"({"gpus":8,"pp":2,"vpp":2})"), "/parallel/vpp", "framework_no_vpp"},
   };
   for (const Case& c : cases) {
     INFO(c.scenario);
-    const json env = envelope(c.scenario);
+    const json env = rules_envelope(c.scenario);
     REQUIRE(env["ok"] == false);
     CHECK(env["error"]["path"] == c.path);
     CHECK(env["error"]["code"] == c.code);
   }
   // A measured layout the framework cannot run is named under the calibration's layout.
-  const json cal = envelope(lora(
+  const json cal = rules_envelope(lora_job(
       "hf", R"({"gpus":8})",
       R"(},"calibration":{"measured_step_time_s":10,"layout":{"tp":1,"pp":2,"vpp":1,"dp":4,"cp":1,"micro_batch":1,)"
       R"("global_batch":64,"zero_stage":1,"recompute":"full"})"));
@@ -79,6 +79,6 @@ TEST_CASE("a layout the framework cannot run is refused with the field to change
   CHECK(cal["error"]["path"] == "/calibration/layout/pp");
   CHECK(cal["error"]["code"] == "framework_no_pp");
   // The same layouts under Megatron-LM are fine.
-  CHECK(envelope(lora("megatron", R"({"gpus":8,"pp":2,"vpp":2})"))["ok"] == true);
-  CHECK(envelope(lora("megatron", R"({"gpus":8,"tp":1,"pp":2})", R"(,"zero_stage":1)"))["ok"] == true);
+  CHECK(rules_envelope(lora_job("megatron", R"({"gpus":8,"pp":2,"vpp":2})"))["ok"] == true);
+  CHECK(rules_envelope(lora_job("megatron", R"({"gpus":8,"tp":1,"pp":2})", R"(,"zero_stage":1)"))["ok"] == true);
 }

@@ -18,7 +18,7 @@ using json = nlohmann::ordered_json;
 namespace {
 
 // Llama 3.1 70B on 64 H100 as TP 8 × DP 8, every layout field fixed.
-json answer(const std::string& optimizer, int zero_stage) {
+json muon_answer(const std::string& optimizer, int zero_stage) {
   const std::string sc =
       R"({"model":"llama-3.1-70b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":8192,"global_batch":512,)"
       R"("micro_batch":1,"recompute":"selective","optimizer":")" +
@@ -32,7 +32,7 @@ json answer(const std::string& optimizer, int zero_stage) {
 }  // namespace
 
 TEST_CASE("Muon keeps one fp32 moment on the matrices and AdamW's two on the embedding and head", "[muon][memory]") {
-  const json adam = answer("adamw", 0), muon = answer("muon", 0);
+  const json adam = muon_answer("adamw", 0), muon = muon_answer("muon", 0);
   const json& pb = adam["model"]["params_breakdown"];
   const double tp = 8;
   // AdamW under Megatron: fp32 master + two fp32 moments, 12 B per parameter; Muon: master +
@@ -41,7 +41,7 @@ TEST_CASE("Muon keeps one fp32 moment on the matrices and AdamW's two on the emb
   const double vocab = (pb["embedding"].get<double>() + pb["output_head"].get<double>()) / tp;
   CHECK(muon["memory"]["optimizer_bytes"].get<double>() == Approx(8.0 * stage_params + 4.0 * vocab).epsilon(1e-12));
   // ZeRO-1 shards it over the 8 data-parallel ranks.
-  CHECK(answer("muon", 1)["memory"]["optimizer_bytes"].get<double>() ==
+  CHECK(muon_answer("muon", 1)["memory"]["optimizer_bytes"].get<double>() ==
         Approx(muon["memory"]["optimizer_bytes"].get<double>() / 8).epsilon(1e-12));
 }
 
@@ -65,10 +65,10 @@ TEST_CASE("a Newton-Schulz step costs five iterations of X·Xᵀ, A·A and B·X"
 }
 
 TEST_CASE("the step pays the Newton-Schulz time of its matrices, shared by a sharded optimizer", "[muon]") {
-  const double adam0 = answer("adamw", 0)["performance"]["breakdown"]["optimizer_s"].get<double>();
-  const double adam1 = answer("adamw", 1)["performance"]["breakdown"]["optimizer_s"].get<double>();
-  const double muon0 = answer("muon", 0)["performance"]["breakdown"]["optimizer_s"].get<double>();
-  const double muon1 = answer("muon", 1)["performance"]["breakdown"]["optimizer_s"].get<double>();
+  const double adam0 = muon_answer("adamw", 0)["performance"]["breakdown"]["optimizer_s"].get<double>();
+  const double adam1 = muon_answer("adamw", 1)["performance"]["breakdown"]["optimizer_s"].get<double>();
+  const double muon0 = muon_answer("muon", 0)["performance"]["breakdown"]["optimizer_s"].get<double>();
+  const double muon1 = muon_answer("muon", 1)["performance"]["breakdown"]["optimizer_s"].get<double>();
   // Muon's state traffic is 8 B of the 12 B AdamW reads and writes; what remains of the
   // difference is Newton-Schulz. Every TP rank orthogonalises the 80 layers' matrices whole
   // (--muon-tp-mode duplicated): ~1.3e16 FLOPs, ~18 s on one H100 at its measured BF16 GEMM
