@@ -233,6 +233,9 @@ export class ExpertForm {
     const preset = modelById(modelBase);
     const gpu = gpuById(gpuBase);
     const applies = relevance(scenario);
+    // Frameworks that checkpoint whole layers have no selective recompute (core/src/plan.cpp
+    // check_framework): not offered (a scenario that sets it still shows it, and the error).
+    const layerwise = ["hf", "torchtune"].includes(scenario.training?.framework);
     for (const { field, input, hint, wrap } of this.controls.values()) {
       // Fields that do not apply (EP on a dense model, LoRA's without LoRA) stay out of
       // the way unless the scenario sets them.
@@ -255,6 +258,7 @@ export class ExpertForm {
         const defText = this.defaultText(field, preset, gpu, answer);
         const opts = [el("option", { value: "", text: defText })];
         for (const o of field.kind === "bool" ? [true, false] : field.options) {
+          if (layerwise && field.path === "/training/recompute" && o === "selective") continue;
           // A field's own wording of a value (opt_<field>_<value>) before the shared one.
           const own = `opt_${keyOf(field.path).split("/").pop()}_${String(o)}`;
           const key = has(own) ? own : `opt_${String(o)}`;

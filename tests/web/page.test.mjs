@@ -1303,6 +1303,13 @@ test("switching to a framework without a pipeline clears pp and selective recomp
   assert.equal(scenario.parallel?.pp, undefined);
   assert.equal(scenario.training.recompute, undefined);
   assert.match(await page.locator("#q-job-hint").innerText(), /were cleared/);
+  // The Expert form offers no selective recompute under Hugging Face.
+  await page.click("#mode-expert");
+  await page.locator("#expert").waitFor({ state: "visible" });
+  const recompute = () => page.locator('#expert .field[data-path="/training/recompute"] option').evaluateAll((os) => os.map((o) => o.value));
+  await page.waitForFunction(() => document.querySelectorAll('#expert .field[data-path="/training/recompute"] option').length > 0);
+  assert.deepEqual(await recompute(), ["", "none", "full"]);
+  await page.click("#mode-quick");
   const want = cliEvaluate(scenario);
   assert.equal(want.ok, true, want.stderr);
   assert.equal(want.value.plan.pp, 1);
