@@ -1277,14 +1277,18 @@ test("fine-tuning form: the framework select feeds the memory profile, and the f
   assert.match(await page.locator("#mem-fit").innerText(), new RegExp(`最多 ${en(fit.max_micro_batch)} 条序列`));
   await page.click("#lang");
   await page.waitForFunction(() => document.querySelector("#mem-fit")?.textContent.startsWith("Will it fit"));
-  // Back to the example, through the JSON editor.
+  await backToExample();
+});
+
+// Back to the example, through the JSON editor.
+async function backToExample() {
   await page.locator("#json-details summary").click();
   await page.fill("#json-text", JSON.stringify(defaultScenario()));
   await page.click("#json-apply");
   await page.waitForFunction(() => document.querySelector("#q-model").value === "llama-3.1-70b" && !document.querySelector("#answer.stale"));
   await page.locator("#json-details summary").click();
   await waitForAnswer(page);
-});
+}
 
 test("switching to a framework without a pipeline clears pp and selective recompute, and says so", async () => {
   const pipelined = defaultScenario();
@@ -1314,12 +1318,7 @@ test("switching to a framework without a pipeline clears pp and selective recomp
   assert.equal(want.ok, true, want.stderr);
   assert.equal(want.value.plan.pp, 1);
   assert.equal(await waitForAnswer(page), want.value.plan.gpus);
-  await page.locator("#json-details summary").click();
-  await page.fill("#json-text", JSON.stringify(defaultScenario()));
-  await page.click("#json-apply");
-  await page.waitForFunction(() => document.querySelector("#q-model").value === "llama-3.1-70b" && !document.querySelector("#answer.stale"));
-  await page.locator("#json-details summary").click();
-  await waitForAnswer(page);
+  await backToExample();
 });
 
 test("no console errors or warnings, no request to another origin", () => {
