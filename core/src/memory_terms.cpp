@@ -178,10 +178,13 @@ MemoryTerm optimizer_term(const TermInputs& x) {
                                          "{bytes} × stage params (fp32 master + {optimizer} state)", ps))
                      : (adapters ? coded("mem_f_optimizer_adapter", "{bytes} × adapter params ({optimizer} state)", ps)
                                  : coded("mem_f_optimizer", "{bytes} × stage params ({optimizer} state)", ps)));
-  if (sb.adam_extra > 0 && !adapters)
+  if (l.zero_stage >= 1) f.push_back(zero_shard_part(l));
+  // Muon's AdamW share, sharded alike: "… / (dp·cp = 8) + 4 B × … / (dp·cp = 8)".
+  if (sb.adam_extra > 0 && !adapters) {
     f.push_back(coded("mem_f_optimizer_muon", " + {extra} × embedding and output-head params (AdamW's second moment)",
                       {{"extra", fmt("%.4g B", sb.adam_extra)}}));
-  if (l.zero_stage >= 1) f.push_back(zero_shard_part(l));
+    if (l.zero_stage >= 1) f.push_back(zero_shard_part(l));
+  }
   return {"optimizer_states", "optimizer", x.stage.optimizer, f,
           text("mem_s_optimizer",
                "ZeRO §3.1 (K = 12 for AdamW); 8-bit Adam: Dettmers et al. 2022; Lion: Chen et al. 2023; Adafactor: "

@@ -40,8 +40,16 @@ TEST_CASE("Muon keeps one fp32 moment on the matrices and AdamW's two on the emb
   const double stage_params = adam["memory"]["optimizer_bytes"].get<double>() / 12.0;
   const double vocab = (pb["embedding"].get<double>() + pb["output_head"].get<double>()) / tp;
   CHECK(muon["memory"]["optimizer_bytes"].get<double>() == Approx(8.0 * stage_params + 4.0 * vocab).epsilon(1e-12));
+  // The formula says so, each part over its shard under ZeRO-1.
+  std::string formula;
+  const json sharded = muon_answer("muon", 1);
+  for (const json& it : sharded["memory"]["items"])
+    if (it["name"] == "optimizer_states") formula = it["formula"].get<std::string>();
+  CHECK(formula ==
+        "8 B × stage params (fp32 master + muon state) / (dp·cp = 8) + 4 B × embedding and output-head params "
+        "(AdamW's second moment) / (dp·cp = 8)");
   // ZeRO-1 shards it over the 8 data-parallel ranks.
-  CHECK(muon_answer("muon", 1)["memory"]["optimizer_bytes"].get<double>() ==
+  CHECK(sharded["memory"]["optimizer_bytes"].get<double>() ==
         Approx(muon["memory"]["optimizer_bytes"].get<double>() / 8).epsilon(1e-12));
 }
 
