@@ -88,6 +88,11 @@ if (path.basename(input) === "gpus.json") {
   const doc = JSON.parse(text);
   const named = new Set((doc.gpus ?? []).flatMap((g) => (g.prices ?? []).map((p) => p.source)));
   for (const key of Object.keys(doc.sources ?? {})) if (!named.has(key)) rules.push(["sources", key]);
+  // A spec the entry does not have is written `null`; catalog.cpp reads a missing member
+  // the same way: ~100 B gzip.
+  (doc.gpus ?? []).forEach((g, k) => {
+    for (const [key, v] of Object.entries(g)) if (v === null) rules.push(["gpus", String(k), key]);
+  });
 }
 
 const matches = (rule, at) => {

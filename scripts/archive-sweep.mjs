@@ -27,6 +27,8 @@
 //   recipes were read there take what those set (RECIPE_READ: 26.06's Qwen3 on GB300,
 //   26.06.01's and 26.08's MXFP8 runs on GB200 and GB300): full-iteration graphs, HybridEP,
 //   A2A overlap.
+// - Activation offloading (the Megatron-FSDP recipes' cpu_offloading_num_layers, not printed)
+//   comes from a template of the same system and precision only, on a row with FSDP and PP 1.
 // - VP "n/a" with PP > 1 is vpp 1 (no interleaving), and such a run takes no EP all-to-all
 //   overlap from its template (Megatron-Core requires interleaving for it when PP > 1).
 // - The table gives GPUs, precision, GBS, MBS, sequence length, TP, PP, CP, VP, EP and
@@ -193,6 +195,15 @@ function toScenario(r, pool) {
   if (Number(main(r.FSDP) ?? 0) > 0) s.training.zero_stage = 3;
   else if (s.training.zero_stage === 3) s.training.zero_stage = 1;
   s.parallel = { gpus, tp, pp, dp: gpus / (tp * pp * cp), cp };
+  // Activation offloading (cpu_offloading_num_layers) is a per-system, per-precision choice
+  // of the Megatron-FSDP recipes: kept only from a template of the same system and
+  // precision, on a row that runs FSDP without a pipeline (Megatron-Core offloads only then).
+  if (s.training.offload?.activation_layers) {
+    const t = template.scenario.training;
+    const keep = template.scenario.gpu === gpu && t.precision === s.training.precision &&
+      (t.fp8_recipe ?? "") === (s.training.fp8_recipe ?? "") && pp === 1 && s.training.zero_stage === 3;
+    if (!keep) delete s.training.offload;
+  }
   // VP "n/a" is no interleaving: vpp 1, not left for the search to choose. And without it a
   // pipelined run cannot have used Megatron-Core's EP all-to-all overlap (its config asserts
   // virtual stages when PP > 1), whatever the template's recipe did.
@@ -286,7 +297,9 @@ row of the same model on the same system and release, else the same system, else
 release, else any, the nearest release among several (the "template" column). Where a commit of the
 history printed a release's table, the MoE MXFP8 runs whose recipes were read there (26.06's
 Qwen3 on GB300; 26.06.01's and 26.08's DeepSeek-V3, gpt-oss-120b and Qwen3 on GB200 and
-GB300) take the CUDA graphs, dispatcher and overlap those set ("+ 26.08 recipe"). NVFP4 rows run as precision fp4. Models without a preset and
+GB300) take the CUDA graphs, dispatcher and overlap those set ("+ 26.08 recipe"). NVFP4 rows run as precision fp4. The
+Megatron-FSDP recipes' activation offloading (\`training.offload.activation_layers\`) comes only
+from a template of the same system and precision, on a row with FSDP and PP 1. Models without a preset and
 layouts gpucalc refuses are skipped, counted by reason below. Error = predicted /
 measured tokens/s − 1 (negative: the model is too slow); "inside P10-P90" uses the range
 the answer itself prints.

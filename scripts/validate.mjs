@@ -130,7 +130,7 @@ for (const fw of [...new Set(memRows.map((r) => r.framework))].sort()) {
 // (a custom accelerator runs on the default profile), and the ratios of those runs, with
 // any row on a genuinely unmeasured part, make the regime's band.
 const catalog = JSON.parse(spawnSync(CLI, ["catalog", "gpus"], { encoding: "utf8" }).stdout).gpus;
-const SPEC_KEYS = ["memory_gib", "bf16_tflops", "fp16_tflops", "fp8_tflops", "fp4_tflops", "memory_bw_tbs", "scaleup_gbs", "scaleup_domain", "scaleout_gbps", "tdp_w"];
+const SPEC_KEYS = ["memory_gib", "bf16_tflops", "fp16_tflops", "fp8_tflops", "fp4_tflops", "memory_bw_tbs", "scaleup_gbs", "scaleup_domain", "scaleout_gbps", "tdp_w", "host_link_gbs"];
 const asUnmeasured = (x) => {
   const id = typeof x.row.scenario.gpu === "string" ? x.row.scenario.gpu : x.row.scenario.gpu.base;
   const g = catalog.find((c) => c.id === id);

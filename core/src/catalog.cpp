@@ -117,6 +117,7 @@ const GpuCatalog& gpu_data() {
       g.scaleup_domain = spec_from(e, "scaleup_domain");
       g.scaleout_gbps = spec_from(e, "scaleout_gbps");
       g.tdp_w = spec_from(e, "tdp_w");
+      g.host_link_gbs = spec_from(e, "host_link_gbs");
       g.vendor = str_or(e, "vendor", "");
       g.arch = str_or(e, "arch", "");
       g.notes = str_or(e, "notes", "");

@@ -94,11 +94,30 @@ double host_link_bytes_per_s(const Gpu& g, const Training& t) {
   // PCIe x16 per direction: 4.0 = 31.5 GB/s, 5.0 = 63 GB/s (PCI-SIG); Hopper, Blackwell
   // and CDNA 3/4 parts attach at 5.0. Pinned-memory copies reach about 80% of it
   // (NVIDIA bandwidthTest on H100/A100 hosts: ~25 of 31.5 and ~50 of 63 GB/s).
+  // Grace superchips (GB200, GB300) copy over NVLink-C2C instead (gpus.json
+  // host_link_gbs); no pinned-copy measurement of it was found, so PCIe's 80% is taken.
   if (t.offload.pcie_gbs > 0) return t.offload.pcie_gbs * 1e9;
+  if (g.host_link_gbs.value) return *g.host_link_gbs.value * 1e9 * 0.8;
   const std::string& a = g.arch;
   const bool gen5 = a.rfind("Hopper", 0) == 0 || a.rfind("Blackwell", 0) == 0 || a.rfind("CDNA 3", 0) == 0 ||
                     a.rfind("CDNA 4", 0) == 0;
   return (gen5 ? 63.0 : 31.5) * 1e9 * 0.8;
+}
+
+// Megatron-Core CPU offloading: each offloaded layer's saved activations cross the host
+// link in forward while the next layer computes (Transformer Engine's offload handler makes
+// the compute stream wait for a layer's copy one layer later) and come back in backward one
+// layer ahead of their use. What a copy takes beyond the layer it hides under is exposed.
+double activation_offload_time(const ModelShape& m, const Training& t, const Layout& l, const Gpu& g, int64_t dense,
+                               int64_t moe, double fwd_s, double bwd_s) {
+  const double nd = static_cast<double>(dense), nm = static_cast<double>(moe), n = nd + nm;
+  if (t.offload.activation_layers <= 0 || n <= 0) return 0.0;
+  const double bytes = (nd * activation_bytes_per_layer(m, t, l, false) +
+                        (nm > 0 ? nm * activation_bytes_per_layer(m, t, l, true) : 0.0)) /
+                       n;
+  const double copy = bytes / host_link_bytes_per_s(g, t);
+  const double layers = std::min(static_cast<double>(t.offload.activation_layers), n);
+  return layers * (std::max(0.0, copy - fwd_s / n) + std::max(0.0, copy - bwd_s / n));
 }
 
 double host_memory_bytes_per_s(const Training& t) {

@@ -17,6 +17,8 @@ void model_parallel_warnings(Out& o) {
   if (l.tp > 1) no_equivalent(o, "parallel.tp", num(l.tp));
   if (l.pp > 1) no_equivalent(o, "parallel.pp", num(l.pp));
   if (l.vpp > 1) no_equivalent(o, "parallel.vpp", num(l.vpp));
+  if (const int64_t n = o.s.problem.training.offload.activation_layers; n > 0)
+    no_equivalent(o, "training.offload.activation_layers", num(n));
   if (l.cp > 1) no_equivalent(o, "parallel.cp", num(l.cp));
   if (l.ep > 1) no_equivalent(o, "parallel.ep", num(l.ep));
   if (l.recompute != Recompute::none) no_equivalent(o, "training.recompute", to_string(l.recompute));

@@ -103,6 +103,8 @@ void model_parallel_warnings(Out& o) {
   if (l.pp > 1) no_equivalent(o, "parallel.pp", num(l.pp));
   if (l.cp > 1) no_equivalent(o, "parallel.cp", num(l.cp));
   if (l.ep > 1) no_equivalent(o, "parallel.ep", num(l.ep));
+  if (const int64_t n = o.s.problem.training.offload.activation_layers; n > 0)
+    no_equivalent(o, "training.offload.activation_layers", num(n));
 }
 
 }  // namespace

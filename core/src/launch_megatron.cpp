@@ -66,6 +66,7 @@ void sharding_args(Out& o, Args& a) {
     else a.add("--num-distributed-optimizer-instances", num(l.dp / l.shard));
   }
   if (t.offload.optimizer) a.add("--optimizer-cpu-offload");
+  if (t.offload.activation_layers > 0) a.add("--cpu-offloading-num-layers", num(t.offload.activation_layers));
   if (t.offload.params) no_equivalent(o, "training.offload.params", "true");
 }
 

@@ -69,6 +69,8 @@ void training(Out& o, Toml& t) {
   if (tr.precision == Precision::fp16)
     approximate(o, "training.precision", "fp16", "mixed_precision_param = \"bfloat16\"");
   if (tr.offload.optimizer || tr.offload.params) t.flag("enable_cpu_offload", true);
+  if (tr.offload.activation_layers > 0)
+    no_equivalent(o, "training.offload.activation_layers", num(tr.offload.activation_layers));
 }
 
 void activation_checkpoint(Out& o, Toml& t) {

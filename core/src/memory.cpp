@@ -591,6 +591,16 @@ void saved_activations(const StageCtx& c, StageMemory& r) {
                                    sp.layers.moe() > 0 ? memo.rebuilt_activations(true) : 0.0);
   } else {
     r.layer_activations = static_cast<double>(in_flight) * chunk_layers * per_layer;
+    if (t.offload.activation_layers > 0) {
+      // Megatron-Core CPU offloading: each offloaded layer's saved tensors leave for host
+      // memory as forward finishes the next layer, and backward brings each back one layer
+      // ahead (Transformer Engine's double-buffered offload handler): one offloaded layer
+      // stays on the GPU at the peak.
+      const double offloaded = std::min(static_cast<double>(t.offload.activation_layers), chunk_layers);
+      r.host_activations = static_cast<double>(in_flight) * std::max(0.0, offloaded - 1.0) * per_layer;
+      r.host_bytes += r.host_activations;
+      r.layer_activations -= r.host_activations;
+    }
   }
   if (sp.layers.mtp > 0) {
     // MTP blocks ride with the last chunk's micro-batches in flight (about 1/v of the

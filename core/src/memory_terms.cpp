@@ -210,7 +210,9 @@ MemoryTerm layer_activations_term(const TermInputs& x) {
                   "{in_flight} micro-batch-chunks in flight × {layers} layers × per-layer saved tensors (recompute "
                   "{recompute})",
                   ps));
-  if (m.host_activations > 0)
+  if (m.host_activations > 0 && x.training.offload.activation_layers > 0)
+    f.push_back(text("mem_f_activations_layers_offloaded", "; the offloaded layers but one on the host"));
+  else if (m.host_activations > 0)
     f.push_back(text("mem_f_activations_offloaded", "; all but 6 checkpoints offloaded to the host"));
   if (peft_fp32_upcast(x.training)) f.push_back(fp32_stream_part());
   return {"layer_activations", "activations", m.layer_activations, f,
@@ -251,16 +253,22 @@ MemoryTerm host_term(const TermInputs& x) {
                      "fp32 master + optimizer state + fp32 gradient copy, in host memory (not on the GPU)"));
   else if (states)
     f.push_back(text("mem_f_host_paged", "paged optimizer states in CUDA unified memory, counted on the host"));
+  const bool layers = x.training.offload.activation_layers > 0;
   if (m.host_activations > 0) {
     if (!f.empty()) f.push_back(literal("; "));
-    f.push_back(text("mem_f_host_activations",
-                     "checkpointed activations beyond the 6 kept on the GPU (activation offloading)"));
+    if (layers)
+      f.push_back(text("mem_f_host_activation_layers",
+                       "saved activations of the offloaded layers but one (Megatron-Core CPU offloading)"));
+    else
+      f.push_back(text("mem_f_host_activations",
+                       "checkpointed activations beyond the 6 kept on the GPU (activation offloading)"));
   }
   return {"host_offloaded_states", "host", m.host_bytes, f,
-          literal(m.host_activations > 0 ? "Ren et al. 2021 (ZeRO-Offload) §4; Dettmers et al. 2023 (QLoRA) paged "
-                                           "optimizers; torchtune OffloadActivations"
-                                         : "Ren et al. 2021 (ZeRO-Offload) §4; Dettmers et al. 2023 (QLoRA) paged "
-                                           "optimizers")};
+          literal(m.host_activations <= 0
+                      ? "Ren et al. 2021 (ZeRO-Offload) §4; Dettmers et al. 2023 (QLoRA) paged optimizers"
+                  : layers ? "Megatron-Core --cpu-offloading-num-layers"
+                           : "Ren et al. 2021 (ZeRO-Offload) §4; Dettmers et al. 2023 (QLoRA) paged optimizers; "
+                             "torchtune OffloadActivations")};
 }
 
 MemoryTerm cuda_context_term(const TermInputs& x) {

@@ -317,7 +317,7 @@ void read_gpu(Reader& r, const json& root, Gpu& g) {
     r.only_keys(o, P,
                 {"base", "name", "memory_gib", "bf16_tflops", "fp16_tflops", "fp8_tflops", "fp4_tflops",
                  "memory_bw_tbs", "scaleup_gbs", "scaleup_domain", "scaleout_gbps", "tdp_w", "power_limit_w",
-                 "rail_optimized", "in_network_reduction"});
+                 "rail_optimized", "in_network_reduction", "host_link_gbs"});
     if (auto base = r.text(o, P, "base", 64)) {
       const Gpu* p = find_gpu(*base);
       if (!p) return fail_unknown(r, P + "/base", true, *base);
@@ -342,6 +342,7 @@ void read_gpu(Reader& r, const json& root, Gpu& g) {
     if (auto v = r.integer(o, P, "scaleup_domain", false, 1, 1'000'000))
       g.scaleup_domain = Spec{static_cast<double>(*v), "scenario", "user"};
     override_spec(r, o, P, "scaleout_gbps", g.scaleout_gbps, 1e-3, 1e6);
+    override_spec(r, o, P, "host_link_gbs", g.host_link_gbs, 1e-3, 1e5);
     override_spec(r, o, P, "tdp_w", g.tdp_w, 1, 1e5);
     override_spec(r, o, P, "power_limit_w", g.power_limit_w, 1, 1e5);
     if (auto v = r.boolean(o, P, "rail_optimized")) g.rail_optimized = *v;
@@ -459,12 +460,33 @@ void read_offload(Reader& r, const json& o, const std::string& P0, Scenario& s) 
   if (it == o.end()) return;
   const std::string P = P0 + "/offload";
   if (!r.expect_object(&*it, P)) return;
-  r.only_keys(*it, P, {"optimizer", "params", "pcie_gbs", "host_memory_bw_gbs"});
+  r.only_keys(*it, P, {"optimizer", "params", "pcie_gbs", "host_memory_bw_gbs", "activation_layers"});
   Offload& f = s.problem.training.offload;
   if (auto v = r.boolean(*it, P, "optimizer")) f.optimizer = *v;
   if (auto v = r.boolean(*it, P, "params")) f.params = *v;
   if (auto v = r.number(*it, P, "pcie_gbs", false, 0, 10'000, true)) f.pcie_gbs = *v;
   if (auto v = r.number(*it, P, "host_memory_bw_gbs", false, 0, 100'000, true)) f.host_memory_bw_gbs = *v;
+  if (auto v = r.integer(*it, P, "activation_layers", false, 0, 100'000)) f.activation_layers = *v;
+}
+
+// training.offload.activation_layers: Megatron-Core's CPU offloading (--cpu-offloading-num-layers),
+// which Megatron-Core's TransformerConfig allows only below the model's layer count, without
+// pipeline parallelism and without recomputation (transformer_config.py __post_init__).
+void check_activation_layers(Reader& r, const std::string& P, Scenario& s) {
+  const Training& t = s.problem.training;
+  const int64_t n = t.offload.activation_layers;
+  if (n == 0) return;
+  const std::string A = P + "/offload/activation_layers";
+  if (t.framework != Framework::megatron)
+    return r.fail(A, "offload_layers_framework",
+                  "is Megatron-Core's --cpu-offloading-num-layers; set framework \"megatron\"");
+  if (n >= s.problem.model.layers)
+    return r.fail(A, "offload_layers_max", "must be less than the model's layers ({of})",
+                  {{"of", std::to_string(s.problem.model.layers)}});
+  if (s.constraints.recompute && *s.constraints.recompute != Recompute::none)
+    return r.fail(A, "offload_layers_recompute", "cannot be combined with recomputation (Megatron-Core)");
+  s.constraints.recompute = Recompute::none;
+  s.constraints.pp = 1;  // parallel.pp, when given, is checked against it (read_parallel)
 }
 
 // training.global_batch_range: the batches the search may pick from, in tokens: { "min",
@@ -833,6 +855,7 @@ void read_training(Reader& r, const json& root, Scenario& s) {
   read_stack(r, o, P, s);
   if (r.failed()) return;
   check_training(r, o, P, s);
+  if (!r.failed()) check_activation_layers(r, P, s);
 }
 
 // The product tp × pp × cp × dp of the fixed factors, for parallel and calibration.layout
@@ -865,6 +888,12 @@ void read_parallel(Reader& r, const json& root, Scenario& s) {
   c.gpus = r.integer(o, P, "gpus", false, 1, kMaxGpus);
   c.tp = r.integer(o, P, "tp", false, 1, 1'000'000);
   c.pp = r.integer(o, P, "pp", false, 1, 100'000);
+  if (s.problem.training.offload.activation_layers > 0 && !r.failed()) {
+    if (c.pp && *c.pp > 1)
+      return r.fail(P + "/pp", "offload_layers_pp",
+                    "must be 1: Megatron-Core offloads activations without pipeline parallelism");
+    c.pp = 1;
+  }
   c.dp = r.integer(o, P, "dp", false, 1, kMaxGpus);
   c.cp = r.integer(o, P, "cp", false, 1, 1'000'000);
   c.ep = r.integer(o, P, "ep", false, 1, 1'000'000);

@@ -301,6 +301,8 @@ bool compose_step(const ModelShape& m, const Training& t, const Layout& l, const
       t_offload = std::max(0.0, fetch - (crit.fwd + crit.bwd));
     }
   }
+  if (t.offload.activation_layers > 0)
+    t_offload += activation_offload_time(m, t, l, g, crit.layers.dense, crit.layers.moe(), crit.fwd, crit.bwd);
   const double t_mb = crit.total() + t_pp + t_offload;
   st.compute_s = m_count * crit.compute;
   st.tp_comm_s = m_count * crit.tp;

@@ -71,6 +71,12 @@ StepTime step_time(const ModelShape& m, const Training& t, const Layout& l, cons
 double host_link_bytes_per_s(const Gpu& g, const Training& t);
 double host_memory_bytes_per_s(const Training& t);
 
+// Megatron-Core CPU offloading (training.offload.activation_layers): the seconds per
+// micro-batch its copies show on a stage of `dense` dense and `moe` MoE layers whose
+// forward and backward take fwd_s and bwd_s in all (compute.cpp).
+double activation_offload_time(const ModelShape& m, const Training& t, const Layout& l, const Gpu& g, int64_t dense,
+                               int64_t moe, double fwd_s, double bwd_s);
+
 struct RunTime {
   double steps = 0;  // T / (B·s)
   double days = 0;

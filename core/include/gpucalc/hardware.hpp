@@ -44,6 +44,9 @@ struct Gpu {
   Spec scaleout_gbps;   // per GPU NIC, Gb/s
   Spec tdp_w;
   Spec power_limit_w;  // scenario: a board power cap below tdp_w (e.g. 500 W H100s)
+  // GPU-host link per GPU, one direction, GB/s, where it is not PCIe x16 (NVLink-C2C on
+  // Grace superchips); absent: PCIe by generation (compute.cpp host_link_bytes_per_s).
+  Spec host_link_gbs;
   // The cluster's fabric (scenario gpu.rail_optimized / gpu.in_network_reduction):
   // NIC i of every node on rail switch i (default), and SHARP / NVLS reduction.
   std::optional<bool> rail_optimized;

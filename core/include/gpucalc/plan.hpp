@@ -109,6 +109,10 @@ struct Offload {
   bool params = false;
   double host_memory_bw_gbs = 0;  // per GPU share of host DRAM bandwidth for the CPU optimizer step; 0 = default
   double pcie_gbs = 0;            // GPU-host link per direction, GB/s; 0 = by GPU generation (PCIe 4.0/5.0 x16)
+  // Megatron-Core CPU offloading (--cpu-offloading-num-layers, Transformer Engine's
+  // offload context): the saved activations of the first N layers are copied to host
+  // memory as forward leaves each layer and brought back one layer ahead of backward.
+  int64_t activation_layers = 0;
 };
 
 struct Training {
