@@ -243,7 +243,12 @@ describe("the job: fine-tuning, LoRA, optimizer, offload, MoE (jobtype.js)", () 
     const mgGot = cliEvaluate(mg);
     assert.equal(mgGot.ok, true, mgGot.stderr);
     assert.equal(cliEvaluate({ ...scenario, training: { ...scenario.training, recompute_modules: ["core_attn"] } }).ok, false);
-    for (const p of newPaths) assert.ok([scenario, hf, mg].some((x) => schema.getPath(x, p) !== undefined), `${p} is exercised here`);
+    // Megatron-Core's activation CPU offloading: a single stage without recomputation.
+    const off = { model: "llama-3.1-8b", gpu: "gb200-186gb", training: { tokens: 1e9, seq_len: 4096, offload: { activation_layers: 4 } }, parallel: { gpus: 8 } };
+    const offGot = cliEvaluate(off);
+    assert.equal(offGot.ok, true, offGot.stderr);
+    assert.equal(offGot.value.plan.pp, 1);
+    for (const p of newPaths) assert.ok([scenario, hf, mg, off].some((x) => schema.getPath(x, p) !== undefined), `${p} is exercised here`);
     const enums = Object.fromEntries(schema.FIELDS.filter((f) => f.options).map((f) => [f.path, f.options]));
     for (const stage of enums["/training/stage"]) assert.equal(cliEvaluate({ ...scenario, training: { tokens: 1e9, seq_len: 4096, stage } }).ok, true, stage);
     for (const optimizer of enums["/training/optimizer"]) assert.equal(cliEvaluate({ ...scenario, training: { tokens: 1e9, seq_len: 4096, optimizer } }).ok, true, optimizer);
