@@ -266,7 +266,8 @@ MemoryTerm host_term(const TermInputs& x) {
   return {"host_offloaded_states", "host", m.host_bytes, f,
           literal(m.host_activations <= 0
                       ? "Ren et al. 2021 (ZeRO-Offload) §4; Dettmers et al. 2023 (QLoRA) paged optimizers"
-                  : layers ? "Megatron-Core --cpu-offloading-num-layers"
+                  : layers ? (states ? "Ren et al. 2021 (ZeRO-Offload) §4; Megatron-Core --cpu-offloading-num-layers"
+                                     : "Megatron-Core --cpu-offloading-num-layers")
                            : "Ren et al. 2021 (ZeRO-Offload) §4; Dettmers et al. 2023 (QLoRA) paged optimizers; "
                              "torchtune OffloadActivations")};
 }

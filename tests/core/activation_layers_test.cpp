@@ -73,6 +73,15 @@ TEST_CASE("offloaded layers keep one layer's activations on the GPU and the rest
   CHECK(host == Approx(39 * per_layer).epsilon(1e-9));
   CHECK(none["memory"]["activations_bytes"].get<double>() - forty["memory"]["activations_bytes"].get<double>() ==
         Approx(host).epsilon(1e-6));
+  // The host term names its source, and ZeRO-Offload's beside it when the optimizer is there too.
+  const auto host_source = [](const json& v) {
+    for (const json& it : v["memory"]["items"])
+      if (it["name"] == "host_offloaded_states") return it["source"].get<std::string>();
+    return std::string();
+  };
+  CHECK(host_source(forty) == "Megatron-Core --cpu-offloading-num-layers");
+  CHECK(host_source(offload_layers_answer(R"({"activation_layers":40,"optimizer":true})")) ==
+        "Ren et al. 2021 (ZeRO-Offload) §4; Megatron-Core --cpu-offloading-num-layers");
   // The published run fits the 186 GB of a GB200 with it; without it its 80 layers of
   // activations alone are well above them.
   CHECK(none["memory"]["activations_bytes"].get<double>() > 1.5 * 186e9);
