@@ -46,6 +46,9 @@ const DROP = {
     // A price's type in Chinese: the page's Chinese strings carry it (locales/zh.js
     // DATA_TEXT); the core prints the English `type`.
     ["gpus", "*", "prices", "*", "type_zh"],
+    // The host link's citation: no answer prints it (the offload time uses the value).
+    ["gpus", "*", "host_link_gbs", "source"],
+    ["gpus", "*", "host_link_gbs", "confidence"],
   ],
   // The validation spread: the core reads the counts, quantiles and bands; the ratios behind
   // them, the methods' prose and the coverage figures are for people (`gpucalc` native keeps

@@ -257,8 +257,7 @@ MemoryTerm host_term(const TermInputs& x) {
   if (m.host_activations > 0) {
     if (!f.empty()) f.push_back(literal("; "));
     if (layers)
-      f.push_back(text("mem_f_host_activation_layers",
-                       "saved activations of the offloaded layers but one (Megatron-Core CPU offloading)"));
+      f.push_back(text("mem_f_host_activation_layers", "offloaded layers' activations but one (Megatron-Core)"));
     else
       f.push_back(text("mem_f_host_activations",
                        "checkpointed activations beyond the 6 kept on the GPU (activation offloading)"));

@@ -1144,6 +1144,11 @@ void read_calibration_layout(Reader& r, const json& o, const std::string& P, Sce
   if (auto v = r.choice(o, P, "recompute", {"none", "selective", "full"}, false))
     c.recompute = *v == "none" ? Recompute::none : *v == "selective" ? Recompute::selective : Recompute::full;
   if (r.failed()) return;
+  // Megatron-Core's CPU offloading runs on one stage: the measured layout's too
+  // (check_activation_layers).
+  if (s.problem.training.offload.activation_layers > 0 && c.pp && *c.pp > 1)
+    return r.fail(P + "/pp", "offload_layers_pp",
+                  "must be 1: Megatron-Core offloads activations without pipeline parallelism");
   if (cal.peak_memory_gib)
     return r.fail(P, "calibration_memory_own_layout",
                   "a measured peak memory applies to the scenario's own layout; give it without calibration.layout");

@@ -122,6 +122,12 @@ TEST_CASE("activation offloading keeps to what Megatron-Core allows", "[offload]
   std::string piped = ok;
   piped.replace(piped.find(R"("pp":1,"dp":64)"), 14, R"("pp":2,"dp":32)");
   CHECK(offload_layers_error(piped) == "offload_layers_pp at /parallel/pp");
+  // A step time measured on another layout is held to the single stage too.
+  std::string measured = ok;
+  measured.insert(measured.size() - 1,
+                  R"(,"calibration":{"measured_step_time_s":9,"layout":{"tp":1,"pp":2,"dp":32,"cp":1,"vpp":1,)"
+                  R"("micro_batch":2,"zero_stage":3,"recompute":"none"}})");
+  CHECK(offload_layers_error(measured) == "offload_layers_pp at /calibration/layout/pp");
   // Left open, the search keeps to a single stage without recomputation.
   const json env = json::parse(evaluate_json(
       R"({"model":"llama-3.1-70b","gpu":"gb200-186gb","training":{"tokens":1e12,"seq_len":8192,"global_batch":256,)"
