@@ -80,6 +80,7 @@ std::vector<Price> prices_from(const json& e) {
 FfnAct ffn_act_from(const std::string& s) {
   if (s == "gelu") return FfnAct::gelu;
   if (s == "geglu") return FfnAct::geglu;
+  if (s == "swiglu_clamped") return FfnAct::swiglu_clamped;
   return FfnAct::swiglu;
 }
 

@@ -136,7 +136,6 @@ constexpr std::string_view kIgnored[] = {"_name_or_path",
                                          "post_layer_norm",
                                          "tokenizer_class",
                                          "use_return_dict",
-                                         "swiglu_limit",
                                          "initial_context_length",
                                          "moe_norm_min",
                                          "moe_capacity",
@@ -415,7 +414,8 @@ void read_deepseek(Fields& f, Arch a, ModelShape& m) {
 // gpt-oss (configuration_gpt_oss.py, modeling_gpt_oss.py): every layer MoE, num_local_experts
 // experts of width intermediate_size, each with biased gate_up and down projections, a
 // router with bias; attention_bias puts biases on q, k, v and o (gpucalc's linear_bias,
-// which also gives the experts theirs). The learned attention sinks (one logit per head
+// which also gives the experts theirs); the gated activation clamps its inputs at
+// swiglu_limit (swiglu_clamped). The learned attention sinks (one logit per head
 // per layer) are not counted. Active parameters leave out the input embedding, as the
 // model card counts them.
 void read_gpt_oss(Fields& f, ModelShape& m) {
@@ -427,6 +427,8 @@ void read_gpt_oss(Fields& f, ModelShape& m) {
   m.moe.router_bias = true;
   if (!f.boolean("attention_bias", true)) f.unsupported("attention_bias", "false");
   m.linear_bias = true;
+  f.find("swiglu_limit");  // GptOssExperts clamps by it always (default 7.0)
+  m.ffn_act = FfnAct::swiglu_clamped;
   m.active_params_include_input_embedding = false;
 }
 

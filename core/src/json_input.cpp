@@ -278,21 +278,31 @@ std::optional<bool> Reader::boolean(const json& obj, const std::string& path, co
   return it->get<bool>();
 }
 
-std::optional<std::string> Reader::choice(const json& obj, const std::string& path, const char* key,
-                                          std::initializer_list<std::string_view> allowed, bool required) {
+int Reader::choice_index(const json& obj, const std::string& path, const char* key,
+                         std::initializer_list<std::string_view> allowed, bool required) {
   const std::string p = path + "/" + key;
   auto it = obj.find(key);
   if (it == obj.end()) {
     if (required) fail(p, "required", "is required");
-    return std::nullopt;
+    return -1;
   }
   if (it->is_string()) {
     const auto& s = it->get_ref<const std::string&>();
-    for (auto a : allowed)
-      if (s == a) return s;
+    int i = 0;
+    for (auto a : allowed) {
+      if (s == a) return i;
+      ++i;
+    }
   }
   fail(p, "unknown_choice", "must be one of {allowed}, got {got}", {{"allowed", join(allowed)}, {"got", show(*it)}});
-  return std::nullopt;
+  return -1;
+}
+
+std::optional<std::string> Reader::choice(const json& obj, const std::string& path, const char* key,
+                                          std::initializer_list<std::string_view> allowed, bool required) {
+  const int i = choice_index(obj, path, key, allowed, required);
+  if (i < 0) return std::nullopt;
+  return std::string(allowed.begin()[i]);
 }
 
 std::optional<std::string> Reader::text(const json& obj, const std::string& path, const char* key, size_t max_len) {

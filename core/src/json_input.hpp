@@ -53,6 +53,10 @@ class Reader {
   std::optional<bool> boolean(const json& obj, const std::string& path, const char* key);
   std::optional<std::string> choice(const json& obj, const std::string& path, const char* key,
                                     std::initializer_list<std::string_view> allowed, bool required);
+  // The value's position among `allowed` (-1 when absent or refused), for enums listed in
+  // their declared order.
+  int choice_index(const json& obj, const std::string& path, const char* key,
+                   std::initializer_list<std::string_view> allowed, bool required = false);
   std::optional<std::string> text(const json& obj, const std::string& path, const char* key, size_t max_len);
 
  private:

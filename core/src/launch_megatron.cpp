@@ -143,7 +143,11 @@ void model_args(Out& o, Args& a) {
   if (m.position == PositionEmbedding::alibi) no_equivalent(o, "model.position", "alibi");
   a.add("--normalization", m.norm == Norm::rmsnorm ? "RMSNorm" : "LayerNorm");
   if (m.ffn_act == FfnAct::swiglu) a.add("--swiglu");
-  if (m.ffn_act == FfnAct::geglu) no_equivalent(o, "model.ffn_act", "geglu");
+  // gpt-oss: Megatron-Core's quick-GELU GLU; its clamp and the +1 on the linear half
+  // (activation_func_clamp_value, glu_linear_offset) are config fields with no flag.
+  if (m.ffn_act == FfnAct::swiglu_clamped) a.add("--quick-geglu");
+  if (m.ffn_act == FfnAct::geglu || m.ffn_act == FfnAct::swiglu_clamped)
+    no_equivalent(o, "model.ffn_act", m.ffn_act == FfnAct::geglu ? "geglu" : "swiglu_clamped");
   if (!m.tied_embeddings) a.add("--untie-embeddings-and-output-weights");
   if (!m.linear_bias) a.add("--disable-bias-linear");
   if (m.qkv_bias) a.add("--add-qkv-bias");

@@ -175,7 +175,7 @@ struct MlpBlock {
   double act_tok = 0, shared_act_tok = 0, permute_tok = 0;
   double ep = 0;                      // EP all-to-all, all passes
   double cast_fwd = 0, cast_bwd = 0;  // FP8: GEMM-input elements per token quantised, forward / backward
-  ExpertBiasTime bias;                // the routed experts' fc2 bias, added eagerly (moe_time.cpp)
+  EagerTime eager;                    // gpt-oss's routed experts: fc2 bias, activation clamp (moe_time.cpp)
 };
 
 MlpBlock dense_mlp(const LayerCtx& c) {
@@ -273,7 +273,7 @@ MlpBlock moe_block(const LayerCtx& c) {
   const double copies = load * kk * (me / c.M);
   b.cast_fwd = copies * (c.h + fe / etp) + (fs > 0 ? c.h / c.ts + fs / c.tp : 0.0);
   b.cast_bwd = copies * (up * fe / etp + c.h) + (fs > 0 ? up * fs / c.tp + c.h / c.ts : 0.0);
-  b.bias = expert_bias_time(c, copies);
+  b.eager = expert_eager_time(c, copies);
   return b;
 }
 
@@ -297,9 +297,9 @@ double recompute_time(const LayerCtx& c, bool moe_layer, const LayerTime& r, con
   if (c.mla && recomputes(l, RM::mla_up_proj)) t += att.up_fwd;
   if (!moe_layer && recomputes(l, RM::mlp)) t += mlp.mlp_fwd + mem_tok(mlp.act_tok);
   if (moe_layer && recomputes(l, RM::moe)) {
-    t += mlp.routed_fwd + mlp.shared_fwd + mem_tok(mlp.act_tok + mlp.shared_act_tok + mlp.permute_tok) + mlp.bias.fwd;
+    t += mlp.routed_fwd + mlp.shared_fwd + mem_tok(mlp.act_tok + mlp.shared_act_tok + mlp.permute_tok) + mlp.eager.fwd;
   } else if (moe_layer) {
-    if (recomputes(l, RM::moe_act)) t += mem_tok(mlp.act_tok);
+    if (recomputes(l, RM::moe_act)) t += mem_tok(mlp.act_tok) + mlp.eager.act;
     if (recomputes(l, RM::shared_experts)) t += mlp.shared_fwd + mem_tok(mlp.shared_act_tok);
   }
   return t;
@@ -479,8 +479,8 @@ LayerTime layer_time(const LayerCtx& c, bool moe_layer) {
   const double mem_fwd = c.k.mem((c.att_bytes_tok + mlp.bytes_tok) * c.M, (c.att_bytes_tok + mlp.bytes_tok) * c.M / 8);
   const double dq = c.qlora ? c.k.mem(c.dequant_per_weight * weights, c.dequant_per_weight * weights / 8) : 0.0;
   const Pair cast = fp8_casts(c, mlp, weights);
-  r.fwd = fwd + core.fwd + mem_fwd + dq + cast.fwd + mlp.bias.fwd;
-  r.bwd = bwd + core.bwd + 2 * mem_fwd + dq + cast.bwd + mlp.bias.bwd;
+  r.fwd = fwd + core.fwd + mem_fwd + dq + cast.fwd + mlp.eager.fwd;
+  r.bwd = bwd + core.bwd + 2 * mem_fwd + dq + cast.bwd + mlp.eager.bwd;
   r.recompute = recompute_time(c, moe_layer, r, mlp, att, core, mem_fwd);
   r.tp = tp_comm(c, mlp.units);
   // With TP communication overlap the collectives are split into tp chunks pipelined

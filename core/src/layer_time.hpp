@@ -58,13 +58,14 @@ AdapterTime lora_adapter_time(const LayerCtx& c, bool moe_layer);
 // the per-op pricing does not cover (moe_time.cpp).
 double moe_layer_overhead(const LayerCtx& c);
 
-// Megatron-Core's eager add of the routed experts' second-linear bias (models with
-// linear_bias, gpt-oss) over `copies` routed rows per token: HBM time per micro-batch,
-// forward and backward (moe_time.cpp).
-struct ExpertBiasTime {
-  double fwd = 0, bwd = 0;
+// Eager PyTorch ops Megatron-Core runs around the routed experts' grouped GEMMs for
+// gpt-oss (the fc2 bias, the clamp of the activation's inputs), over `copies` routed rows
+// per token: HBM time per micro-batch, forward, backward, and the part of the forward
+// that moe_act recompute runs again (moe_time.cpp).
+struct EagerTime {
+  double fwd = 0, bwd = 0, act = 0;
 };
-ExpertBiasTime expert_bias_time(const LayerCtx& c, double copies);
+EagerTime expert_eager_time(const LayerCtx& c, double copies);
 
 // The output layer on the last stage: the V·h/t head GEMM forward and backward, and the
 // loss over the logits (HBM-bound).

@@ -174,21 +174,18 @@ void read_model_fields(Reader& r, const json& o, const std::string& P, ModelShap
   if (auto v = r.integer(o, P, "head_dim", false, 1, 100'000)) m.head_dim = *v;
   if (auto v = r.integer(o, P, "ffn_hidden", req, 1, 10'000'000)) m.ffn_hidden = *v;
   if (auto v = r.integer(o, P, "vocab", req, 1, 100'000'000)) m.vocab = *v;
-  if (auto v = r.choice(o, P, "ffn_act", {"swiglu", "gelu", "geglu"}, false))
-    m.ffn_act = *v == "gelu" ? FfnAct::gelu : *v == "geglu" ? FfnAct::geglu : FfnAct::swiglu;
+  if (int i = r.choice_index(o, P, "ffn_act", {"swiglu", "gelu", "geglu", "swiglu_clamped"}); i >= 0)
+    m.ffn_act = FfnAct(i);
   if (auto v = r.boolean(o, P, "tied_embeddings")) m.tied_embeddings = *v;
-  if (auto v = r.choice(o, P, "norm", {"rmsnorm", "layernorm"}, false))
-    m.norm = *v == "layernorm" ? Norm::layernorm : Norm::rmsnorm;
+  if (int i = r.choice_index(o, P, "norm", {"rmsnorm", "layernorm"}); i >= 0) m.norm = Norm(i);
   if (auto v = r.boolean(o, P, "qkv_bias")) m.qkv_bias = *v;
   if (auto v = r.boolean(o, P, "linear_bias")) m.linear_bias = *v;
   if (auto v = r.integer(o, P, "norms_per_layer", false, 1, 16)) m.norms_per_layer = *v;
   if (auto v = r.boolean(o, P, "qk_norm")) m.qk_norm = *v;
   // Multi-token-prediction modules (DeepSeek-V3 trains with 1; Megatron-Core mtp_num_layers).
   if (auto v = r.integer(o, P, "mtp_layers", false, 0, 16)) m.mtp_layers = *v;
-  if (auto v = r.choice(o, P, "position_embedding", {"rope", "learned", "alibi"}, false))
-    m.position = *v == "learned" ? PositionEmbedding::learned
-                 : *v == "alibi" ? PositionEmbedding::alibi
-                                 : PositionEmbedding::rope;
+  if (int i = r.choice_index(o, P, "position_embedding", {"rope", "learned", "alibi"}); i >= 0)
+    m.position = PositionEmbedding(i);
   if (auto v = r.integer(o, P, "max_position_embeddings", false, 1, 100'000'000)) m.max_position_embeddings = *v;
   if (auto v = r.boolean(o, P, "dropout")) m.dropout = *v;
   // Sliding-window attention: a window without a layer count covers every layer; a
@@ -428,7 +425,7 @@ void read_lora(Reader& r, const json& o, const std::string& P0, Scenario& s) {
   if (auto v = r.boolean(x, P, "double_quant")) c.double_quant = *v;
   if (auto v = r.boolean(x, P, "paged_optimizer")) c.paged_optimizer = *v;
   if (auto v = r.boolean(x, P, "fp32_upcast")) c.fp32_upcast = *v;
-  if (auto v = r.choice(x, P, "base_dtype", {"bf16", "fp16", "fp32"}, false)) c.base_bytes = *v == "fp32" ? 4.0 : 2.0;
+  if (int i = r.choice_index(x, P, "base_dtype", {"bf16", "fp16", "fp32"}); i >= 0) c.base_bytes = i == 2 ? 4.0 : 2.0;
   if (auto v = r.number(x, P, "dropout", false, 0, 1, false)) c.dropout = *v;
   if (r.failed()) return;
   if (t.stage != Stage::qlora) {
@@ -628,43 +625,26 @@ void read_batch(Reader& r, const json& o, const std::string& P, Scenario& s) {
 void read_choices(Reader& r, const json& o, const std::string& P, Scenario& s) {
   Training& t = s.problem.training;
   if (auto v = r.integer(o, P, "micro_batch", false, 1, 1'000'000)) s.constraints.micro_batch = *v;
-  if (auto v = r.choice(o, P, "precision", {"bf16", "fp16", "fp8", "fp4"}, false))
-    t.precision = *v == "fp16"  ? Precision::fp16
-                  : *v == "fp8" ? Precision::fp8
-                  : *v == "fp4" ? Precision::fp4
-                                : Precision::bf16;
-  if (auto v = r.choice(o, P, "optimizer", {"adamw", "adam8bit", "sgd", "lion", "adafactor", "muon"}, false))
-    t.optimizer = *v == "adam8bit"    ? Optimizer::adam8bit
-                  : *v == "sgd"       ? Optimizer::sgd
-                  : *v == "lion"      ? Optimizer::lion
-                  : *v == "adafactor" ? Optimizer::adafactor
-                  : *v == "muon"      ? Optimizer::muon
-                                      : Optimizer::adamw;
-  if (auto v = r.choice(o, P, "recompute", {"none", "selective", "full"}, false))
-    s.constraints.recompute = *v == "full"        ? Recompute::full
-                              : *v == "selective" ? Recompute::selective
-                                                  : Recompute::none;
+  // Each list in its enum's declared order (plan.hpp).
+  if (int i = r.choice_index(o, P, "precision", {"bf16", "fp16", "fp8", "fp4"}); i >= 0) t.precision = Precision(i);
+  if (int i = r.choice_index(o, P, "optimizer", {"adamw", "adam8bit", "sgd", "lion", "adafactor", "muon"}); i >= 0)
+    t.optimizer = Optimizer(i);
+  if (int i = r.choice_index(o, P, "recompute", {"none", "selective", "full"}); i >= 0)
+    s.constraints.recompute = Recompute(i);
   if (auto v = r.integer(o, P, "zero_stage", false, 0, 3)) s.constraints.zero_stage = static_cast<int>(*v);
-  if (auto v = r.choice(o, P, "stage", {"pretrain", "full_finetune", "lora", "qlora"}, false))
-    t.stage = *v == "full_finetune" ? Stage::full_finetune
-              : *v == "lora"        ? Stage::lora
-              : *v == "qlora"       ? Stage::qlora
-                                    : Stage::pretrain;
+  if (int i = r.choice_index(o, P, "stage", {"pretrain", "full_finetune", "lora", "qlora"}); i >= 0) t.stage = Stage(i);
   if (auto v = r.boolean(o, P, "master_weights")) t.master_weights = *v;
   if (auto v = r.boolean(o, P, "overlap_moe_comm")) t.overlap_moe_comm = *v;
   if (auto v = r.boolean(o, P, "torch_compile")) t.torch_compile = *v;
   if (auto v = r.boolean(o, P, "liger_kernel")) t.liger_kernel = *v;
   if (auto v = r.boolean(o, P, "overlap_tp_comm")) t.overlap_tp_comm = *v;
-  if (auto v = r.choice(o, P, "fp8_recipe", {"tensorwise", "delayed", "mxfp8"}, false))
-    t.fp8_recipe = *v == "mxfp8" ? Fp8Recipe::mxfp8 : *v == "delayed" ? Fp8Recipe::delayed : Fp8Recipe::tensorwise;
-  if (auto v = r.choice(o, P, "moe_dispatcher", {"alltoall", "deepep"}, false))
-    t.moe_dispatcher = *v == "deepep" ? MoeDispatcher::deepep : MoeDispatcher::alltoall;
-  if (auto v = r.choice(o, P, "cp_comm", {"ring", "ulysses"}, false))
-    t.cp_comm = *v == "ulysses" ? CpComm::ulysses : CpComm::ring;
-  if (auto v = r.choice(o, P, "cuda_graphs", {"none", "per_layer", "full_iteration"}, false))
-    t.cuda_graphs = *v == "full_iteration" ? CudaGraphs::full_iteration
-                    : *v == "per_layer"    ? CudaGraphs::per_layer
-                                           : CudaGraphs::none;
+  if (int i = r.choice_index(o, P, "fp8_recipe", {"tensorwise", "delayed", "mxfp8"}); i >= 0)
+    t.fp8_recipe = Fp8Recipe(i);
+  if (int i = r.choice_index(o, P, "moe_dispatcher", {"alltoall", "deepep"}); i >= 0)
+    t.moe_dispatcher = MoeDispatcher(i);
+  if (int i = r.choice_index(o, P, "cp_comm", {"ring", "ulysses"}); i >= 0) t.cp_comm = CpComm(i);
+  if (int i = r.choice_index(o, P, "cuda_graphs", {"none", "per_layer", "full_iteration"}); i >= 0)
+    t.cuda_graphs = CudaGraphs(i + 1);  // after `unspecified`
 }
 
 // Megatron-Core's selective recompute modules (training.recompute_modules).
@@ -701,14 +681,11 @@ void read_stack(Reader& r, const json& o, const std::string& P, Scenario& s) {
   Training& t = s.problem.training;
   if (auto v = r.boolean(o, P, "flash_attention")) t.flash_attention = *v;
   if (auto v = r.boolean(o, P, "sequence_parallel")) t.sequence_parallel = *v;
-  if (auto v = r.choice(o, P, "framework", {"megatron", "torchtitan", "deepspeed", "hf", "torchtune"}, false)) {
-    for (Framework f :
-         {Framework::megatron, Framework::torchtitan, Framework::deepspeed, Framework::hf, Framework::torchtune})
-      if (*v == to_string(f)) t.framework = f;
-  }
+  if (int i = r.choice_index(o, P, "framework", {"megatron", "torchtitan", "deepspeed", "hf", "torchtune"}); i >= 0)
+    t.framework = Framework(i);
   if (auto v = r.boolean(o, P, "optimizer_in_backward")) t.optimizer_in_backward = *v;
   if (auto v = r.boolean(o, P, "activation_offload")) t.activation_offload = *v;
-  if (auto v = r.choice(o, P, "grad_dtype", {"bf16", "fp32"}, false)) t.grad_dtype_bytes = *v == "fp32" ? 4 : 2;
+  if (int i = r.choice_index(o, P, "grad_dtype", {"bf16", "fp32"}); i >= 0) t.grad_dtype_bytes = i ? 4 : 2;
   if (auto v = r.boolean(o, P, "overlap_grad_reduce")) t.overlap_grad_reduce = *v;
   if (auto v = r.boolean(o, P, "overlap_param_gather")) t.overlap_param_gather = *v;
   if (auto v = r.integer(o, P, "packed_document_tokens", false, 1, 100'000'000)) t.packed_document_tokens = *v;
@@ -970,8 +947,8 @@ void read_target_assume(Reader& r, const json& root, Scenario& s) {
     if (auto v = r.number(*it, "/target", "max_memory_fraction", false, 0, 1, true))
       s.problem.memory_limit_fraction = *v;
     s.max_cost = r.number(*it, "/target", "max_cost", false, 0, 1e15, true);
-    if (auto v = r.choice(*it, "/target", "objective", {"gpus", "cost", "days"}, false))
-      s.objective = *v == "cost" ? Objective::cost : *v == "days" ? Objective::days : Objective::gpus;
+    if (int i = r.choice_index(*it, "/target", "objective", {"gpus", "cost", "days"}); i >= 0)
+      s.objective = Objective(i);
   }
   if (auto it = root.find("assume"); it != root.end()) {
     if (!r.expect_object(&*it, "/assume")) return;
@@ -1030,8 +1007,7 @@ void read_cost_energy_goodput(Reader& r, const json& root, Scenario& s) {
     const json& o = *it;
     r.only_keys(o, P,
                 {"price_per_gpu_hour", "prices_per_gpu_hour", "currency", "usd_cny", "owned", "grid_kg_co2_per_kwh"});
-    if (auto v = r.choice(o, P, "currency", {"USD", "CNY"}, false))
-      cm.currency = *v == "CNY" ? Currency::cny : Currency::usd;
+    if (int i = r.choice_index(o, P, "currency", {"USD", "CNY"}); i >= 0) cm.currency = Currency(i);
     // CNY per USD; the yuan has traded between about 6 and 8.3 per dollar since 2005.
     if (auto v = r.number(o, P, "usd_cny", false, 0.1, 100, true)) cm.fx = FxRate{*v, "", "scenario", "user", true};
     price = r.number(o, P, "price_per_gpu_hour", false, 0, 1e6, true);
@@ -1141,8 +1117,7 @@ void read_calibration_layout(Reader& r, const json& o, const std::string& P, Sce
   c.micro_batch = r.integer(o, P, "micro_batch", false, 1, 1 << 20);
   cal.global_batch = r.integer(o, P, "global_batch", false, 1, 1LL << 40);
   if (auto v = r.integer(o, P, "zero_stage", false, 0, 3)) c.zero_stage = static_cast<int>(*v);
-  if (auto v = r.choice(o, P, "recompute", {"none", "selective", "full"}, false))
-    c.recompute = *v == "none" ? Recompute::none : *v == "selective" ? Recompute::selective : Recompute::full;
+  if (int i = r.choice_index(o, P, "recompute", {"none", "selective", "full"}); i >= 0) c.recompute = Recompute(i);
   if (r.failed()) return;
   // Megatron-Core's CPU offloading runs on one stage: the measured layout's too
   // (check_activation_layers).

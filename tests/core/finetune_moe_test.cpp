@@ -318,7 +318,7 @@ TEST_CASE("with the EP overlap the search keeps to what Megatron-Core runs", "[m
 TEST_CASE("Megatron-Core adds gpt-oss's expert fc2 bias with eager per-expert ops", "[moe][time]") {
   // TEGroupedMLP._apply_bias (Megatron-LM a329dd6, 2025-09): split, t + b·p per local
   // expert, cat, over every routed row of h elements in bf16: 12 B forward and 16 B
-  // backward per element, HBM-bound (moe_time.cpp expert_bias_time). gpt-oss-120b (top-4,
+  // backward per element, HBM-bound (moe_time.cpp expert_eager_time). gpt-oss-120b (top-4,
   // h 2880) on one 8-GPU H100 node, EP 8 (16 local experts), micro-batch 1 of 4096 tokens,
   // 64 / 8 = 8 micro-batches, 36 MoE layers: each micro-batch's rows are
   // 4 · 2880 · 4096 = 47.2M elements, one expert's slice 2 B · 47.2M / 16 = 5.9 MB, which
@@ -339,4 +339,28 @@ TEST_CASE("Megatron-Core adds gpt-oss's expert fc2 bias with eager per-expert op
   // A full-iteration CUDA graph cannot hold the host-synchronising split; the recipes that
   // capture one fuse the bias into Transformer Engine's op fuser instead: no such cost.
   CHECK(compute("\"gpt-oss-120b\"", "full_iteration") == Approx(compute(plain, "full_iteration")).epsilon(1e-12));
+}
+
+TEST_CASE("Megatron-Core clamps gpt-oss's activation inputs with eager ops", "[moe][time]") {
+  // weighted_bias_quick_geglu_impl (Megatron-LM 2e29a5e, 2025-09) splits the fc1 output,
+  // clamps each half and concatenates them before the fused activation: 8 B forward and
+  // 10 B backward per fc1-output element in bf16, and the forward again under moe_act
+  // recompute (moe_time.cpp expert_eager_time). gpt-oss-120b on 8 H100, EP 8, micro-batch
+  // 1 of 4096 tokens, 8 micro-batches, 36 layers: 4 · 2 · 2880 · 4096 = 94.4M elements
+  // per micro-batch; each clamp moves one half, 94.4 MB, at 0.833 + (94.4 − 10) / 90 ·
+  // (1 − 0.833) of H100's 3.35 TB/s × 0.9 (data/perf.json memory_size_rolloff).
+  const auto compute = [](const char* act, const char* recompute) {
+    const std::string s = std::string(R"({"model":{"base":"gpt-oss-120b","ffn_act":")") + act +
+                          R"("},"gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096,"global_batch":64,
+      "micro_batch":1,"precision":"bf16",)" +
+                          recompute + R"(},"parallel":{"gpus":8,"tp":1,"pp":1,"dp":8,"ep":8}})";
+    return answer(s)["performance"]["breakdown"]["compute_s"].get<double>();
+  };
+  const double elems = 4.0 * 2 * 2880 * 4096;
+  const double rolloff = 0.833 + (elems / 1e6 - 10) / 90 * (1 - 0.833);
+  const double per_byte = 8 * 36 * elems / (3.35e12 * 0.9 * rolloff);
+  const char* none = R"("recompute":"none")";
+  CHECK(compute("swiglu_clamped", none) - compute("swiglu", none) == Approx(18 * per_byte).epsilon(1e-6));
+  const char* act = R"("recompute_modules":["moe_act"])";
+  CHECK(compute("swiglu_clamped", act) - compute("swiglu", act) == Approx(26 * per_byte).epsilon(1e-6));
 }

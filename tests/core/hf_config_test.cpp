@@ -237,6 +237,7 @@ TEST_CASE("hf_config gpt_oss: openai/gpt-oss-20b and gpt-oss-120b count the mode
   CHECK(m.sliding_window_layers == 12);
   CHECK(m.moe.top_k == 4);
   CHECK(m.moe.router_bias);
+  CHECK(m.ffn_act == FfnAct::swiglu_clamped);  // GptOssExperts clamps at swiglu_limit
   // gpt-oss-120b: 36 layers, 128 experts (the same file otherwise; no layer_types: even layers slide).
   std::string big = config;
   big.replace(big.find("\"layer_types\""),

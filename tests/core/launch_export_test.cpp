@@ -192,10 +192,18 @@ TEST_CASE("Megatron and torchtitan export: a MoE with expert parallelism", "[exp
   CHECK(one(m, "--moe-router-score-function") == "sigmoid");
   CHECK(m.count("--moe-router-enable-expert-bias") == 1);
   // gpt-oss: biases on every linear (no --disable-bias-linear), the router's its own, no MTP.
-  const Options g = parse_megatron(exported(R"({"model":"gpt-oss-120b","gpu":"h100-sxm-80gb",
+  const json gx = exported(R"({"model":"gpt-oss-120b","gpu":"h100-sxm-80gb",
     "training":{"tokens":1e11,"seq_len":4096,"global_batch":512},"parallel":{"tp":1,"pp":1,"dp":64,"ep":8}})",
-                                            "megatron")["text"]);
+                           "megatron");
+  const Options g = parse_megatron(gx["text"]);
   check_names(g, framework_options("megatron"));
+  // Its clamped activation: Megatron-Core's quick-GELU GLU, the clamp noted as flagless.
+  CHECK(g.count("--quick-geglu") == 1);
+  CHECK(g.count("--swiglu") == 0);
+  bool clamp_noted = false;
+  for (const auto& w : gx["warnings"])
+    clamp_noted = clamp_noted || (w["code"] == "export_no_equivalent" && w["params"]["value"] == "swiglu_clamped");
+  CHECK(clamp_noted);
   CHECK(g.count("--disable-bias-linear") == 0);
   CHECK(g.count("--moe-router-enable-expert-bias") == 0);
   CHECK(g.count("--mtp-num-layers") == 0);

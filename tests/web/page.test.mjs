@@ -534,7 +534,7 @@ test("Expert mode: every field, defaults shown, errors at the field", async () =
   assert.equal(await page.locator('#expert .field[data-path="/gpu/efficiency"]').count(), 0);
   // Every field has its label (web/locales): none shows its lookup key.
   assert.deepEqual(await page.locator("#expert .label-text").evaluateAll((xs) => xs.map((x) => x.textContent).filter((t) => /^f_/.test(t))), []);
-  assert.deepEqual(await page.locator('#expert .field[data-path="/model/ffn_act"] option').evaluateAll((os) => os.map((o) => o.value)), ["", "swiglu", "gelu", "geglu"]);
+  assert.deepEqual(await page.locator('#expert .field[data-path="/model/ffn_act"] option').evaluateAll((os) => os.map((o) => o.value)), ["", "swiglu", "gelu", "geglu", "swiglu_clamped"]);
   assert.ok((await page.locator('#expert .field[data-path="/model/position_embedding"] option').evaluateAll((os) => os.map((o) => o.value))).includes("alibi"));
   assert.match(await page.locator('#expert .field[data-path="/model/qk_norm"] .hint').textContent(), /Qwen3/);
   // (Hints of closed groups are not rendered: read their text content.)

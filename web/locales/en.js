@@ -286,6 +286,7 @@ export default {
   opt_mha: "standard (MHA / GQA)",
   opt_mla: "MLA (latent)",
   opt_geglu: "GeGLU",
+  opt_swiglu_clamped: "SwiGLU, clamped (gpt-oss)",
   opt_all: "every linear",
   opt_ring: "ring (P2P)",
   opt_ulysses: "Ulysses (all-to-all)",

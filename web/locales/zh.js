@@ -285,6 +285,7 @@ export default {
   opt_mha: "标准（MHA / GQA）",
   opt_mla: "MLA（潜在注意力）",
   opt_geglu: "GeGLU",
+  opt_swiglu_clamped: "SwiGLU（截断，gpt-oss）",
   opt_all: "全部线性层",
   opt_ring: "ring（P2P）",
   opt_ulysses: "Ulysses（all-to-all）",

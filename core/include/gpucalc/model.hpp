@@ -8,7 +8,8 @@
 namespace gpucalc {
 
 // swiglu and geglu are gated MLPs (gate, up, down: 3·h·f); gelu is the plain two-matrix MLP.
-enum class FfnAct { swiglu, gelu, geglu };
+// swiglu_clamped: gpt-oss's gated activation with its inputs clamped (HF swiglu_limit).
+enum class FfnAct { swiglu, gelu, geglu, swiglu_clamped };
 enum class Norm { rmsnorm, layernorm };
 // alibi (Baichuan 2 13B) has no parameters, like rope; learned adds an s_max·h table.
 enum class PositionEmbedding { rope, learned, alibi };
