@@ -1120,10 +1120,15 @@ void read_calibration_layout(Reader& r, const json& o, const std::string& P, Sce
   if (int i = r.choice_index(o, P, "recompute", {"none", "selective", "full"}); i >= 0) c.recompute = Recompute(i);
   if (r.failed()) return;
   // Megatron-Core's CPU offloading runs on one stage: the measured layout's too
-  // (check_activation_layers).
-  if (s.problem.training.offload.activation_layers > 0 && c.pp && *c.pp > 1)
-    return r.fail(P + "/pp", "offload_layers_pp",
-                  "must be 1: Megatron-Core offloads activations without pipeline parallelism");
+  // (check_activation_layers), and without recomputation.
+  if (s.problem.training.offload.activation_layers > 0) {
+    if (c.pp && *c.pp > 1)
+      return r.fail(P + "/pp", "offload_layers_pp",
+                    "must be 1: Megatron-Core offloads activations without pipeline parallelism");
+    if (c.recompute && *c.recompute != Recompute::none)
+      return r.fail(P + "/recompute", "offload_layers_recompute",
+                    "cannot be combined with recomputation (Megatron-Core)");
+  }
   if (cal.peak_memory_gib)
     return r.fail(P, "calibration_memory_own_layout",
                   "a measured peak memory applies to the scenario's own layout; give it without calibration.layout");

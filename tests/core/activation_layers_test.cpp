@@ -128,6 +128,11 @@ TEST_CASE("activation offloading keeps to what Megatron-Core allows", "[offload]
                   R"(,"calibration":{"measured_step_time_s":9,"layout":{"tp":1,"pp":2,"dp":32,"cp":1,"vpp":1,)"
                   R"("micro_batch":2,"zero_stage":3,"recompute":"none"}})");
   CHECK(offload_layers_error(measured) == "offload_layers_pp at /calibration/layout/pp");
+  // ... and without recomputation.
+  std::string recomputed = measured;
+  recomputed.replace(recomputed.find(R"("pp":2,"dp":32)"), 14, R"("pp":1,"dp":64)");
+  recomputed.replace(recomputed.find(R"("recompute":"none"}})"), 18, R"("recompute":"full")");
+  CHECK(offload_layers_error(recomputed) == "offload_layers_recompute at /calibration/layout/recompute");
   // Left open, the search keeps to a single stage without recomputation.
   const json env = json::parse(evaluate_json(
       R"({"model":"llama-3.1-70b","gpu":"gb200-186gb","training":{"tokens":1e12,"seq_len":8192,"global_batch":256,)"
