@@ -191,6 +191,8 @@ const std::vector<ModelShape>& model_presets() {
       m.position = position_from(str_or(e, "position_embedding", "rope"));
       m.dropout = bool_or(e, "dropout", false);
       m.max_position_embeddings = int_or(e, "max_position_embeddings", 0);
+      if (auto it = e.find("rope_attention_factor"); it != e.end() && it->is_number())
+        m.rope_attention_factor = it->get<double>();
       m.sliding_window = int_or(e, "sliding_window", 0);
       m.sliding_window_layers = int_or(e, "sliding_window_layers", m.sliding_window > 0 ? m.layers : 0);
       if (auto it = e.find("moe"); it != e.end() && it->is_object()) {

@@ -298,13 +298,6 @@ int Reader::choice_index(const json& obj, const std::string& path, const char* k
   return -1;
 }
 
-std::optional<std::string> Reader::choice(const json& obj, const std::string& path, const char* key,
-                                          std::initializer_list<std::string_view> allowed, bool required) {
-  const int i = choice_index(obj, path, key, allowed, required);
-  if (i < 0) return std::nullopt;
-  return std::string(allowed.begin()[i]);
-}
-
 std::optional<std::string> Reader::text(const json& obj, const std::string& path, const char* key, size_t max_len) {
   auto it = obj.find(key);
   if (it == obj.end()) return std::nullopt;

@@ -51,8 +51,6 @@ class Reader {
   std::optional<double> number(const json& obj, const std::string& path, const char* key, bool required, double lo,
                                double hi, bool lo_exclusive);
   std::optional<bool> boolean(const json& obj, const std::string& path, const char* key);
-  std::optional<std::string> choice(const json& obj, const std::string& path, const char* key,
-                                    std::initializer_list<std::string_view> allowed, bool required);
   // The value's position among `allowed` (-1 when absent or refused), for enums listed in
   // their declared order.
   int choice_index(const json& obj, const std::string& path, const char* key,

@@ -73,7 +73,11 @@ namespace {
 // per Q/K element).
 double attention_side_bytes(const LayerCtx& c) {
   const ModelShape& m = *c.m;
-  const double norm = c.eager ? 32.0 : 4.0, rope = c.eager ? 28.0 : 4.0;
+  // Megatron-Core's fused RoPE (Transformer Engine) takes no attention factor: with YaRN's
+  // factor ≠ 1 it warns and runs the unfused PyTorch ops (rope_utils.py
+  // apply_rotary_pos_emb, "mscale=... is not supported by TE's fused RoPE").
+  const bool unfused_rope = c.eager || (m.rope_attention_factor != 1.0 && c.t->framework == Framework::megatron);
+  const double norm = c.eager ? 32.0 : 4.0, rope = unfused_rope ? 28.0 : 4.0;
   double b = static_cast<double>(m.norms_per_layer) * norm * c.h / c.ts;  // norms
   if (m.qk_norm) b += norm * (c.a + c.g_kv) * c.d / c.tp;                 // per-head q/k norms
   b += 2 * 6.0 * c.h / c.ts;                                              // two residual adds

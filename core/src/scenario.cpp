@@ -108,9 +108,9 @@ void read_attention(Reader& r, const json& o, const std::string& P0, ModelShape&
   if (!r.expect_object(&*it, P)) return;
   const json& x = *it;
   r.only_keys(x, P, {"type", "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"});
-  auto type = r.choice(x, P, "type", {"mha", "mla"}, true);
+  const int type = r.choice_index(x, P, "type", {"mha", "mla"}, true);
   if (r.failed()) return;
-  if (*type == "mha") {
+  if (type == 0) {
     for (const char* k : {"q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"})
       if (x.contains(k)) return r.fail(P + "/" + k, "mla_only", "applies to type \"mla\" only", {{"field", k}});
     m.attention = AttentionType::standard;
@@ -187,6 +187,7 @@ void read_model_fields(Reader& r, const json& o, const std::string& P, ModelShap
   if (int i = r.choice_index(o, P, "position_embedding", {"rope", "learned", "alibi"}); i >= 0)
     m.position = PositionEmbedding(i);
   if (auto v = r.integer(o, P, "max_position_embeddings", false, 1, 100'000'000)) m.max_position_embeddings = *v;
+  if (auto v = r.number(o, P, "rope_attention_factor", false, 0.1, 10, false)) m.rope_attention_factor = *v;
   if (auto v = r.boolean(o, P, "dropout")) m.dropout = *v;
   // Sliding-window attention: a window without a layer count covers every layer; a
   // window of 0 turns it off (a preset's too).
@@ -270,6 +271,7 @@ void read_model(Reader& r, const json& root, ModelShape& m, std::vector<Message>
                "linear_bias",
                "position_embedding",
                "max_position_embeddings",
+               "rope_attention_factor",
                "dropout",
                "norms_per_layer",
                "qk_norm",
@@ -493,12 +495,11 @@ void check_activation_layers(Reader& r, const std::string& P, Scenario& s) {
 void read_batch_range(Reader& r, const json& v, const std::string& R, Scenario& s) {
   if (!r.expect_object(&v, R)) return;
   r.only_keys(v, R, {"min", "max", "rule"});
-  const auto rule = r.choice(v, R, "rule", {"range", "critical"}, false);
+  const bool critical = r.choice_index(v, R, "rule", {"range", "critical"}) == 1;
   const auto lo = r.integer(v, R, "min", false, 1, 1'000'000'000'000);
   const auto hi = r.integer(v, R, "max", false, 1, 1'000'000'000'000);
   if (r.failed()) return;
   const Training& t = s.problem.training;
-  const bool critical = rule == "critical";
   if (critical && hi)
     return r.fail(R + "/max", "batch_range_max_with_critical",
                   "is set by the critical rule; give max or rule \"critical\", not both");

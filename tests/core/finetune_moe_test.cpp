@@ -364,3 +364,24 @@ TEST_CASE("Megatron-Core clamps gpt-oss's activation inputs with eager ops", "[m
   const char* act = R"("recompute_modules":["moe_act"])";
   CHECK(compute("swiglu_clamped", act) - compute("swiglu", act) == Approx(26 * per_byte).epsilon(1e-6));
 }
+
+TEST_CASE("YaRN's attention factor keeps Megatron-Core's RoPE unfused", "[moe][time]") {
+  // Transformer Engine's fused RoPE takes no attention factor: with gpt-oss's 1.3466
+  // Megatron-Core runs the unfused PyTorch ops (rope_utils.py apply_rotary_pos_emb), priced
+  // like an eager stack's RoPE: 28 B per q/k element forward instead of 4, backward twice
+  // the forward (layer_time.cpp attention_side_bytes). gpt-oss-120b on 8 H100, EP 8,
+  // micro-batch 1 of 4096 tokens, 8 micro-batches, 36 layers: (64 + 8) · 64 q/k elements
+  // per token. The layer's element-wise pass is ~1 GB, past the memory size roll-off's last
+  // point (100 MB: full rate), so the difference is linear at 3.35 TB/s × 0.9.
+  const auto compute = [](const char* factor, const char* framework) {
+    const std::string s = std::string(R"({"model":{"base":"gpt-oss-120b","rope_attention_factor":)") + factor +
+                          R"(},"gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096,"global_batch":64,
+      "micro_batch":1,"precision":"bf16","recompute":"none","framework":")" +
+                          framework + R"("},"parallel":{"gpus":8,"tp":1,"pp":1,"dp":8,"ep":8}})";
+    return answer(s)["performance"]["breakdown"]["compute_s"].get<double>();
+  };
+  const double per_pass = 24.0 * (64 + 8) * 64 * 4096 / (3.35e12 * 0.9);
+  CHECK(compute("1.3466", "megatron") - compute("1", "megatron") == Approx(8 * 36 * 3 * per_pass).epsilon(1e-6));
+  // The preset carries gpt-oss's factor.
+  CHECK(find_model("gpt-oss-120b")->rope_attention_factor == Approx(0.1 * std::log(32.0) + 1).epsilon(1e-4));
+}

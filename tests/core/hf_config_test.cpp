@@ -238,6 +238,9 @@ TEST_CASE("hf_config gpt_oss: openai/gpt-oss-20b and gpt-oss-120b count the mode
   CHECK(m.moe.top_k == 4);
   CHECK(m.moe.router_bias);
   CHECK(m.ffn_act == FfnAct::swiglu_clamped);  // GptOssExperts clamps at swiglu_limit
+  // rope_scaling is not read (page weight): YaRN's attention factor stays 1 unless the
+  // scenario sets model.rope_attention_factor beside hf_config, as the preset has it.
+  CHECK(m.rope_attention_factor == 1.0);
   // gpt-oss-120b: 36 layers, 128 experts (the same file otherwise; no layer_types: even layers slide).
   std::string big = config;
   big.replace(big.find("\"layer_types\""),

@@ -233,17 +233,18 @@ TEST_CASE("the validation spread per regime: wide where the model is far off or 
   CHECK(dense->p10 == Approx(0.91).margin(0.05));
   CHECK(dense->p90 == Approx(1.24).margin(0.08));
   CHECK(dense->p90 / dense->p10 < 1.7);
-  // MoE: P10 0.862, P50 1.061, P90 1.306 as recorded (docs/validation.md), over 30 runs
+  // MoE: P10 0.871, P50 1.026, P90 1.209 as recorded (docs/validation.md), over 30 runs
   // since the 25.11 Qwen3-30B row on 16 H100 was set aside (half the 25.09 figures for
-  // the same layout). 0.773 / 1.032 / 1.378 before the MoE overhead took its time per
-  // local expert and gpt-oss-120b left its fit (2026-12-04): the other models' rows
+  // the same layout). 0.862 / 1.061 / 1.306 before gpt-oss's clamp and unfused YaRN RoPE
+  // were priced (2026-12-05): nine of its ten rows came 5 to 16 points closer. 0.773 / 1.032 / 1.378 before the MoE
+  // overhead took its time per local expert and gpt-oss-120b left its fit (2026-12-04): the other models' rows
   // tightened around 1, gpt-oss's ten moved further to the slow side; 0.843 / 1.090 /
   // 1.410 before DGX B300's inter-node rate took the one its published runs show
   // (data/perf.json b300-288gb scaleout, 2026-12-04): three gpt-oss rows on B300 came in.
   CHECK(moe->n == 30);
-  CHECK(moe->p10 == Approx(0.862).margin(0.05));
-  CHECK(moe->p50 == Approx(1.061).margin(0.05));
-  CHECK(moe->p90 == Approx(1.306).margin(0.08));
+  CHECK(moe->p10 == Approx(0.871).margin(0.05));
+  CHECK(moe->p50 == Approx(1.026).margin(0.05));
+  CHECK(moe->p90 == Approx(1.209).margin(0.08));
   CHECK(moe->p90 / moe->p10 > dense->p90 / dense->p10);
   CHECK(unmeasured->n > dense->n);
   CHECK(unmeasured->p90 / unmeasured->p10 > dense->p90 / dense->p10);
@@ -279,15 +280,14 @@ TEST_CASE("an answer's time range comes from its own regime and widens beyond th
   // gpt-oss-20b has no published run: no band of its own.
   CHECK(s.model("gpt-oss-20b") == nullptr);
   CHECK(moe["uncertainty"]["time"]["model_runs"] == 0);
-  // Qwen3-30B-A3B's eight runs ran faster than predicted (shift ×0.88, t = 5.6 >
-  // t(0.95, 7) = 1.89; ×0.91 before the per-local-expert overhead): their band joins the
-  // regime's.
-  const auto* q30 = s.model("qwen3-30b-a3b");
-  REQUIRE(q30);
-  CHECK(q30->n == 8);
-  CHECK(q30->p50 < 1.0);
-  // gpt-oss-120b's ten runs all took longer than predicted (shift ×1.25, t = 4.3 > t(0.95,
-  // 9) = 1.83; docs/validation.md; it is left out of the MoE overhead fit): their band
+  // Qwen3-30B-A3B's eight runs: shift ×0.956 against the regime, t = 1.67 < t(0.95, 7) =
+  // 1.89, so the regime's band stands for them (×0.947, t = 1.99, joined, before gpt-oss's
+  // rows came closer and the regime's centre with them, 2026-12-05; ×0.88 before the
+  // per-local-expert overhead).
+  CHECK(s.model("qwen3-30b-a3b") == nullptr);
+  // gpt-oss-120b's ten runs took longer than predicted (shift ×1.10, t = 2.9 > t(0.95, 9) =
+  // 1.83; ×1.25, t = 4.3 before its clamp and YaRN RoPE were priced; docs/validation.md;
+  // it is left out of the MoE overhead fit): their band
   // joins the regime's, widening the range towards the slower side; Qwen3-235B-A22B's
   // seven ran faster (×0.85), widening it the other way. A LoRA job on the same preset, or another framework, keeps the
   // regime's.
@@ -296,7 +296,7 @@ TEST_CASE("an answer's time range comes from its own regime and widens beyond th
   REQUIRE(oss);
   REQUIRE(q235);
   CHECK(oss->n == 10);
-  CHECK(oss->p50 > 1.1);
+  CHECK(oss->p50 > 1.1);  // 1.130
   CHECK(q235->p50 < 0.95);
   const json g = answer(R"({"model":"gpt-oss-120b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096},
     "parallel":{"gpus":256}})");

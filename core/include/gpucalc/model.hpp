@@ -63,6 +63,8 @@ struct ModelShape {
   PositionEmbedding position = PositionEmbedding::rope;
   bool dropout = false;                 // dropout layers in training (GPT-3/Megatron); modern LLMs train without
   int64_t max_position_embeddings = 0;  // learned position table size
+  // YaRN's attention factor on RoPE's cos and sin (gpt-oss: 0.1·ln 32 + 1); 1: none.
+  double rope_attention_factor = 1.0;
   // Sliding-window (local) attention (Mistral 7B v0.1, Gemma 2/3, gpt-oss): each query
   // attends to at most the last sliding_window tokens, on sliding_window_layers of the
   // layers (the others attend over the whole sequence). 0: none.
