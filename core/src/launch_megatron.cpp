@@ -1,6 +1,7 @@
 // Megatron-LM (Megatron-Core) arguments for pretrain_gpt.py, as a bash array. Names from
 // NVIDIA/Megatron-LM megatron/training/arguments.py at the commit in
 // data/frameworks/megatron.json.
+#include <cmath>
 #include <string>
 
 #include "launch_export_detail.hpp"
@@ -139,7 +140,14 @@ void model_args(Out& o, Args& a) {
   if (m.head_dim * m.heads != m.hidden) a.add("--kv-channels", num(m.head_dim));
   a.add("--max-position-embeddings",
         num(m.max_position_embeddings > 0 ? m.max_position_embeddings : o.s.problem.training.seq_len));
-  a.add("--position-embedding-type", m.position == PositionEmbedding::rope ? "rope" : "learned_absolute");
+  // YaRN: Megatron-LM's --rotary-scaling-factor F with its default mscale 1 and
+  // mscale_all_dim 0 gives the attention factor 0.1·ln F + 1 (_yarn_get_concentration_factor),
+  // so F = e^(10·(factor − 1)): 32 for gpt-oss. Its other YaRN settings keep their defaults.
+  const bool yarn = m.position == PositionEmbedding::rope && m.rope_attention_factor != 1.0 && !is_mla(m);
+  a.add("--position-embedding-type", yarn                                    ? "yarn"
+                                     : m.position == PositionEmbedding::rope ? "rope"
+                                                                             : "learned_absolute");
+  if (yarn) a.add("--rotary-scaling-factor", num(std::round(std::exp(10 * (m.rope_attention_factor - 1)) * 100) / 100));
   if (m.position == PositionEmbedding::alibi) no_equivalent(o, "model.position", "alibi");
   a.add("--normalization", m.norm == Norm::rmsnorm ? "RMSNorm" : "LayerNorm");
   if (m.ffn_act == FfnAct::swiglu) a.add("--swiglu");

@@ -208,6 +208,9 @@ TEST_CASE("Megatron and torchtitan export: a MoE with expert parallelism", "[exp
   CHECK(g.count("--moe-router-enable-expert-bias") == 0);
   CHECK(g.count("--mtp-num-layers") == 0);
   CHECK(one(g, "--window-size") == "128,0");
+  // YaRN with its attention factor 1.3466 = 0.1·ln 32 + 1: Megatron-LM's scaling factor 32.
+  CHECK(one(g, "--position-embedding-type") == "yarn");
+  CHECK(one(g, "--rotary-scaling-factor") == "32");
   CHECK(one(g, "--window-attn-skip-freq") == "2");
   const Options t = parse_toml(exported(scenario, "torchtitan")["text"]);
   check_names(t, framework_options("torchtitan"));
