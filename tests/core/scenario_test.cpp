@@ -90,3 +90,59 @@ TEST_CASE("JSON numbers written as floats are accepted when they are whole", "[s
   REQUIRE(s.ok());
   CHECK(s->problem.training.seq_len == 8192);
 }
+
+TEST_CASE("every spelling of a scenario enum reads back as its own enumerator", "[scenario][errors]") {
+  // The parser maps a choice by its position in the allowed list (Reader::choice_index), so
+  // a list and its enum must keep one order: reordering either is caught here.
+  const auto read = [](const std::string& model, const std::string& training, const std::string& rest = "") {
+    auto s = parse_scenario(R"({"model":{"base":"llama-3.1-8b")" + model +
+                            R"(},"gpu":"b200-180gb","training":{"tokens":1e12,"seq_len":4096)" + training + "}" + rest +
+                            "}");
+    INFO((s ? std::string() : s.error().path + ": " + s.error().message));
+    REQUIRE(s.ok());
+    return *s;
+  };
+  const auto t = [&](const char* key, const std::string& v) {
+    return read("", std::string(R"(,")") + key + R"(":")" + v + "\"");
+  };
+  for (Precision p : {Precision::bf16, Precision::fp16, Precision::fp8, Precision::fp4})
+    CHECK(t("precision", to_string(p)).problem.training.precision == p);
+  for (Optimizer o :
+       {Optimizer::adamw, Optimizer::adam8bit, Optimizer::sgd, Optimizer::lion, Optimizer::adafactor, Optimizer::muon})
+    CHECK(t("optimizer", to_string(o)).problem.training.optimizer == o);
+  for (Recompute r : {Recompute::none, Recompute::selective, Recompute::full})
+    CHECK(*t("recompute", to_string(r)).constraints.recompute == r);
+  for (Framework f :
+       {Framework::megatron, Framework::torchtitan, Framework::deepspeed, Framework::hf, Framework::torchtune})
+    CHECK(t("framework", to_string(f)).problem.training.framework == f);
+  CHECK(t("stage", "pretrain").problem.training.stage == Stage::pretrain);
+  CHECK(t("stage", "full_finetune").problem.training.stage == Stage::full_finetune);
+  CHECK(read("", R"(,"precision":"fp8","fp8_recipe":"tensorwise")").problem.training.fp8_recipe ==
+        Fp8Recipe::tensorwise);
+  CHECK(read("", R"(,"precision":"fp8","fp8_recipe":"delayed")").problem.training.fp8_recipe == Fp8Recipe::delayed);
+  CHECK(read("", R"(,"precision":"fp8","fp8_recipe":"mxfp8")").problem.training.fp8_recipe == Fp8Recipe::mxfp8);
+  CHECK(t("moe_dispatcher", "alltoall").problem.training.moe_dispatcher == MoeDispatcher::alltoall);
+  CHECK(t("moe_dispatcher", "deepep").problem.training.moe_dispatcher == MoeDispatcher::deepep);
+  CHECK(t("cp_comm", "ring").problem.training.cp_comm == CpComm::ring);
+  CHECK(t("cp_comm", "ulysses").problem.training.cp_comm == CpComm::ulysses);
+  CHECK(t("cuda_graphs", "none").problem.training.cuda_graphs == CudaGraphs::none);
+  CHECK(t("cuda_graphs", "per_layer").problem.training.cuda_graphs == CudaGraphs::per_layer);
+  CHECK(t("cuda_graphs", "full_iteration").problem.training.cuda_graphs == CudaGraphs::full_iteration);
+  CHECK(t("grad_dtype", "fp32").problem.training.grad_dtype_bytes == 4);
+  CHECK(t("grad_dtype", "bf16").problem.training.grad_dtype_bytes == 2);
+  const auto m = [&](const char* key, const char* v) {
+    return read(std::string(R"(,")") + key + R"(":")" + v + "\"", "").problem.model;
+  };
+  CHECK(m("ffn_act", "swiglu").ffn_act == FfnAct::swiglu);
+  CHECK(m("ffn_act", "gelu").ffn_act == FfnAct::gelu);
+  CHECK(m("ffn_act", "geglu").ffn_act == FfnAct::geglu);
+  CHECK(m("ffn_act", "swiglu_clamped").ffn_act == FfnAct::swiglu_clamped);
+  CHECK(m("norm", "rmsnorm").norm == Norm::rmsnorm);
+  CHECK(m("norm", "layernorm").norm == Norm::layernorm);
+  CHECK(m("position_embedding", "rope").position == PositionEmbedding::rope);
+  CHECK(m("position_embedding", "alibi").position == PositionEmbedding::alibi);
+  for (Objective o : {Objective::gpus, Objective::cost, Objective::days})
+    CHECK(read("", "", std::string(R"(,"target":{"days":60,"objective":")") + to_string(o) + "\"}").objective == o);
+  for (Currency c : {Currency::usd, Currency::cny})
+    CHECK(read("", "", std::string(R"(,"cost":{"currency":")") + to_string(c) + "\"}").problem.cost.currency == c);
+}
