@@ -87,6 +87,11 @@ const SET_ASIDE_AS_IN_VALIDATION = {
   mbridge2511_qwen3_30b_a3b_16xh100_fp8cs: "set aside in validation/ as well (docs/validation.md): the 25.09 table ran this very layout at 10,494 tokens/s and 241 TFLOP/s per GPU, this row prints 5,275 and 121, half of both",
 };
 const verbatim = (v) => v.notes.match(/verbatim: '([^']*)'/)?.[1]?.replace(/\s+/g, " ");
+// And rows whose printed MBS validation/ replaces by the recipe's, because the printed one
+// cannot have run (the validation row's notes give the arithmetic): evaluated with the
+// validation row's micro-batch.
+const MBS_AS_IN_VALIDATION = ["mbridge2511_gptoss120b_64xh100_bf16"];
+const mbsFixes = new Map(MBS_AS_IN_VALIDATION.map((id) => JSON.parse(readFileSync(path.join(ROOT, "validation", `${id}.json`), "utf8"))).map((v) => [verbatim(v), v.scenario.training.micro_batch]));
 const misprints = new Map(Object.entries(SET_ASIDE_AS_IN_VALIDATION).map(([id, why]) => [verbatim(JSON.parse(readFileSync(path.join(ROOT, "validation", `${id}.json`), "utf8"))), why]));
 const setAsideReasons = (r) => [
   ...[...new Set(Object.values(r).join(" ").match(/\[\^[\w-]+\]/g) ?? [])].map((m) => SET_ASIDE[m.slice(2, -1)]),
@@ -190,6 +195,7 @@ function toScenario(r, pool) {
   if (TEMPLATE_OF[model]) s.model = model;
   s.gpu = gpu;
   Object.assign(s.training, { seq_len: n("Sequence Length"), global_batch: n("GBS"), micro_batch: n("MBS"), precision: /BF16/.test(precision) ? "bf16" : /FP4/.test(precision) ? "fp4" : "fp8" });
+  s.training.micro_batch = mbsFixes.get(r.row.replace(/\s+/g, " ")) ?? s.training.micro_batch;
   if (/MX/.test(precision)) s.training.fp8_recipe = "mxfp8";
   else delete s.training.fp8_recipe;
   if (Number(main(r.FSDP) ?? 0) > 0) s.training.zero_stage = 3;
@@ -297,7 +303,7 @@ row of the same model on the same system and release, else the same system, else
 release, else any, the nearest release among several (the "template" column). Where a commit of the
 history printed a release's table, the MoE MXFP8 runs whose recipes were read there (26.06's
 Qwen3 on GB300; 26.06.01's and 26.08's DeepSeek-V3, gpt-oss-120b and Qwen3 on GB200 and
-GB300) take the CUDA graphs, dispatcher and overlap those set ("+ 26.08 recipe"). NVFP4 rows run as precision fp4. The
+GB300) take the CUDA graphs, dispatcher and overlap those set ("+ 26.08 recipe"). NVFP4 rows run as precision fp4. One row's printed MBS, which validation/ shows cannot have run, takes the recipe's instead, as its validation row does (25.11 gpt-oss-120b on 64 H100: MBS 1, not 4). The
 Megatron-FSDP recipes' activation offloading (\`training.offload.activation_layers\`) comes only
 from a template of the same system and precision, on a row with FSDP and PP 1. Models without a preset and
 layouts gpucalc refuses are skipped, counted by reason below. Error = predicted /
