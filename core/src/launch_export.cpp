@@ -73,8 +73,10 @@ void approximate(Out& o, const std::string& element, const std::string& value, c
 }
 
 // The sentences of refuses(), by code: a plan element the framework checks at start-up and
-// rejects.
+// rejects, or (export_clamp_in_code) one the config starts but only code can finish.
 const std::pair<const char*, const char*> kRefusals[] = {
+    {"export_clamp_in_code",
+     "{framework} runs model.ffn_act = swiglu_clamped as --quick-geglu, but has no option for the clamp of its inputs or the +1 on its linear half (activation_func_clamp_value and glu_linear_offset; gpt-oss: 7 and 1): set them on the model config in code, or the activation differs from the planned one"},
     {"export_moe_overlap_needs_ep",
      "{framework} overlaps the EP all-to-all only with expert parallelism: set parallel.ep above 1, or training.overlap_moe_comm to false, or the run stops at start-up"},
     {"export_moe_overlap_needs_vpp",

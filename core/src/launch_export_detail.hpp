@@ -28,7 +28,8 @@ void approximate(Out& o, const std::string& element, const std::string& value, c
                  const char* code = "export_approximate");
 
 // A plan element the framework rejects at start-up (launch_export.cpp kRefusals): the
-// config says what was asked, and the warning what the framework will refuse.
+// config says what was asked, and the warning what the framework will refuse (or, for
+// export_clamp_in_code, what the reader must set in code).
 void refuses(Out& o, const char* code);
 
 std::string num(int64_t v);

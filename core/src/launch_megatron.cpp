@@ -153,9 +153,11 @@ void model_args(Out& o, Args& a) {
   if (m.ffn_act == FfnAct::swiglu) a.add("--swiglu");
   // gpt-oss: Megatron-Core's quick-GELU GLU; its clamp and the +1 on the linear half
   // (activation_func_clamp_value, glu_linear_offset) are config fields with no flag.
-  if (m.ffn_act == FfnAct::swiglu_clamped) a.add("--quick-geglu");
-  if (m.ffn_act == FfnAct::geglu || m.ffn_act == FfnAct::swiglu_clamped)
-    no_equivalent(o, "model.ffn_act", m.ffn_act == FfnAct::geglu ? "geglu" : "swiglu_clamped");
+  if (m.ffn_act == FfnAct::swiglu_clamped) {
+    a.add("--quick-geglu");
+    refuses(o, "export_clamp_in_code");
+  }
+  if (m.ffn_act == FfnAct::geglu) no_equivalent(o, "model.ffn_act", "geglu");
   if (!m.tied_embeddings) a.add("--untie-embeddings-and-output-weights");
   if (!m.linear_bias) a.add("--disable-bias-linear");
   if (m.qkv_bias) a.add("--add-qkv-bias");
