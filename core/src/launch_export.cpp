@@ -72,9 +72,10 @@ void approximate(Out& o, const std::string& element, const std::string& value, c
                              {{"framework", o.framework}, {"element", element}, {"value", value}, {"used", used}}));
 }
 
-// The sentences of refuses(), by code: a plan element the framework checks at start-up and
-// rejects, or (export_clamp_in_code) one the config starts but only code can finish.
-const std::pair<const char*, const char*> kRefusals[] = {
+// The sentences of framework_warning(), by code, with the framework as their one parameter:
+// a plan element the framework checks at start-up and rejects (export_moe_overlap_*), or
+// one the config starts but only code can finish (export_clamp_in_code).
+const std::pair<const char*, const char*> kFrameworkWarnings[] = {
     {"export_clamp_in_code",
      "{framework} runs model.ffn_act = swiglu_clamped as --quick-geglu, but has no option for the clamp of its inputs or the +1 on its linear half (activation_func_clamp_value and glu_linear_offset; gpt-oss: 7 and 1): set them on the model config in code, or the activation differs from the planned one"},
     {"export_moe_overlap_needs_ep",
@@ -85,10 +86,10 @@ const std::pair<const char*, const char*> kRefusals[] = {
      "{framework} does not overlap the EP all-to-all under full recomputation: use selective recomputation, or set training.overlap_moe_comm to false, or the run stops at start-up"},
 };
 
-void refuses(Out& o, const char* code) {
-  const auto* it = std::find_if(std::begin(kRefusals), std::end(kRefusals),
+void framework_warning(Out& o, const char* code) {
+  const auto* it = std::find_if(std::begin(kFrameworkWarnings), std::end(kFrameworkWarnings),
                                 [&](const auto& a) { return std::string_view(a.first) == code; });
-  if (it == std::end(kRefusals)) return;
+  if (it == std::end(kFrameworkWarnings)) return;
   o.warnings.push_back(coded(it->first, it->second, {{"framework", o.framework}}));
 }
 

@@ -27,10 +27,10 @@ void no_equivalent(Out& o, const std::string& element, const std::string& value)
 void approximate(Out& o, const std::string& element, const std::string& value, const std::string& used,
                  const char* code = "export_approximate");
 
-// A plan element the framework rejects at start-up (launch_export.cpp kRefusals): the
-// config says what was asked, and the warning what the framework will refuse (or, for
-// export_clamp_in_code, what the reader must set in code).
-void refuses(Out& o, const char* code);
+// A warning of its own about the framework (launch_export.cpp kFrameworkWarnings): a plan
+// element it rejects at start-up (the config says what was asked, the warning what the
+// framework will refuse), or one the reader must finish in code.
+void framework_warning(Out& o, const char* code);
 
 std::string num(int64_t v);
 // A double as the shortest decimal that reads back the same (JSON/TOML/YAML-safe).

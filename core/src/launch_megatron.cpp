@@ -155,7 +155,7 @@ void model_args(Out& o, Args& a) {
   // (activation_func_clamp_value, glu_linear_offset) are config fields with no flag.
   if (m.ffn_act == FfnAct::swiglu_clamped) {
     a.add("--quick-geglu");
-    refuses(o, "export_clamp_in_code");
+    framework_warning(o, "export_clamp_in_code");
   }
   if (m.ffn_act == FfnAct::geglu) no_equivalent(o, "model.ffn_act", "geglu");
   if (!m.tied_embeddings) a.add("--untie-embeddings-and-output-weights");
@@ -181,9 +181,9 @@ void model_args(Out& o, Args& a) {
 // breaks one is exported as asked and says which, since the run would stop there.
 void moe_overlap_args(Out& o, Args& a) {
   a.add("--overlap-moe-expert-parallel-comm");
-  if (o.l.ep <= 1) refuses(o, "export_moe_overlap_needs_ep");
-  if (o.l.pp > 1 && o.l.vpp <= 1) refuses(o, "export_moe_overlap_needs_vpp");
-  if (o.l.recompute == Recompute::full) refuses(o, "export_moe_overlap_full_recompute");
+  if (o.l.ep <= 1) framework_warning(o, "export_moe_overlap_needs_ep");
+  if (o.l.pp > 1 && o.l.vpp <= 1) framework_warning(o, "export_moe_overlap_needs_vpp");
+  if (o.l.recompute == Recompute::full) framework_warning(o, "export_moe_overlap_full_recompute");
 }
 
 void moe_args(Out& o, Args& a) {
