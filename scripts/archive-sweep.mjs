@@ -87,12 +87,13 @@ const SET_ASIDE_AS_IN_VALIDATION = {
   mbridge2511_qwen3_30b_a3b_16xh100_fp8cs: "set aside in validation/ as well (docs/validation.md): the 25.09 table ran this very layout at 10,494 tokens/s and 241 TFLOP/s per GPU, this row prints 5,275 and 121, half of both",
 };
 const verbatim = (v) => v.notes.match(/verbatim: '([^']*)'/)?.[1]?.replace(/\s+/g, " ");
+const validationRow = (id) => JSON.parse(readFileSync(path.join(ROOT, "validation", `${id}.json`), "utf8"));
 // And rows whose printed MBS validation/ replaces by the recipe's, because the printed one
 // cannot have run (the validation row's notes give the arithmetic): evaluated with the
 // validation row's micro-batch.
 const MBS_AS_IN_VALIDATION = ["mbridge2511_gptoss120b_64xh100_bf16"];
-const mbsFixes = new Map(MBS_AS_IN_VALIDATION.map((id) => JSON.parse(readFileSync(path.join(ROOT, "validation", `${id}.json`), "utf8"))).map((v) => [verbatim(v), v.scenario.training.micro_batch]));
-const misprints = new Map(Object.entries(SET_ASIDE_AS_IN_VALIDATION).map(([id, why]) => [verbatim(JSON.parse(readFileSync(path.join(ROOT, "validation", `${id}.json`), "utf8"))), why]));
+const mbsFixes = new Map(MBS_AS_IN_VALIDATION.map(validationRow).map((v) => [verbatim(v), v.scenario.training.micro_batch]));
+const misprints = new Map(Object.entries(SET_ASIDE_AS_IN_VALIDATION).map(([id, why]) => [verbatim(validationRow(id)), why]));
 const setAsideReasons = (r) => [
   ...[...new Set(Object.values(r).join(" ").match(/\[\^[\w-]+\]/g) ?? [])].map((m) => SET_ASIDE[m.slice(2, -1)]),
   misprints.get(r.row.replace(/\s+/g, " ")),
