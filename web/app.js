@@ -2,7 +2,7 @@
 // docs/scenario-format.md) that the Quick and Expert forms both edit; the core
 // answers it in a Web Worker; the URL hash carries it for sharing.
 // All text goes in through textContent; nothing user-provided is parsed as HTML.
-import { $, el } from "./dom.js";
+import { $, el, setText } from "./dom.js";
 import { Engine } from "./engine.js";
 import * as F from "./format.js";
 import * as i18n from "./i18n.js";
@@ -502,16 +502,20 @@ function markExploreStale() {
 
 // ---------------------------------------------------------------- errors
 
+// (Runs twice per edit: it touches only what shows an error, so an edit without one
+// changes nothing in the DOM here.)
 function clearErrors() {
   for (const field of document.querySelectorAll(".field.invalid")) field.classList.remove("invalid");
-  for (const p of document.querySelectorAll(".field-error")) {
+  for (const p of document.querySelectorAll(".field-error:not([hidden]), .field-error:not(:empty)")) {
     if (p.id === "json-error") continue;
     p.hidden = true;
     p.textContent = "";
   }
   for (const id of ["quick-error", "expert-error"]) {
-    $(id).hidden = true;
-    $(id).replaceChildren();
+    const box = $(id);
+    if (box.hidden && !box.firstChild) continue;
+    box.hidden = true;
+    box.replaceChildren();
   }
 }
 
@@ -659,21 +663,16 @@ function populateQuickHints() {
   const s = state.scenario;
   const a = state.answer;
   const mode = goalMode();
-  $("q-goal-label").textContent = t(mode === "days" ? "q_days" : "q_gpus");
-  $("q-goal-unit").textContent = t(mode === "days" ? "unit_days" : "unit_gpus");
+  setText($("q-goal-label"), t(mode === "days" ? "q_days" : "q_gpus"));
+  setText($("q-goal-unit"), t(mode === "days" ? "unit_days" : "unit_gpus"));
   Q.goal.setAttribute("inputmode", mode === "days" ? "decimal" : "numeric");
-  $("q-goal-hint").textContent =
-    mode === "days"
-      ? s.target?.days === undefined
-        ? t("q_days_empty")
-        : t("q_days_hint")
-      : t("q_gpus_hint");
+  setText($("q-goal-hint"), mode === "days" ? t(s.target?.days === undefined ? "q_days_empty" : "q_days_hint") : t("q_gpus_hint"));
 
   const tokens = s.training?.tokens;
-  $("q-tokens-hint").textContent =
-    typeof tokens === "number" && Number.isFinite(tokens)
-      ? t("q_tokens_hint", { big: F.big(lang(), tokens), exact: F.int(lang(), tokens) })
-      : t("q_tokens_ph");
+  setText(
+    $("q-tokens-hint"),
+    typeof tokens === "number" && Number.isFinite(tokens) ? t("q_tokens_hint", { big: F.big(lang(), tokens), exact: F.int(lang(), tokens) }) : t("q_tokens_ph"),
+  );
 
   const modelValue = Q.model.value;
   const model = s.model;
@@ -693,26 +692,32 @@ function populateQuickHints() {
   } else if (a?.model?.params) {
     hint = t("model_hint", { params: F.big(lang(), a.model.params), exact: F.int(lang(), a.model.params) });
   }
-  $("q-model-hint").textContent = hint;
+  setText($("q-model-hint"), hint);
 
   const gpu = a?.gpu;
-  $("q-gpu-hint").textContent = gpu
-    ? t("gpu_hint", {
-        mem: F.num(lang(), gpu.specs?.memory_gib?.value ?? a.memory?.capacity_bytes / F.GIB, 0),
-        peak: F.int(lang(), gpu.peak_tflops),
-        p: String(gpu.precision ?? "").toUpperCase(),
-      })
-    : "";
+  setText(
+    $("q-gpu-hint"),
+    gpu
+      ? t("gpu_hint", {
+          mem: F.num(lang(), gpu.specs?.memory_gib?.value ?? a.memory?.capacity_bytes / F.GIB, 0),
+          peak: F.int(lang(), gpu.peak_tflops),
+          p: String(gpu.precision ?? "").toUpperCase(),
+        })
+      : "",
+  );
 
   const tr = s.training ?? {};
   const plan = a?.plan ?? {};
-  $("q-rest").textContent = t("q_rest", {
-    seq: F.int(lang(), tr.seq_len),
-    batch: F.big(lang(), tr.global_batch_tokens ?? plan.global_batch_tokens),
-    precision: String(tr.precision ?? "bf16"),
-    stage: t(`opt_${tr.stage ?? "pretrain"}`),
-    framework: t(`opt_${tr.framework ?? plan.framework ?? "megatron"}`),
-  });
+  setText(
+    $("q-rest"),
+    t("q_rest", {
+      seq: F.int(lang(), tr.seq_len),
+      batch: F.big(lang(), tr.global_batch_tokens ?? plan.global_batch_tokens),
+      precision: String(tr.precision ?? "bf16"),
+      stage: t(`opt_${tr.stage ?? "pretrain"}`),
+      framework: t(`opt_${tr.framework ?? plan.framework ?? "megatron"}`),
+    }),
+  );
   populateJob(s, a);
 }
 

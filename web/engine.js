@@ -60,8 +60,11 @@ class Channel {
         } else if (this.busy && data.id === this.busy.id) {
           const done = this.busy;
           this.busy = null;
-          // explore: a promise of the curve and top layouts the worker sends next.
-          const explore = data.explore === "follows" ? new Promise((take) => this.following.set(data.id, take)) : null;
+          // explore: a promise of the curve and top layouts, which came with the answer or
+          // which the worker sends next (worker.js TOGETHER_MS).
+          let explore = null;
+          if (data.explore === "follows") explore = new Promise((take) => this.following.set(data.id, take));
+          else if (data.explore) explore = Promise.resolve({ envelope: data.explore.envelope, ms: data.explore.ms });
           done.resolve({ envelope: data.envelope, ms: data.ms, explore });
           this.flush();
           this.notify();

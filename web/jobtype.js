@@ -5,7 +5,7 @@
 // (parallel.ep). Also what the Expert form asks to know which fields apply, and the
 // model list's labels ("DeepSeek-V3 · 671B (37B active)").
 // Every field writes the scenario format (docs/scenario-format.md); the core checks it.
-import { $, el } from "./dom.js";
+import { $, el, setText as putText } from "./dom.js";
 import * as F from "./format.js";
 import { lang, t } from "./i18n.js";
 import { modelById } from "./presets.js";
@@ -126,7 +126,7 @@ export function populateJob(scenario, answer, force = false) {
   const info = modelInfo(scenario);
   for (const s of STAGES) $(`q-job-${s}`).checked = s === stage;
   $("q-job-field").dataset.stage = stage;
-  $("q-job-hint").textContent = [jobNote, t(`q_job_${stage}_hint`)].filter(Boolean).join(" ");
+  putText($("q-job-hint"), [jobNote, t(`q_job_${stage}_hint`)].filter(Boolean).join(" "));
   const plan = answer?.plan ?? {};
 
   // Expert parallelism: MoE models only.
@@ -134,9 +134,10 @@ export function populateJob(scenario, answer, force = false) {
   $("q-ep-field").hidden = !info.moe && ep === undefined;
   setText($("q-ep"), ep, force);
   $("q-ep").placeholder = plan.ep ? t("q_ep_chosen", { v: plan.ep }) : t("q_ep_ph");
-  $("q-ep-hint").textContent = info.moe
-    ? t("q_ep_hint", { experts: info.moe.experts ?? "?", k: info.moe.top_k ?? "?", per: plan.ep && info.moe.experts ? F.int(lang(), info.moe.experts / plan.ep) : "…" })
-    : "";
+  putText(
+    $("q-ep-hint"),
+    info.moe ? t("q_ep_hint", { experts: info.moe.experts ?? "?", k: info.moe.top_k ?? "?", per: plan.ep && info.moe.experts ? F.int(lang(), info.moe.experts / plan.ep) : "…" }) : "",
+  );
 
   // LoRA / QLoRA.
   const lora = isObj(tr.lora) ? tr.lora : {};
@@ -163,11 +164,14 @@ export function populateJob(scenario, answer, force = false) {
   $("q-off-opt").checked = off.optimizer === true;
   $("q-off-params").checked = off.params === true;
   const offText = [off.optimizer ? t("q_off_opt_short") : null, off.params ? t("q_off_params_short") : null].filter(Boolean).join(" + ");
-  $("q-opt-summary").textContent = t("q_opt_summary", {
-    opt: t(`opt_${opt}`) === `opt_${opt}` ? String(opt) : t(`opt_${opt}`),
-    master: t(tr.master_weights === false ? "q_master_off" : "q_master_on"),
-    offload: offText ? t("q_offload_to", { what: offText }) : t("q_offload_none"),
-  });
+  putText(
+    $("q-opt-summary"),
+    t("q_opt_summary", {
+      opt: t(`opt_${opt}`) === `opt_${opt}` ? String(opt) : t(`opt_${opt}`),
+      master: t(tr.master_weights === false ? "q_master_off" : "q_master_on"),
+      offload: offText ? t("q_offload_to", { what: offText }) : t("q_offload_none"),
+    }),
+  );
 
   // Tokens, or samples × average length × epochs.
   const dataset = isObj(tr.dataset) ? tr.dataset : null;

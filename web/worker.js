@@ -6,8 +6,9 @@
 //      explore?: true (evaluate only: the curve and top layouts next, see exploreFollows)}
 // out: {type: "ready", version, search, compiled, readyAt, warm: {text, envelope, ms, explore} | null} once,
 //      then, when warm.explore, {type: "warm-explore", text, envelope: object | null, ms};
-//      then {id, envelope, ms, explore?: "follows"} per request, and after an answer that
-//      says "follows", {id, type: "explore", envelope: object | null, ms}.
+//      then {id, envelope, ms, explore?: "follows" | {envelope: object | null, ms}} per
+//      request (explore an object: the curve and top layouts in the same message), and
+//      after an answer that says "follows", {id, type: "explore", envelope: object | null, ms}.
 import { loadCore } from "./gpucalc-api.js";
 
 // The core's glue, fetched now while the page's compiled module is on its way (loadCore
@@ -26,9 +27,16 @@ let sweep = null;
 // The curve and top layouts of the scenario just evaluated, right after its answer: the
 // core keeps the evaluation's search (core/src/search_cache.hpp), so they cost the top
 // layouts at the chosen GPU count and a few milliseconds, and the page draws them without
-// waiting for a second worker's search. The answer goes first ({explore: "follows"}), so
-// it never waits for them. Not for a calibration that fits knobs: its answers are searched
+// waiting for a second worker's search. An answer that took a fresh search goes first
+// ({explore: "follows"}), so it never waits for them; a quick one (its search kept, as after
+// an edit of the deadline) brings them in the same message (see TOGETHER_MS). Not for a calibration that fits knobs: its answers are searched
 // afresh (the search worker then draws the curve, as before).
+// An answer quicker than this came from a kept search, and so do its curve and top
+// layouts (1-3 ms more): they travel together, and the page draws all three in one task,
+// before the next frame. Sent apart, the frame that draws the answer often came between
+// them and put the curve ~4 ms later (median of 20 edits of the deadline: answer 11.5 ms,
+// curve 16.5 ms after the input; scripts/bench-page.mjs).
+const TOGETHER_MS = 8;
 function exploreFollows(request, envelope) {
   return Boolean(request.explore && envelope?.ok && typeof core.search === "function" && !/"calibration"\s*:/.test(request.scenario));
 }
@@ -119,7 +127,12 @@ self.onmessage = async (event) => {
   } catch (error) {
     envelope = { ok: false, error: { path: "", message: String(error?.message ?? error) }, crashed: true };
   }
+  const ms = performance.now() - t0;
   const follows = request.op === "evaluate" && exploreFollows(request, envelope);
-  self.postMessage({ id: request.id, envelope, ms: performance.now() - t0, explore: follows ? "follows" : undefined });
+  if (follows && ms < TOGETHER_MS) {
+    self.postMessage({ id: request.id, envelope, ms, explore: exploreAfter(request.scenario) });
+    return;
+  }
+  self.postMessage({ id: request.id, envelope, ms, explore: follows ? "follows" : undefined });
   if (follows) self.postMessage({ id: request.id, type: "explore", ...exploreAfter(request.scenario) });
 };
