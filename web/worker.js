@@ -24,19 +24,20 @@ function evaluateObject(scenario) {
 // The sweep over GPU counts (explore.js), only for a core without search(): loaded then.
 let sweep = null;
 
-// The curve and top layouts of the scenario just evaluated, right after its answer: the
-// core keeps the evaluation's search (core/src/search_cache.hpp), so they cost the top
-// layouts at the chosen GPU count and a few milliseconds, and the page draws them without
-// waiting for a second worker's search. An answer that took a fresh search goes first
-// ({explore: "follows"}), so it never waits for them; a quick one (its search kept, as after
-// an edit of the deadline) brings them in the same message (see TOGETHER_MS). Not for a calibration that fits knobs: its answers are searched
-// afresh (the search worker then draws the curve, as before).
-// An answer quicker than this came from a kept search, and so do its curve and top
-// layouts (1-3 ms more): they travel together, and the page draws all three in one task,
-// before the next frame. Sent apart, the frame that draws the answer often came between
-// them and put the curve ~4 ms later (median of 20 edits of the deadline: answer 11.5 ms,
-// curve 16.5 ms after the input; scripts/bench-page.mjs).
+// An answer quicker than this came from a kept search, and so do its curve and top layouts
+// (1-3 ms more): they travel in one message and the page draws all three in one task.
+// Sent apart, a frame could come between them: in 5 of 19 edits of the deadline the curve
+// followed the answer by 8-23 ms, in the others by 1-2 ms (docs/performance-model.md,
+// "The page", twenty-ninth session).
 const TOGETHER_MS = 8;
+
+// The curve and top layouts of the scenario just evaluated, with or right after its
+// answer: the core keeps the evaluation's search (core/src/search_cache.hpp), so they cost
+// the top layouts at the chosen GPU count and a few milliseconds, and the page draws them
+// without waiting for a second worker's search. An answer that took a fresh search goes
+// first ({explore: "follows"}), so it never waits for them; a quick one brings them along
+// (TOGETHER_MS). Not for a calibration that fits knobs: its answers are searched afresh
+// (the search worker then draws the curve, as before).
 function exploreFollows(request, envelope) {
   return Boolean(request.explore && envelope?.ok && typeof core.search === "function" && !/"calibration"\s*:/.test(request.scenario));
 }
