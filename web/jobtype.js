@@ -5,7 +5,7 @@
 // (parallel.ep). Also what the Expert form asks to know which fields apply, and the
 // model list's labels ("DeepSeek-V3 · 671B (37B active)").
 // Every field writes the scenario format (docs/scenario-format.md); the core checks it.
-import { $, el, setText as putText } from "./dom.js";
+import { $, el, setText } from "./dom.js";
 import * as F from "./format.js";
 import { lang, t } from "./i18n.js";
 import { modelById } from "./presets.js";
@@ -88,7 +88,7 @@ let stash = null; // the last LoRA settings, restored when coming back to LoRA/Q
 let optionsLang = "";
 let jobNote = ""; // what a job change adjusted (precision, framework), said once
 
-const setText = (input, value, force, kind = "num") => {
+const setInput = (input, value, force, kind = "num") => {
   if (!force && document.activeElement === input) return;
   input.value = value === undefined || value === null ? "" : kind === "amount" && typeof value === "number" ? exactAmount(value, lang()) : String(value);
 };
@@ -126,15 +126,15 @@ export function populateJob(scenario, answer, force = false) {
   const info = modelInfo(scenario);
   for (const s of STAGES) $(`q-job-${s}`).checked = s === stage;
   $("q-job-field").dataset.stage = stage;
-  putText($("q-job-hint"), [jobNote, t(`q_job_${stage}_hint`)].filter(Boolean).join(" "));
+  setText($("q-job-hint"), [jobNote, t(`q_job_${stage}_hint`)].filter(Boolean).join(" "));
   const plan = answer?.plan ?? {};
 
   // Expert parallelism: MoE models only.
   const ep = scenario.parallel?.ep;
   $("q-ep-field").hidden = !info.moe && ep === undefined;
-  setText($("q-ep"), ep, force);
+  setInput($("q-ep"), ep, force);
   $("q-ep").placeholder = plan.ep ? t("q_ep_chosen", { v: plan.ep }) : t("q_ep_ph");
-  putText(
+  setText(
     $("q-ep-hint"),
     info.moe ? t("q_ep_hint", { experts: info.moe.experts ?? "?", k: info.moe.top_k ?? "?", per: plan.ep && info.moe.experts ? F.int(lang(), info.moe.experts / plan.ep) : "…" }) : "",
   );
@@ -142,8 +142,8 @@ export function populateJob(scenario, answer, force = false) {
   // LoRA / QLoRA.
   const lora = isObj(tr.lora) ? tr.lora : {};
   $("q-lora").hidden = !ADAPTER.has(stage) && tr.lora === undefined;
-  setText($("q-lora-rank"), lora.rank, force);
-  setText($("q-lora-alpha"), lora.alpha, force);
+  setInput($("q-lora-rank"), lora.rank, force);
+  setInput($("q-lora-alpha"), lora.alpha, force);
   const targets = Array.isArray(lora.targets) ? lora.targets : defaultTargets(info);
   for (const box of document.querySelectorAll("#q-lora-targets input[type=checkbox]")) {
     box.checked = targets.includes(box.value);
@@ -164,7 +164,7 @@ export function populateJob(scenario, answer, force = false) {
   $("q-off-opt").checked = off.optimizer === true;
   $("q-off-params").checked = off.params === true;
   const offText = [off.optimizer ? t("q_off_opt_short") : null, off.params ? t("q_off_params_short") : null].filter(Boolean).join(" + ");
-  putText(
+  setText(
     $("q-opt-summary"),
     t("q_opt_summary", {
       opt: t(`opt_${opt}`) === `opt_${opt}` ? String(opt) : t(`opt_${opt}`),
@@ -184,14 +184,12 @@ export function populateJob(scenario, answer, force = false) {
   $("q-pack-field").hidden = !dataset;
   $("q-ds-pack").checked = tr.packed_document_tokens !== undefined;
   if (dataset) {
-    setText($("q-ds-samples"), dataset.samples, force, "amount");
-    setText($("q-ds-len"), dataset.avg_tokens, force);
-    setText($("q-ds-epochs"), dataset.epochs, force);
+    setInput($("q-ds-samples"), dataset.samples, force, "amount");
+    setInput($("q-ds-len"), dataset.avg_tokens, force);
+    setInput($("q-ds-epochs"), dataset.epochs, force);
     const tokens = datasetTokens(dataset);
-    $("q-ds-hint").textContent = Number.isFinite(tokens)
-      ? t("q_ds_result", { tokens: F.big(lang(), tokens), exact: F.int(lang(), tokens) })
-      : t("q_ds_hint");
-    $("q-tokens-hint").textContent = "";
+    setText($("q-ds-hint"), Number.isFinite(tokens) ? t("q_ds_result", { tokens: F.big(lang(), tokens), exact: F.int(lang(), tokens) }) : t("q_ds_hint"));
+    setText($("q-tokens-hint"), "");
   }
 }
 

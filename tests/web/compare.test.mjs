@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { after, before, test } from "node:test";
 import path from "node:path";
 import { CLI, DEFAULT_EXAMPLE, DIST, readJson } from "../wasm/helpers.mjs";
-import { SHOTS, launch, shot, waitForAnswer } from "./harness.mjs";
+import { SHOTS, launch, scenarioInUrl, shot, waitForAnswer } from "./harness.mjs";
 import { startServer } from "./static-server.mjs";
 
 let server;
@@ -36,13 +36,6 @@ const compareRows = () =>
       cells: [...r.querySelectorAll("th, td")].map((c) => c.textContent.trim()),
     })),
   );
-// The scenario the page's URL carries, once the page has written it: the hash follows an
-// edit when its answer lands or 100 ms after it (app.js flushOutputs; data-outputs marks
-// the wait), so a read right after the answer can still find the previous edit's.
-async function scenarioInUrl() {
-  await page.waitForFunction(() => !document.documentElement.dataset.outputs);
-  return page.evaluate(() => JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(new URLSearchParams(location.hash.slice(1)).get("s").replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0)))));
-}
 const compareReady = (n) =>
   page.waitForFunction(
     (want) => !document.querySelector("#compare-card.stale") && document.querySelectorAll("#compare-table tbody tr").length === want,
@@ -134,7 +127,7 @@ test("an owned cluster priced from the form: purchase, amortisation, electricity
   await page.fill("#q-own-kwh", "0.6");
   await page.fill("#q-own-pue", "1.15");
   await page.waitForFunction(() => /万元|亿元/.test(document.querySelector("#headline")?.textContent ?? "") && !document.querySelector("#answer.stale"));
-  const s = await scenarioInUrl();
+  const s = await scenarioInUrl(page);
   assert.deepEqual(s.cost.owned, { purchase_price_per_gpu: 250000, amortization_years: 5, electricity_price_per_kwh: 0.6, pue: 1.15 });
   // A bad number is an error at its field, in Chinese.
   await page.fill("#q-own-pue", "0.5");
@@ -159,7 +152,7 @@ test("a price for an accelerator without a public one prices its row, in the rea
     const row = document.querySelector('#compare-table tr[data-gpu="b300-288gb"]');
     return row && !document.querySelector("#compare-card.stale") && /元/.test(row.children[6].textContent);
   });
-  const s = await scenarioInUrl();
+  const s = await scenarioInUrl(page);
   assert.deepEqual(s.cost, { currency: "CNY", prices_per_gpu_hour: { "b300-288gb": 12 } });
   // The CLI's compare of that scenario: 12 元 × the row's wall-clock GPU-hours.
   const cli = cliCompare(s, "h100-sxm-80gb,b300-288gb").rows[1];

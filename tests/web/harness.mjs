@@ -107,3 +107,14 @@ export async function shot(page, name, opts = {}) {
 
 // base64url of a string, as the page's permalinks carry scenarios.
 export const b64url = (text) => Buffer.from(text, "utf8").toString("base64url");
+
+// The scenario the page's URL carries, once the page has written it: the hash follows an
+// edit when its answer lands or 100 ms after it (app.js flushOutputs; data-outputs marks
+// the wait), so a read right after the answer can still find the previous edit's.
+export async function scenarioInUrl(page) {
+  await page.waitForFunction(() => !document.documentElement.dataset.outputs);
+  const hash = await page.evaluate(() => location.hash);
+  const s = new URLSearchParams(hash.slice(1)).get("s");
+  if (!s) throw new Error(`no scenario in ${hash}`);
+  return JSON.parse(Buffer.from(s, "base64url").toString("utf8"));
+}

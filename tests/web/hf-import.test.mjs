@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { DIST, cliEvaluate } from "../wasm/helpers.mjs";
-import { SHOTS, launch, shot, waitForAnswer } from "./harness.mjs";
+import { SHOTS, launch, scenarioInUrl as inUrl, shot, waitForAnswer } from "./harness.mjs";
 import { startServer } from "./static-server.mjs";
 
 let server;
@@ -47,12 +47,7 @@ const QWEN3_MOE = {
   torch_dtype: "bfloat16", vocab_size: 151936,
 };
 
-// The page writes the URL in the task after an edit's answer is drawn (app.js edit).
-const scenarioInUrl = async () => {
-  await page.waitForFunction(() => !document.documentElement.dataset.outputs);
-  const s = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get("s");
-  return JSON.parse(Buffer.from(s, "base64url").toString("utf8"));
-};
+const scenarioInUrl = () => inUrl(page);
 const status = () => page.locator("#hf-status").innerText();
 const noOverflow = async () => {
   const w = await page.evaluate(() => document.documentElement.scrollWidth);

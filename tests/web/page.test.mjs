@@ -11,7 +11,7 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import { gzipSync } from "node:zlib";
 import { CLI, DEFAULT_EXAMPLE, DIST, cliEvaluate, readJson } from "../wasm/helpers.mjs";
-import { SHOTS, b64url, launch, shot, waitForAnswer } from "./harness.mjs";
+import { SHOTS, b64url, launch, scenarioInUrl as inUrl, shot, waitForAnswer } from "./harness.mjs";
 import { startServer } from "./static-server.mjs";
 
 let server;
@@ -56,13 +56,7 @@ const currentUrl = async () => {
   await page.waitForFunction(() => !document.documentElement.dataset.outputs);
   return page.evaluate(() => location.href);
 };
-const scenarioInUrl = async () => {
-  await page.waitForFunction(() => !document.documentElement.dataset.outputs);
-  const hash = await page.evaluate(() => location.hash);
-  const s = new URLSearchParams(hash.slice(1)).get("s");
-  assert.ok(s, `no scenario in ${hash}`);
-  return JSON.parse(Buffer.from(s, "base64url").toString("utf8"));
-};
+const scenarioInUrl = () => inUrl(page);
 
 test("the default answer appears, equal to the native CLI; page weight and time to first answer", async () => {
   await page.goto(server.url);
