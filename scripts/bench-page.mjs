@@ -10,8 +10,9 @@
 //     the curve and top layouts drawn too (both measured by the page, app.js
 //     lastLatencyMs and lastFullMs). The harness does not touch the page while it loads
 //     or answers: its waitForFunction polling ran on the page's main thread inside the
-//     windows measured and made both figures look 2-4 ms (per edit) and tens of ms (first
-//     answer) slower than a reader gets them (docs/performance-model.md, "The page").
+//     windows measured. Measured on one build, 2 x 3 visits each way: the first answer
+//     1,055 and 1,206 ms with the polling, 969 and 1,103 without; the per-edit figures did
+//     not move beyond their spread (docs/performance-model.md, "The page").
 // The server behaves like a static host: ETags, 304 for an unchanged file.
 // Usage: node scripts/bench-page.mjs [DIST] [EDITS]   (default dist, 15 edits; RUNS=3 cold loads;
 // PAGE_LANG=zh: a reader whose browser asks for Chinese, default en)
