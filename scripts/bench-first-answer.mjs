@@ -16,8 +16,9 @@
 // visit is the cold one of a reader whose browser is already running (a just-launched
 // Chromium spends its first second starting up on the same two cores).
 // With --return MS the visit measured is a returning reader's: the cold visit runs first,
-// then, MS ms later (its service worker installed, its cache filled, the browser's code
-// cache of the wasm written), the same profile opens the page again in a new tab.
+// then, MS ms later (its service worker installed, its cache filled), the same profile
+// opens the page again in a new tab. (V8 keeps no compiled wasm between these visits: it
+// caches a module's optimised code once ~1 MB of it exists, more than this core makes.)
 // Usage: node scripts/bench-first-answer.mjs DIST_A DIST_B [...] [--visits N] (default 10) [--settle MS] [--return MS]
 //        PAGE_LANG=zh: a reader whose browser asks for Chinese (default en)
 import { mkdtempSync, rmSync } from "node:fs";
@@ -54,9 +55,9 @@ const paintedProbe = () =>
   }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-first-core-answer-ms"] });
 
 // Opens the page and waits, without touching it, until the frame after the core's first
-// answer has painted. Playwright's waitForFunction (and its load-event wait) would inject
-// and run its own ~50 ms script in the page's main thread in the middle of the window
-// measured, delaying the very answer it waits for: the probe says "painted" on the console.
+// answer has painted: the probe says "painted" on the console. Playwright's waitForFunction
+// injects its own script into the page the first time it polls (~50 ms of the page's main
+// thread in a trace, there just before the core's answer was drawn), then polls every frame.
 async function open(page, url) {
   const painted = page.waitForEvent("console", { predicate: (m) => m.text() === "gpucalc-painted", timeout: 60_000 });
   await page.goto(url, { waitUntil: "commit" });
