@@ -26,6 +26,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { startServer } from "../tests/web/static-server.mjs";
+import { addFirstAnswerProbe, openUntilPainted } from "./first-answer-probe.mjs";
 
 const args = process.argv.slice(2);
 const at = args.indexOf("--visits");
@@ -41,29 +42,6 @@ if (!["en", "zh"].includes(PAGE_LANG)) throw new Error(`PAGE_LANG must be en or 
 const LOCALE = PAGE_LANG === "zh" ? "zh-CN" : "en-US";
 const COLUMNS = ["dcl", "built", "ready", "app", "warm", "core", "painted"];
 
-// Marks the frame after the core's first answer as painted.
-const paintedProbe = () =>
-  new MutationObserver((_, o) => {
-    if (!document.documentElement.dataset.firstCoreAnswerMs) return;
-    o.disconnect();
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        window.__gpucalcPainted = performance.now();
-        console.debug("gpucalc-painted");
-      }, 0),
-    );
-  }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-first-core-answer-ms"] });
-
-// Opens the page and waits, without touching it, until the frame after the core's first
-// answer has painted: the probe says "painted" on the console. Playwright's waitForFunction
-// injects its own script into the page the first time it polls (~50 ms of the page's main
-// thread in a trace, there just before the core's answer was drawn), then polls every frame.
-async function open(page, url) {
-  const painted = page.waitForEvent("console", { predicate: (m) => m.text() === "gpucalc-painted", timeout: 60_000 });
-  await page.goto(url, { waitUntil: "commit" });
-  await painted;
-}
-
 async function visit(url) {
   const profile = mkdtempSync(path.join(tmpdir(), "gpucalc-first-"));
   const context = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu", `--lang=${LOCALE}`], locale: LOCALE, viewport: { width: 1280, height: 900 } });
@@ -73,14 +51,14 @@ async function visit(url) {
       await page.goto("about:blank");
       await new Promise((done) => setTimeout(done, SETTLE));
     }
-    await context.addInitScript(paintedProbe);
-    await open(page, url);
+    await addFirstAnswerProbe(context);
+    await openUntilPainted(page, url);
     let seen = page;
     if (RETURN > 0) {
       await new Promise((done) => setTimeout(done, RETURN));
       seen = await context.newPage();
       await page.close();
-      await open(seen, url);
+      await openUntilPainted(seen, url);
     }
     return await seen.evaluate(() => {
       const d = document.documentElement.dataset;
