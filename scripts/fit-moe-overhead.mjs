@@ -45,6 +45,10 @@ const BASE_ONLY = process.argv.includes("--no-expert-term");
 // "MoE layer overhead"); fitted with the others it pulls the shared times up and flattens
 // the per-expert slope the other models show.
 const NOT_FITTED = { "gpt-oss-120b": "a cost of its own, not found" };
+// Rows reported but not fitted, each with its reason in its file (not_in_moe_overhead_fit):
+// the runs of later software than the fit describes (docs/performance-model.md "MoE layer
+// overhead", thirtieth session).
+const notFitted = (r) => NOT_FITTED[r.model] ?? r.notFitted;
 const allRows = [];
 const files = readdirSync(path.join(ROOT, "validation")).filter((f) => f.endsWith(".json") && f !== "excluded.json" && f !== "regime-ceilings.json").sort();
 for (const f of files) {
@@ -71,7 +75,7 @@ for (const f of files) {
   const T = v.performance.step_time_s;
   const measured = T * (v.performance.tokens_per_s_per_gpu / reported);
   const model = typeof row.scenario.model === "string" ? row.scenario.model : row.scenario.model.base ?? row.scenario.model.name;
-  allRows.push({ id: row.id, model, mode, E, T0: T - S * (o0[mode] + o0.expert * E), S, measured });
+  allRows.push({ id: row.id, model, mode, E, T0: T - S * (o0[mode] + o0.expert * E), S, measured, notFitted: row.not_in_moe_overhead_fit });
 }
 
 // o: { none, per_layer, full_iteration, expert } in seconds.
@@ -103,12 +107,12 @@ function stats(set, o) {
   return `n ${set.length}, median |error| ${p(mid(a))}, mean ${p(a.reduce((x, y) => x + y, 0) / a.length)}, max ${p(a[a.length - 1])}, signed median ${p(mid(s))}`;
 }
 
-const rows = allRows.filter((r) => !NOT_FITTED[r.model]);
-const apart = allRows.filter((r) => NOT_FITTED[r.model]);
+const rows = allRows.filter((r) => !notFitted(r));
+const apart = allRows.filter((r) => notFitted(r));
 const train = rows.filter((_, i) => i % 2 === 0), held = rows.filter((_, i) => i % 2 === 1);
 const o = fit(train);
 const zero = { ...Object.fromEntries(MODES.map((k) => [k, 0])), expert: 0 };
-console.log(`not fitted: ${apart.length} rows of ${[...new Set(apart.map((r) => r.model))].map((m) => `${m} (${NOT_FITTED[m]})`).join(", ")}`);
+console.log(`not fitted: ${apart.length} rows: ${[...new Set(apart.map((r) => `${NOT_FITTED[r.model] ? r.model : r.id} (${notFitted(r)})`))].join(", ")}`);
 console.log(`rows: ${rows.length} counted MoE rows (${MODES.map((k) => `${k} ${rows.filter((r) => r.mode === k).length}`).join(", ")}); training ${train.length} (even positions), held out ${held.length} (odd positions)`);
 console.log(`fitted overhead, ms per MoE layer per micro-batch: ${ms(o)}`);
 console.log(`  without it (o = 0), all rows: ${stats(rows, zero)}`);
