@@ -205,6 +205,8 @@ const std::vector<ModelShape>& model_presets() {
         m.moe.shared_expert_gate = bool_or(x, "shared_expert_gate", false);
         m.moe.first_dense_layers = int_or(x, "first_dense_layers", 0);
         m.moe.router_bias = bool_or(x, "router_bias", false);
+        m.moe.groups = int_or(x, "groups", 0);
+        m.moe.group_topk = int_or(x, "group_topk", 0);
       }
       if (auto it = e.find("attention"); it != e.end() && it->is_object() && str_or(*it, "type", "") == "mla") {
         const json& x = *it;

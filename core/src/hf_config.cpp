@@ -387,6 +387,15 @@ void read_moe_plan(Fields& f, const MoeKeys& k, ModelShape& m) {
   if (auto v = f.integer(k.dense_first, 0, 0, kLayers)) m.moe.first_dense_layers = *v;
 }
 
+// Group-limited routing (DeepSeek-V2 group_limited_greedy, V3 noaux_tc): a token's experts
+// come from at most topk_group of n_group expert groups (MoeShape::groups).
+void read_expert_groups(Fields& f, ModelShape& m) {
+  if (auto g = f.integer("n_group", 1, 1, 100'000); g && *g > 1) {
+    m.moe.groups = *g;
+    if (auto t = f.integer("topk_group", *g, 1, *g)) m.moe.group_topk = *t;
+  }
+}
+
 void read_deepseek_moe(Fields& f, ModelShape& m) {
   read_moe_plan(f, kDeepSeekMoe, m);
   if (auto v = f.integer("num_nextn_predict_layers", 0, 0, 16)) m.mtp_layers = *v;
@@ -399,6 +408,7 @@ void read_deepseek(Fields& f, Arch a, ModelShape& m) {
   // noaux_tc routing (V3) adds e_score_correction_bias, E per MoE layer.
   const std::string topk = f.text("topk_method").value_or(a == Arch::deepseek_v3 ? "noaux_tc" : "greedy");
   m.moe.router_bias = topk == "noaux_tc";
+  if (topk != "greedy") read_expert_groups(f, m);
   if (auto v = f.integer("q_lora_rank", 0, 0, kDim)) m.mla.q_lora_rank = *v;
   if (auto v = f.integer("kv_lora_rank", std::nullopt, 1, kDim)) m.mla.kv_lora_rank = *v;
   if (auto v = f.integer("qk_nope_head_dim", std::nullopt, 1, kHeads)) m.mla.qk_nope_head_dim = *v;
@@ -439,6 +449,7 @@ void read_gpt_oss(Fields& f, ModelShape& m) {
 // embedding.
 void read_glm4_moe(Fields& f, ModelShape& m) {
   read_deepseek_moe(f, m);
+  read_expert_groups(f, m);
   m.moe.router_bias = true;
   m.active_params_include_input_embedding = false;
 }

@@ -211,9 +211,8 @@ double ep_all_to_all(const LayerCtx& c) {
   const double bytes = elem * (c.M / c.ts) * kk * c.h;
   const Group group{l.ep, l.etp};  // EP ranks sit at stride etp
   const GroupShape gs = shape_of(c.fabric, group);
-  // Of n places (ranks, domains) holding equal shares of the experts, a token's k experts
-  // reach n·(1 - (1 - 1/n)^k) on average (uniform routing).
-  const auto reached = [kk](double n) { return n * (1.0 - std::pow(1.0 - 1.0 / n, kk)); };
+  // Places (ranks, domains) a token's k experts reach: places_reached (moe_time.cpp).
+  const auto reached = [&c](double n) { return places_reached(n, c.m->moe); };
   // DeepEP sends a token to each rank holding any of its experts once (its dispatch layout,
   // is_token_in_rank), and combines one row per token and rank: k copies become the ranks
   // reached (DeepEP README, "intranode" and "internode" kernels).

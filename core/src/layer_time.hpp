@@ -57,6 +57,10 @@ AdapterTime lora_adapter_time(const LayerCtx& c, bool moe_layer);
 // The fixed time per Megatron-Core MoE layer per micro-batch, forward and backward, that
 // the per-op pricing does not cover (moe_time.cpp).
 double moe_layer_overhead(const LayerCtx& c);
+// Of n places (EP ranks, scale-up domains) holding equal shares of the routed experts, how
+// many one token's top_k experts reach on average, under node-limited routing when the
+// model has it (moe_time.cpp).
+double places_reached(double n, const MoeShape& moe);
 
 // Eager PyTorch ops Megatron-Core runs around the routed experts' grouped GEMMs for
 // gpt-oss (the fc2 bias, the clamp of the activation's inputs), over `copies` routed rows

@@ -65,9 +65,10 @@ void read_moe(Reader& r, const json& o, const std::string& P0, ModelShape& m) {
   }
   if (!r.expect_object(&*it, P)) return;
   const json& x = *it;
-  r.only_keys(x, P,
-              {"experts", "top_k", "expert_ffn_hidden", "shared_experts", "shared_expert_ffn_hidden",
-               "shared_expert_gate", "first_dense_layers", "router_bias", "load_imbalance", "capacity_factor"});
+  r.only_keys(
+      x, P,
+      {"experts", "top_k", "expert_ffn_hidden", "shared_experts", "shared_expert_ffn_hidden", "shared_expert_gate",
+       "first_dense_layers", "router_bias", "groups", "group_topk", "load_imbalance", "capacity_factor"});
   MoeShape e = m.moe;  // a base preset's MoE, overridden field by field
   const bool req = e.experts == 0;
   if (auto v = r.integer(x, P, "experts", req, 2, 100'000)) e.experts = *v;
@@ -78,6 +79,8 @@ void read_moe(Reader& r, const json& o, const std::string& P0, ModelShape& m) {
   if (auto v = r.boolean(x, P, "shared_expert_gate")) e.shared_expert_gate = *v;
   if (auto v = r.integer(x, P, "first_dense_layers", false, 0, 10'000)) e.first_dense_layers = *v;
   if (auto v = r.boolean(x, P, "router_bias")) e.router_bias = *v;
+  if (auto v = r.integer(x, P, "groups", false, 1, 100'000)) e.groups = *v;
+  if (auto v = r.integer(x, P, "group_topk", false, 1, 100'000)) e.group_topk = *v;
   if (auto v = r.number(x, P, "load_imbalance", false, 1, 64, false)) e.load_imbalance = *v;
   if (auto v = r.number(x, P, "capacity_factor", false, 0, 64, true)) e.capacity_factor = *v;
   if (r.failed()) return;
@@ -85,6 +88,12 @@ void read_moe(Reader& r, const json& o, const std::string& P0, ModelShape& m) {
   if (e.top_k > e.experts)
     return r.fail(P + "/top_k", "top_k_above_experts", "cannot exceed experts ({experts}), got {got}",
                   {{"experts", str(e.experts)}, {"got", str(e.top_k)}});
+  if (e.groups > 0 && e.experts % e.groups != 0)
+    return r.fail(P + "/groups", "groups_divide_experts", "must divide experts ({experts}), got {got}",
+                  {{"experts", str(e.experts)}, {"got", str(e.groups)}});
+  if (e.group_topk > std::max<int64_t>(e.groups, 1))
+    return r.fail(P + "/group_topk", "group_topk_above_groups", "cannot exceed groups ({groups}), got {got}",
+                  {{"groups", str(e.groups)}, {"got", str(e.group_topk)}});
   if (e.first_dense_layers >= m.layers)
     return r.fail(P + "/first_dense_layers", "no_moe_layer_left",
                   "must leave at least one MoE layer: the model has {layers} layers, got {got}",

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "../../core/src/layer_time.hpp"
 #include "gpucalc/api.hpp"
 #include "gpucalc/compute.hpp"
 #include "gpucalc/memory.hpp"
@@ -253,6 +254,36 @@ TEST_CASE("DeepEP sends a token once to each rank holding any of its experts", "
   const double deepep = answer(head + "deepep" + tail)["performance"]["breakdown"]["ep_comm_s"].get<double>();
   REQUIRE(plain > 0);
   CHECK(deepep / plain == Approx(1 - std::pow(7.0 / 8, 8)).epsilon(0.02));
+}
+
+TEST_CASE("node-limited routing: DeepSeek-V3's token reaches at most 4 of 8 nodes", "[moe][time]") {
+  // DeepSeek-V3 §2.1.2 (arXiv 2412.19437): its 256 experts form 8 groups (n_group) and a
+  // token's 8 experts come from at most 4 of them (topk_group), "at most 4 nodes" with a
+  // group per node. Groups chosen uniformly: over the 8 groups' places, 8·(1 − C(7,4)/C(8,4))
+  // = 4 exactly; over 64 ranks (8 per group) 4 groups × 8·(1 − (7/8)^2) = 7.5, against
+  // 64·(1 − (63/64)^8) = 7.57 unlimited. Without groups, uniform routing: 8·(1 − (7/8)^8).
+  MoeShape m = preset("deepseek-v3").moe;
+  REQUIRE(m.groups == 8);
+  REQUIRE(m.group_topk == 4);
+  CHECK(places_reached(8, m) == Approx(4.0).epsilon(1e-12));
+  CHECK(places_reached(64, m) == Approx(4 * 8 * (1 - 49.0 / 64)).epsilon(1e-12));
+  CHECK(places_reached(2, m) == Approx(2 * (1 - (4.0 * 3 * 2 * 1) / (8 * 7 * 6 * 5))).epsilon(1e-12));
+  m.groups = 0;
+  CHECK(places_reached(8, m) == Approx(8 * (1 - std::pow(7.0 / 8, 8))).epsilon(1e-12));
+  // On 1,024 H100, EP 64 over 8 nodes with DeepEP, the inter-node part sets the
+  // all-to-all's time: a token crosses to 4 · 7/8 remote nodes instead of 5.25 · 7/8, so
+  // the EP time is 4/5.25 = 0.762 of the time with the limit lifted (group_topk = groups),
+  // less the latency terms both share.
+  const std::string head = R"({"model":{"base":"deepseek-v3","moe":{"group_topk":)";
+  const std::string tail = R"(}},"gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":4096,
+    "global_batch":8192,"micro_batch":1,"precision":"bf16","moe_dispatcher":"deepep"},
+    "parallel":{"gpus":1024,"tp":2,"pp":8,"vpp":4,"ep":64}})";
+  const auto ep_s = [&](const char* g) {
+    return answer(head + g + tail)["performance"]["breakdown"]["ep_comm_s"].get<double>();
+  };
+  const double lifted = ep_s("8");
+  REQUIRE(lifted > 0);
+  CHECK(ep_s("4") / lifted == Approx(4 / (8 * (1 - std::pow(7.0 / 8, 8)))).epsilon(0.03));
 }
 
 TEST_CASE("EP all-to-all overlap leaves the passes no other micro-batch pairs with exposed", "[moe][time]") {

@@ -176,6 +176,9 @@ TEST_CASE("hf_config deepseek_v3: deepseek-ai/DeepSeek-V3 counts the 671B main m
   CHECK(s->warnings.empty());
   CHECK(s->problem.model.mtp_layers == 1);
   CHECK(c.mtp == count_params(*find_model("deepseek-v3")).mtp);
+  // n_group 8, topk_group 4: node-limited routing (report §2.1.2), as the preset has it.
+  CHECK(s->problem.model.moe.groups == 8);
+  CHECK(s->problem.model.moe.group_topk == 4);
 }
 
 TEST_CASE("hf_config kimi_k2: moonshotai/Kimi-K2-Instruct counts its 1,026,408,232,448 parameters", "[hf_config]") {
@@ -198,6 +201,7 @@ TEST_CASE("hf_config kimi_k2: moonshotai/Kimi-K2-Instruct counts its 1,026,408,2
   const ParamCounts c = count_params(s->problem.model);
   CHECK(c.total == 1'026'408'232'448);  // the checkpoint's safetensors
   CHECK(c.total == preset_total("kimi-k2"));
+  CHECK(s->problem.model.moe.groups == 0);  // n_group 1: no group limit
   CHECK(s->problem.model.mtp_layers == 0);
   CHECK(c.router == 384LL * 7168 + 384);  // gate + e_score_correction_bias
 }

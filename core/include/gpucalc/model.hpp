@@ -27,6 +27,12 @@ struct MoeShape {
   bool shared_expert_gate = false;       // Qwen2-MoE: a sigmoid h→1 gate on the shared expert
   int64_t first_dense_layers = 0;        // DeepSeek-V3: the first 3 layers keep a dense MLP (ffn_hidden)
   bool router_bias = false;              // DeepSeek-V3: e_score_correction_bias, E per layer
+  // Node-limited routing (DeepSeek-V3 §2.1.2, arXiv 2412.19437): the experts form `groups`
+  // equal groups and a token's top_k experts come from at most `group_topk` of them
+  // (Hugging Face n_group / topk_group; Megatron-Core moe_router_num_groups / group_topk).
+  // 0: no limit.
+  int64_t groups = 0;
+  int64_t group_topk = 0;
   // Worst expert's load over the mean (1 = perfectly balanced). The busiest EP rank sets
   // the layer's time and its activation memory. capacity_factor (Fedus et al. 2021 §2.1)
   // caps it: tokens beyond capacity are dropped.
