@@ -203,6 +203,10 @@ void moe_args(Out& o, Args& a) {
     a.add("--moe-router-score-function", "sigmoid");
     a.add("--moe-router-enable-expert-bias");
   }
+  if (e.groups > 1 && e.group_topk > 0) {  // node-limited routing (DeepSeek-V3 §2.1.2)
+    a.add("--moe-router-num-groups", num(e.groups));
+    a.add("--moe-router-group-topk", num(e.group_topk));
+  }
   if (e.capacity_factor > 0) a.add("--moe-expert-capacity-factor", num(e.capacity_factor));
   if (o.s.problem.training.moe_dispatcher == MoeDispatcher::deepep) {
     a.add("--moe-token-dispatcher-type", "flex");

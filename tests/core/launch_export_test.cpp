@@ -191,6 +191,9 @@ TEST_CASE("Megatron and torchtitan export: a MoE with expert parallelism", "[exp
   CHECK(one(m, "--mtp-num-layers") == "1");
   CHECK(one(m, "--moe-router-score-function") == "sigmoid");
   CHECK(m.count("--moe-router-enable-expert-bias") == 1);
+  // Node-limited routing: 8 expert groups, a token's experts from at most 4.
+  CHECK(one(m, "--moe-router-num-groups") == "8");
+  CHECK(one(m, "--moe-router-group-topk") == "4");
   // gpt-oss: biases on every linear (no --disable-bias-linear), the router's its own, no MTP.
   const json gx = exported(R"({"model":"gpt-oss-120b","gpu":"h100-sxm-80gb",
     "training":{"tokens":1e11,"seq_len":4096,"global_batch":512},"parallel":{"tp":1,"pp":1,"dp":64,"ep":8}})",
