@@ -79,7 +79,7 @@ void read_moe(Reader& r, const json& o, const std::string& P0, ModelShape& m) {
   if (auto v = r.boolean(x, P, "shared_expert_gate")) e.shared_expert_gate = *v;
   if (auto v = r.integer(x, P, "first_dense_layers", false, 0, 10'000)) e.first_dense_layers = *v;
   if (auto v = r.boolean(x, P, "router_bias")) e.router_bias = *v;
-  if (auto v = r.integer(x, P, "groups", false, 1, 100'000)) e.groups = *v;
+  if (auto v = r.integer(x, P, "groups", false, 0, 100'000)) e.groups = *v;
   if (auto v = r.integer(x, P, "group_topk", false, 1, 100'000)) e.group_topk = *v;
   if (auto v = r.number(x, P, "load_imbalance", false, 1, 64, false)) e.load_imbalance = *v;
   if (auto v = r.number(x, P, "capacity_factor", false, 0, 64, true)) e.capacity_factor = *v;
@@ -91,7 +91,7 @@ void read_moe(Reader& r, const json& o, const std::string& P0, ModelShape& m) {
   if (e.groups > 0 && e.experts % e.groups != 0)
     return r.fail(P + "/groups", "groups_divide_experts", "must divide experts ({experts}), got {got}",
                   {{"experts", str(e.experts)}, {"got", str(e.groups)}});
-  if (e.group_topk > std::max<int64_t>(e.groups, 1))
+  if (e.groups > 1 && e.group_topk > e.groups)  // without groups (0 or 1) group_topk has no effect
     return r.fail(P + "/group_topk", "group_topk_above_groups", "cannot exceed groups ({groups}), got {got}",
                   {{"groups", str(e.groups)}, {"got", str(e.group_topk)}});
   if (e.first_dense_layers >= m.layers)

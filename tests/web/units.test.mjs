@@ -203,7 +203,7 @@ describe("the job: fine-tuning, LoRA, optimizer, offload, MoE (jobtype.js)", () 
       model: {
         base: "deepseek-v2-lite",
         moe: { experts: 64, top_k: 6, expert_ffn_hidden: 1408, shared_experts: 2, shared_expert_ffn_hidden: 2816, shared_expert_gate: false,
-          first_dense_layers: 1, router_bias: false, load_imbalance: 1.2, capacity_factor: 1.25 },
+          first_dense_layers: 1, router_bias: false, groups: 8, group_topk: 2, load_imbalance: 1.2, capacity_factor: 1.25 },
         attention: { type: "mla", q_lora_rank: 0, kv_lora_rank: 512, qk_nope_head_dim: 128, qk_rope_head_dim: 64, v_head_dim: 128 },
       },
       gpu: "h100-sxm-80gb",

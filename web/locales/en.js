@@ -139,6 +139,8 @@ export default {
   "f_model/moe/shared_expert_ffn_hidden": "Shared experts' FFN width (total)",
   "f_model/moe/shared_expert_gate": "Shared-expert gate",
   "f_model/moe/first_dense_layers": "Leading dense layers",
+  "f_model/moe/groups": "Expert groups (node-limited routing)",
+  "f_model/moe/group_topk": "Groups per token",
   "f_model/moe/router_bias": "Router bias",
   "f_model/moe/load_imbalance": "Load imbalance (worst / mean)",
   "f_model/moe/capacity_factor": "Capacity factor",

@@ -138,6 +138,8 @@ export default {
   "f_model/moe/shared_expert_ffn_hidden": "共享专家 FFN 维度（合计）",
   "f_model/moe/shared_expert_gate": "共享专家门控",
   "f_model/moe/first_dense_layers": "前置稠密层数",
+  "f_model/moe/groups": "专家分组数（节点受限路由）",
+  "f_model/moe/group_topk": "每个 token 的分组数",
   "f_model/moe/router_bias": "路由偏置",
   "f_model/moe/load_imbalance": "负载不均衡（最忙 / 平均）",
   "f_model/moe/capacity_factor": "容量因子",
