@@ -391,6 +391,9 @@ void read_moe_plan(Fields& f, const MoeKeys& k, ModelShape& m) {
 // come from at most topk_group of n_group expert groups (MoeShape::groups).
 void read_expert_groups(Fields& f, ModelShape& m) {
   if (auto g = f.integer("n_group", 1, 1, 100'000); g && *g > 1) {
+    if (m.moe.experts % *g != 0)  // MoEGate views the scores as n_group equal groups
+      return f.fail("n_group", "groups_divide_experts", "must divide experts ({experts}), got {got}",
+                    {{"experts", str(m.moe.experts)}, {"got", str(*g)}});
     m.moe.groups = *g;
     if (auto t = f.integer("topk_group", *g, 1, *g)) m.moe.group_topk = *t;
   }

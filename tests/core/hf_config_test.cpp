@@ -328,6 +328,30 @@ TEST_CASE("hf_config num_nextn_predict_layers: imported as model.mtp_layers, che
   CHECK(bad.error().path == "/model/hf_config/num_nextn_predict_layers");
 }
 
+TEST_CASE("hf_config n_group / topk_group: node-limited routing, read and checked", "[hf_config]") {
+  // DeepSeek's MoEGate views a token's scores as n_group equal groups and keeps the best
+  // topk_group of them (modeling_deepseek.py); greedy routing (DeepSeek-V2-Lite) has none.
+  const std::string base = R"({"model_type": "deepseek_v3", "hidden_size": 1024, "intermediate_size": 2816,
+    "moe_intermediate_size": 256, "n_routed_experts": 16, "n_shared_experts": 1, "num_experts_per_tok": 4,
+    "num_attention_heads": 8, "num_hidden_layers": 4, "kv_lora_rank": 128, "q_lora_rank": 256,
+    "qk_nope_head_dim": 64, "qk_rope_head_dim": 32, "v_head_dim": 64, "vocab_size": 32000,
+    "first_k_dense_replace": 1, )";
+  auto four = with_config(base + R"("n_group": 4, "topk_group": 2})");
+  REQUIRE(four.ok());
+  CHECK(four->problem.model.moe.groups == 4);
+  CHECK(four->problem.model.moe.group_topk == 2);
+  auto greedy = with_config(base + R"("n_group": 4, "topk_group": 2, "topk_method": "greedy"})");
+  REQUIRE(greedy.ok());
+  CHECK(greedy->problem.model.moe.groups == 0);
+  auto uneven = with_config(base + R"("n_group": 3, "topk_group": 2})");
+  REQUIRE_FALSE(uneven.ok());
+  CHECK(uneven.error().path == "/model/hf_config/n_group");
+  CHECK(uneven.error().code == "groups_divide_experts");
+  auto above = with_config(base + R"("n_group": 4, "topk_group": 5})");
+  REQUIRE_FALSE(above.ok());
+  CHECK(above.error().path == "/model/hf_config/topk_group");
+}
+
 TEST_CASE("hf_config gemma2: google/gemma-2-9b counts 9.24B", "[hf_config]") {
   const int64_t n = total_of(R"({
     "architectures": ["Gemma2ForCausalLM"], "attention_bias": false, "attention_dropout": 0.0,
