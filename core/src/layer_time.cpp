@@ -60,6 +60,28 @@ Kernels kernels_for(const Gpu& g, const PerfProfile& perf, const Training& t, co
   return k;
 }
 
+// Uniform routing: k experts drawn from n equal places reach n·(1 − (1 − 1/n)^k) of them.
+// Node-limited routing (DeepSeek-V3 §2.1.2: at most g = group_topk of G = groups expert
+// groups per token, chosen here uniformly): with n ≤ G places each holds G/n groups and
+// the g groups fall in n·(1 − C(G − G/n, g)/C(G, g)) places (exactly g when n = G, DeepSeek-V3's
+// 8 groups on 8 nodes: "at most 4 nodes"); with n > G each group spans n/G places and its
+// k/g experts reach (n/G)·(1 − (1 − G/n)^(k/g)) of them. Never more than uniform routing.
+double places_reached(double n, const MoeShape& moe) {
+  const double k = static_cast<double>(moe.top_k);
+  const double uniform = n * (1.0 - std::pow(1.0 - 1.0 / n, k));
+  const double G = static_cast<double>(moe.groups), g = static_cast<double>(moe.group_topk);
+  if (moe.groups < 2 || g <= 0 || g >= G) return uniform;
+  double limited = 0;
+  if (n <= G) {
+    double none = 1;  // no chosen group in a given place
+    for (double i = 0; i < g; ++i) none *= std::max(0.0, G - G / n - i) / (G - i);
+    limited = n * (1.0 - none);
+  } else {
+    limited = g * (n / G) * (1.0 - std::pow(1.0 - G / n, k / g));
+  }
+  return std::min(uniform, limited);
+}
+
 namespace {
 
 // HBM-bound element-wise work per token, forward, in bytes read plus written, attention
@@ -211,7 +233,7 @@ double ep_all_to_all(const LayerCtx& c) {
   const double bytes = elem * (c.M / c.ts) * kk * c.h;
   const Group group{l.ep, l.etp};  // EP ranks sit at stride etp
   const GroupShape gs = shape_of(c.fabric, group);
-  // Places (ranks, domains) a token's k experts reach: places_reached (moe_time.cpp).
+  // Places (ranks, domains) a token's k experts reach: places_reached (above).
   const auto reached = [&c](double n) { return places_reached(n, c.m->moe); };
   // DeepEP sends a token to each rank holding any of its experts once (its dispatch layout,
   // is_token_in_rank), and combines one row per token and rank: k copies become the ranks

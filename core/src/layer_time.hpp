@@ -59,7 +59,7 @@ AdapterTime lora_adapter_time(const LayerCtx& c, bool moe_layer);
 double moe_layer_overhead(const LayerCtx& c);
 // Of n places (EP ranks, scale-up domains) holding equal shares of the routed experts, how
 // many one token's top_k experts reach on average, under node-limited routing when the
-// model has it (moe_time.cpp).
+// model has it (layer_time.cpp, beside the EP all-to-all that uses it).
 double places_reached(double n, const MoeShape& moe);
 
 // Eager PyTorch ops Megatron-Core runs around the routed experts' grouped GEMMs for

@@ -2,8 +2,6 @@
 // fixed time (docs/performance-model.md "MoE layer overhead") and the eager ops around
 // gpt-oss's routed experts: the fc2 bias and the activation's clamp ("Expert biases",
 // "Clamped activation").
-#include <algorithm>
-#include <cmath>
 #include "layer_time.hpp"
 
 namespace gpucalc {
@@ -37,28 +35,6 @@ double moe_layer_overhead(const LayerCtx& c) {
   const double local_experts = static_cast<double>(c.m->moe.experts) / static_cast<double>(c.l->ep);
   return c.k.data->moe_layer_overhead_s[static_cast<int>(c.t->cuda_graphs)] +
          c.k.data->moe_local_expert_overhead_s * local_experts;
-}
-
-// Uniform routing: k experts drawn from n equal places reach n·(1 − (1 − 1/n)^k) of them.
-// Node-limited routing (DeepSeek-V3 §2.1.2: at most g = group_topk of G = groups expert
-// groups per token, chosen here uniformly): with n ≤ G places each holds G/n groups and
-// the g groups fall in n·(1 − C(G − G/n, g)/C(G, g)) places (exactly g when n = G, DeepSeek-V3's
-// 8 groups on 8 nodes: "at most 4 nodes"); with n > G each group spans n/G places and its
-// k/g experts reach (n/G)·(1 − (1 − G/n)^(k/g)) of them. Never more than uniform routing.
-double places_reached(double n, const MoeShape& moe) {
-  const double k = static_cast<double>(moe.top_k);
-  const double uniform = n * (1.0 - std::pow(1.0 - 1.0 / n, k));
-  const double G = static_cast<double>(moe.groups), g = static_cast<double>(moe.group_topk);
-  if (moe.groups < 2 || g <= 0 || g >= G) return uniform;
-  double limited = 0;
-  if (n <= G) {
-    double none = 1;  // no chosen group in a given place
-    for (double i = 0; i < g; ++i) none *= std::max(0.0, G - G / n - i) / (G - i);
-    limited = n * (1.0 - none);
-  } else {
-    limited = g * (n / G) * (1.0 - std::pow(1.0 - G / n, k / g));
-  }
-  return std::min(uniform, limited);
 }
 
 // Eager PyTorch ops around gpt-oss's routed experts in Megatron-Core, HBM-bound.
