@@ -361,6 +361,8 @@ and tested on the other 15 (\`scripts/fit-moe-overhead.mjs\`).
 The other pre-training rows of the Megatron-Bridge tables (25.09 to 26.08, GB300 included),
 mapped mechanically rather than recipe by recipe, are run by \`scripts/archive-sweep.mjs\`:
 [archive-sweep.md](archive-sweep.md) shows how the model does on runs it was not built on.
+MosaicML's MPT benchmarks (llm-foundry: PyTorch FSDP, 125M to 70B, 8 to 512 GPUs, 216 runs)
+are run the same way by \`scripts/foundry-sweep.mjs\`: [foundry-sweep.md](foundry-sweep.md).
 
 **Summary** over the ${counted.length} rows that count toward the accuracy target (first metric of each row):
 median absolute error **${(median * 100).toFixed(1)}%**, mean ${(mean * 100).toFixed(1)}%, max **${(max * 100).toFixed(1)}%**.
