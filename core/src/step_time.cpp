@@ -157,16 +157,26 @@ void dp_sync(const Fabric& f, const Layout& l, const Training& t, const StagePar
 // compute of the layer before it (FSDP's forward/backward prefetch, Zhao et al. 2023
 // §3.3): per layer only what exceeds that layer's compute shows, and the first layer's
 // gather waits with nothing to hide under. Frozen weights are gathered but never reduced.
+// Each layer is its own collective (an FSDP unit, a ZeRO-3 module), so each pays the
+// ring's latency: n - 1 steps over the group (NCCL's cost model, network.cpp), which
+// grows with the data-parallel size while the bytes per GPU do not.
 void zero3_sync(const Fabric& f, const Layout& l, const Training& t, const StageParams& p, const StageSum& crit,
                 double m_count, double slowdown, StepTime& st) {
   const DpGroups g = dp_groups(l);
   const StateBytes sb = state_bytes(t);
   const double wbytes = t.stage == Stage::qlora ? nf4_bytes_per_param(t.lora.double_quant) : 2.0;
-  const double ag = all_gather_s(f, g.shard, wbytes * p.dense) + all_gather_s(f, g.expert, wbytes * p.expert);
-  const double rs = reduce_scatter_s(f, g.shard, sb.gradients * p.train_dense) +
-                    reduce_scatter_s(f, g.expert, sb.gradients * p.train_expert);
-  const double replicas = all_reduce_s(f, g.replicas, sb.gradients * p.train_dense / static_cast<double>(g.shard.size));
   const double n = std::max<double>(1.0, static_cast<double>(crit.layers.total));
+  const double n_moe = std::max<double>(1.0, p.moe_layers);
+  // `count` collectives of bytes/count each on group `grp`.
+  const auto layered = [&f](double (*collective)(const Fabric&, Group, double), Group grp, double bytes, double count) {
+    return count * collective(f, grp, bytes / count);
+  };
+  const double ag =
+      layered(all_gather_s, g.shard, wbytes * p.dense, n) + layered(all_gather_s, g.expert, wbytes * p.expert, n_moe);
+  const double rs = layered(reduce_scatter_s, g.shard, sb.gradients * p.train_dense, n) +
+                    layered(reduce_scatter_s, g.expert, sb.gradients * p.train_expert, n_moe);
+  const double replicas =
+      layered(all_reduce_s, g.replicas, sb.gradients * p.train_dense / static_cast<double>(g.shard.size), n);
   st.dp_comm_total_s = m_count * (2 * ag + rs) + replicas;
   st.zero3_comm_exposed_s = m_count * (overlapped_exposed(ag, crit.fwd, slowdown) +
                                        overlapped_exposed(ag + rs, crit.bwd, slowdown) + 2 * ag / n) +
