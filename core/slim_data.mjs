@@ -28,6 +28,7 @@ const DROP = {
     ["gemm_tile", "source"],
     ["nccl_latency", "source"],
     ["overlap_slowdown", "source"],
+    ["async_tp_hidden", "source"],
     ["attention_head_dim", "source"],
   ],
   // The GPU catalog's descriptive prose (what the core stores but never prints in an

@@ -510,8 +510,15 @@ LayerTime layer_time(const LayerCtx& c, bool moe_layer) {
   r.tp = tp_comm(c, mlp.units);
   // With TP communication overlap the collectives are split into tp chunks pipelined
   // with the GEMM chunks (ring exchange): the first chunk of each has nothing to hide
-  // under, the rest shows only where it outlasts the layer's GEMMs.
-  if (c.t->overlap_tp_comm && c.l->tp > 1) r.tp = r.tp / c.tp + std::max(0.0, r.tp * (c.tp - 1) / c.tp - (fwd + bwd));
+  // under, the rest shows only where it outlasts the layer's GEMMs (Transformer Engine
+  // userbuffers under Megatron). PyTorch's async TP (torchtitan) micro-pipelines the
+  // all-gather/reduce-scatter and matmul pairs its compiler finds: it hides the measured
+  // share of them (data/perf.json async_tp_hidden).
+  if (c.t->overlap_tp_comm && c.l->tp > 1) {
+    r.tp = c.t->framework == Framework::megatron
+               ? r.tp / c.tp + std::max(0.0, r.tp * (c.tp - 1) / c.tp - (fwd + bwd))
+               : r.tp * (1.0 - c.k.data->async_tp_hidden);
+  }
   r.cp = cp_comm(c, core);
   // EP all-to-all overlapped with another micro-batch's compute (DeepSeek-V3 DualPipe,
   // Megatron-Core's 1F1B A2A overlap): in a forward paired with a backward only what exceeds

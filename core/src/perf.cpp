@@ -93,6 +93,8 @@ const PerfData& perf_data() {
       }
     if (auto it = j.find("overlap_slowdown"); it != j.end() && it->is_object())
       if (auto v = it->find("value"); v != it->end() && v->is_number()) p.overlap_slowdown = v->get<double>();
+    if (auto it = j.find("async_tp_hidden"); it != j.end() && it->is_object())
+      if (auto v = it->find("value"); v != it->end() && v->is_number()) p.async_tp_hidden = v->get<double>();
     if (auto it = j.find("attention_head_dim"); it != j.end() && it->is_object()) {
       const json none = json::object();
       const json& fused = it->contains("fused") ? (*it)["fused"] : none;

@@ -129,7 +129,8 @@ TEST_CASE("the embedded validation data agrees with the validation rows", "[unce
     for (const auto& m : r["metrics"])
       if (m["kind"] == "memory") {
         has_memory = true;
-        CHECK(r["memory_ratio"].get<double>() == Approx(1 / (1 + m["error"].get<double>())).margin(1e-4));
+        // Both stored to 4 decimals: the ratio recomputed from the rounded error may differ by ~1e-4.
+        CHECK(r["memory_ratio"].get<double>() == Approx(1 / (1 + m["error"].get<double>())).margin(1.5e-4));
       }
     if (!has_memory) CHECK(r["memory_ratio"].is_null());
     if (r["counts_toward_target"] == true) {
@@ -255,20 +256,22 @@ TEST_CASE("the validation spread per regime: wide where the model is far off or 
     CHECK(b.p50 <= b.p90);
     CHECK(b.max_gpus >= 1);
   }
-  // Memory: 12 rows measure a peak (torchtitan 3, torchtune 4, hf 5 of which 3 are the
-  // Unsloth longest-context boundaries; docs/validation.md). Definition 6 on n = 12 nearly
-  // reaches the ends: the torchtune 8B LoRA row (16.2 GiB measured / 17.1 predicted,
-  // 0.945) and the torchtune 70B CPU-offload row (13.9 / 12.1, 1.149).
-  CHECK(v.memory_n == 12);
-  CHECK(v.memory_low == Approx(0.945).margin(0.01));
+  // Memory: 28 rows measure a peak (torchtitan 19, torchtune 4, hf 5 of which 3 are the
+  // Unsloth longest-context boundaries; docs/validation.md). Definition 6 on n = 28: the
+  // P10 lies between the second and third smallest ratios (0.956 and 0.977, the latter the
+  // torchtitan 8B Float8 row on 128 GPUs: 61.8 GiB measured / 63.3 predicted), the P90
+  // between the 26th and 27th (1.1486, 1.149: the torchtune 70B CPU-offload row, 13.9 / 12.1).
+  CHECK(v.memory_n == 28);
+  CHECK(v.memory_low == Approx(0.9745).margin(0.01));
   CHECK(v.memory_high == Approx(1.149).margin(0.01));
   // The hf band holds the Unsloth boundaries: 24 GiB / 21.8 predicted at 5,789 tokens (1.10),
   // 80 / 69.6 at 28,454 (1.15).
   CHECK(v.memory_band(Framework::hf).n == 5);
   CHECK(v.memory_band(Framework::hf).high == Approx(1.149).margin(0.01));
-  CHECK(v.memory_band(Framework::torchtitan).n == 3);
-  // 71.9 / 63.5 (70B row, reserved; 62.6 before an eager SwiGLU kept its fourth tensor)
-  CHECK(v.memory_band(Framework::torchtitan).high == Approx(1.132).margin(0.01));
+  CHECK(v.memory_band(Framework::torchtitan).n == 19);
+  // The torchtitan benchmark's 19 peaks (reserved): 71.9 / 62.6 (70B 2D row) and 84.9 / 73.7
+  // (405B 4D at 262K tokens) at the top.
+  CHECK(v.memory_band(Framework::torchtitan).high == Approx(1.149).margin(0.01));
   CHECK(v.memory_band(Framework::megatron).framework == "pooled");  // no Megatron row measures memory
 }
 

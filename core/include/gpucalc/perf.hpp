@@ -62,6 +62,9 @@ struct PerfData {
   // Fraction by which compute slows while a data-parallel collective overlaps it
   // (data/perf.json overlap_slowdown).
   double overlap_slowdown = 0;
+  // Share of the TP/SP collectives PyTorch's async tensor parallelism (torchtitan's
+  // enable_async_tensor_parallel) hides, measured (data/perf.json async_tp_hidden).
+  double async_tp_hidden = 0;
   // Attention speed at a head dimension over its speed at 128, forward and backward:
   // cuDNN fused attention (Megatron-Core) and FlashAttention-2 (PyTorch-native stacks)
   // (data/perf.json attention_head_dim).
