@@ -515,9 +515,8 @@ LayerTime layer_time(const LayerCtx& c, bool moe_layer) {
   // all-gather/reduce-scatter and matmul pairs its compiler finds: it hides the measured
   // share of them (data/perf.json async_tp_hidden).
   if (c.t->overlap_tp_comm && c.l->tp > 1) {
-    r.tp = c.t->framework == Framework::megatron
-               ? r.tp / c.tp + std::max(0.0, r.tp * (c.tp - 1) / c.tp - (fwd + bwd))
-               : r.tp * (1.0 - c.k.data->async_tp_hidden);
+    r.tp = c.t->framework == Framework::megatron ? r.tp / c.tp + std::max(0.0, r.tp * (c.tp - 1) / c.tp - (fwd + bwd))
+                                                 : r.tp * (1.0 - c.k.data->async_tp_hidden);
   }
   r.cp = cp_comm(c, core);
   // EP all-to-all overlapped with another micro-batch's compute (DeepSeek-V3 DualPipe,
