@@ -56,6 +56,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { abspct, median, pct, stats, statsLine, STATS_HEAD } from "./sweep-stats.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = path.resolve(ROOT, process.env.GPUCALC_CLI ?? "build/native/cli/gpucalc");
@@ -228,9 +229,6 @@ function toScenario(r, pool) {
 }
 
 // ---- The sweep.
-const median = (x) => { const a = x.slice().sort((p, q) => p - q); return a.length ? (a.length % 2 ? a[(a.length - 1) / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2) : NaN; };
-const pct = (x) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}%`;
-const abspct = (x) => `${(x * 100).toFixed(1)}%`;
 
 function sweep(data) {
   const pool = templates();
@@ -255,18 +253,12 @@ function sweep(data) {
   });
 }
 
-function stats(set) {
-  const a = set.map((x) => Math.abs(x.error));
-  return { n: set.length, median: median(a), mean: a.reduce((p, q) => p + q, 0) / (a.length || 1), max: a.length ? Math.max(...a) : NaN,
-    signed: median(set.map((x) => x.error)), inside: set.filter((x) => x.inside).length };
-}
 
 function report(results) {
   const all = results.filter((x) => !x.skip);
   const done = all.filter((x) => !x.aside);
   const aside = all.filter((x) => x.aside);
-  const line = (label, s) => `| ${label} | ${s.n} | ${abspct(s.median)} | ${abspct(s.mean)} | ${abspct(s.max)} | ${pct(s.signed)} | ${s.inside} / ${s.n} |`;
-  const head = "| rows | n | median abs. error | mean | max | signed median | inside P10-P90 |\n|---|---:|---:|---:|---:|---:|---:|";
+  const line = statsLine, head = STATS_HEAD;
   const byRegime = ["dense", "moe"].flatMap((g) => [
     line(`${g}, all`, stats(done.filter((x) => x.regime === g))),
     line(`${g}, not in validation/`, stats(done.filter((x) => x.regime === g && !x.in_validation))),

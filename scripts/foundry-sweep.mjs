@@ -35,6 +35,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { abspct, median, pct, stats, statsLine, STATS_HEAD } from "./sweep-stats.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = path.resolve(ROOT, process.env.GPUCALC_CLI ?? "build/native/cli/gpucalc");
@@ -98,9 +99,6 @@ function toScenario(r) {
 }
 
 // ---- The sweep.
-const median = (x) => { const a = x.slice().sort((p, q) => p - q); return a.length ? (a.length % 2 ? a[(a.length - 1) / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2) : NaN; };
-const pct = (x) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}%`;
-const abspct = (x) => `${(x * 100).toFixed(1)}%`;
 
 function sweep(data) {
   return data.rows.map((r) => {
@@ -120,16 +118,10 @@ function sweep(data) {
   });
 }
 
-function stats(set) {
-  const a = set.map((x) => Math.abs(x.error));
-  return { n: set.length, median: median(a), mean: a.reduce((p, q) => p + q, 0) / (a.length || 1), max: a.length ? Math.max(...a) : NaN,
-    signed: median(set.map((x) => x.error)), inside: set.filter((x) => x.inside).length };
-}
 
 function report(results) {
   const done = results.filter((x) => !x.skip);
-  const line = (label, s) => `| ${label} | ${s.n} | ${abspct(s.median)} | ${abspct(s.mean)} | ${abspct(s.max)} | ${pct(s.signed)} | ${s.inside} / ${s.n} |`;
-  const head = "| rows | n | median abs. error | mean | max | signed median | inside P10-P90 |\n|---|---:|---:|---:|---:|---:|---:|";
+  const line = statsLine, head = STATS_HEAD;
   const group = (key) => [...new Set(done.map(key))].map((k) => line(k, stats(done.filter((x) => key(x) === k))));
   const bySeq = (x) => (x.seq <= 2048 ? "sequence <= 2,048" : x.seq <= 8192 ? "sequence 4,096-8,192" : "sequence >= 16,384");
   const byGpus = (x) => (x.gpus <= 8 ? "8 GPUs (one node)" : x.gpus <= 64 ? "16-64 GPUs" : "128-512 GPUs");
