@@ -19,6 +19,16 @@ Problem llama70b_h100() {
   p.perf = perf_profile_for("h100-sxm-80gb");
   return p;
 }
+
+// Its usual layout in these tests: TP 8 × DP 16 on 128 GPUs, ZeRO-1.
+Layout tp8_dp16(int64_t micro_batch = 1) {
+  Layout l;
+  l.tp = 8;
+  l.dp = 16;
+  l.micro_batch = micro_batch;
+  l.zero_stage = 1;
+  return l;
+}
 }  // namespace
 
 TEST_CASE("a group inside the NVLink domain uses scale-up, one spanning nodes its members' NICs", "[perf][network]") {
@@ -73,12 +83,7 @@ TEST_CASE("TP with SP costs 4 collectives forward and 6 backward per layer", "[p
   // Korthikanti et al. 2022 §4.2.2: all-gather + reduce-scatter per all-reduce, and the
   // stored sequence-sharded inputs of the two column-parallel linears re-gathered.
   Problem p = llama70b_h100();
-  Layout l;
-  l.tp = 8;
-  l.pp = 1;
-  l.dp = 16;
-  l.micro_batch = 1;
-  l.zero_stage = 1;
+  const Layout l = tp8_dp16();
   const StepTime st = step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency);
   const double act = 2.0 * 8192 * 8192;  // bytes of one s·b·h activation
   const double one = all_gather_s(fabric_for(p.gpu, p.perf), Group{8, 1}, act);
@@ -92,11 +97,7 @@ TEST_CASE("TP overlap: PyTorch async TP hides its measured share, Megatron's chu
   // (Megatron --tp-comm-overlap) pipeline t chunks: only the first and any excess show.
   CHECK(perf_data().async_tp_hidden == Approx(0.375));
   Problem p = llama70b_h100();
-  Layout l;
-  l.tp = 8;
-  l.dp = 16;
-  l.micro_batch = 1;
-  l.zero_stage = 1;
+  const Layout l = tp8_dp16();
   const auto tp_time = [&](Framework fw, bool overlap) {
     p.training.framework = fw;
     p.training.overlap_tp_comm = overlap;
@@ -161,11 +162,7 @@ TEST_CASE("a data-parallel collective hidden under compute slows it by the measu
   // then shows max(C - T, C·s/(1+s)) (core/src/step_time.cpp overlapped_exposed).
   const double s = 0.189;
   Problem p = llama70b_h100();
-  Layout l;
-  l.tp = 8;
-  l.dp = 16;
-  l.micro_batch = 8;
-  l.zero_stage = 1;
+  Layout l = tp8_dp16(8);
   StepTime st = step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency);
   // ZeRO-1 on 128 GPUs at micro-batch 8: the reduce-scatter and the all-gather each fit under
   // a micro-batch's backward and forward, so what shows is the slowdown of the compute they overlap.
@@ -201,11 +198,7 @@ TEST_CASE("DGX B300 crosses nodes at DGX B200's achieved rate, as its published 
 
 TEST_CASE("a power cap slows compute by (cap / TDP)^(1/3)", "[perf][power]") {
   Problem p = llama70b_h100();
-  Layout l;
-  l.tp = 8;
-  l.dp = 16;
-  l.micro_batch = 1;
-  l.zero_stage = 1;
+  const Layout l = tp8_dp16();
   const double full = step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency).compute_s;
   p.gpu.power_limit_w.value = 500.0;
   const double capped = step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency).compute_s;
@@ -235,11 +228,7 @@ TEST_CASE("the PyTorch-native stacks' attention runs at SDPA's FlashAttention-2 
   // cuDNN's 631.3 on H100 (data/perf.json attention_fa2 = 0.522); Megatron keeps cuDNN's.
   Problem p = llama70b_h100();
   p.training.framework = Framework::torchtitan;
-  Layout l;
-  l.tp = 8;
-  l.dp = 16;
-  l.micro_batch = 1;
-  l.zero_stage = 1;
+  const Layout l = tp8_dp16();
   REQUIRE(p.perf.attention_fa2.value);
   CHECK(*p.perf.attention_fa2.value == Approx(329.5 / 631.3).margin(1e-3));
   const double fa2 = step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency).compute_s;
@@ -263,11 +252,7 @@ TEST_CASE("the PyTorch-native stacks' attention runs at SDPA's FlashAttention-2 
 TEST_CASE("materialised attention is never faster than its HBM traffic (roofline)", "[perf][roofline]") {
   Problem p = llama70b_h100();
   p.training.flash_attention = false;
-  Layout l;
-  l.tp = 8;
-  l.dp = 16;
-  l.micro_batch = 1;
-  l.zero_stage = 1;
+  const Layout l = tp8_dp16();
   const StepTime st = step_time(p.model, p.training, l, p.gpu, p.perf, p.efficiency);
   // QKᵀ writes and ·V reads a/t × s × s scores of 2 B each, forward and twice backward.
   const double score_bytes = 2.0 * 2 * 8192.0 * 8192 * 64 / 8;
