@@ -9,7 +9,7 @@ import { addStrings, coreMessage, lang, t } from "./i18n.js";
 const TEXT = {
   en: {
     hf_title: "Import a Hugging Face config.json",
-    hf_help: "Paste the model's config.json, drop the file here or choose it. Llama, Qwen2/2.5/3, Qwen MoE, Mistral, Mixtral, DeepSeek-V2/V3, Kimi K2, Gemma 2/3, Phi-3/4, GLM-4, GLM-4.5 (and 4.6/4.7, 4.5-Air), ERNIE 4.5 (dense and MoE) and gpt-oss are read; the shape replaces the model.",
+    hf_help: "Paste the model's config.json, drop the file here or choose it. Llama, Qwen2/2.5/3, Qwen MoE, Mistral, Mixtral, DeepSeek-V2/V3, Kimi K2, Gemma 2/3, Phi-3/4, GLM-4, GLM-4.5 (and 4.6/4.7, 4.5-Air), ERNIE 4.5 (dense and MoE), InternLM2/2.5 and gpt-oss are read; the shape replaces the model.",
     hf_choose: "Choose file…",
     hf_apply: "Use this config",
     hf_close: "Close",
@@ -22,7 +22,7 @@ const TEXT = {
   },
   zh: {
     hf_title: "导入 Hugging Face config.json",
-    hf_help: "粘贴模型的 config.json，或把文件拖到这里、或选择文件。支持 Llama、Qwen2/2.5/3、Qwen MoE、Mistral、Mixtral、DeepSeek-V2/V3、Kimi K2、Gemma 2/3、Phi-3/4、GLM-4、GLM-4.5（及 4.6/4.7、4.5-Air）、文心 ERNIE 4.5（稠密与 MoE）与 gpt-oss；导入的结构替换当前模型。",
+    hf_help: "粘贴模型的 config.json，或把文件拖到这里、或选择文件。支持 Llama、Qwen2/2.5/3、Qwen MoE、Mistral、Mixtral、DeepSeek-V2/V3、Kimi K2、Gemma 2/3、Phi-3/4、GLM-4、GLM-4.5（及 4.6/4.7、4.5-Air）、文心 ERNIE 4.5（稠密与 MoE）、书生 InternLM2/2.5 与 gpt-oss；导入的结构替换当前模型。",
     hf_choose: "选择文件…",
     hf_apply: "使用此配置",
     hf_close: "关闭",

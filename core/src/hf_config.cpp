@@ -2,8 +2,9 @@
 // `transformers` configuration classes (configuration_llama.py, configuration_qwen2.py,
 // configuration_qwen3(_moe).py, configuration_mistral.py, configuration_mixtral.py,
 // configuration_deepseek_v2/v3.py, configuration_gemma2/3.py, configuration_phi3.py,
-// configuration_glm4.py, configuration_glm4_moe.py, configuration_gpt_oss.py) and THUDM's configuration_chatglm.py for
-// GLM-4 "chatglm" checkpoints; the module layout each implies is the one model.hpp counts.
+// configuration_glm4.py, configuration_glm4_moe.py, configuration_gpt_oss.py), THUDM's configuration_chatglm.py for
+// GLM-4 "chatglm" checkpoints and InternLM's configuration_internlm2.py (remote code); the
+// module layout each implies is the one model.hpp counts.
 #include "hf_config.hpp"
 
 #include <algorithm>
@@ -36,7 +37,8 @@ enum class Arch {
   gpt_oss,
   glm4_moe,
   ernie4_5,
-  ernie4_5_moe
+  ernie4_5_moe,
+  internlm2
 };
 
 struct ArchName {
@@ -67,6 +69,7 @@ constexpr ArchName kArchs[] = {
     {"glm4_moe", "Glm4MoeForCausalLM", Arch::glm4_moe},
     {"ernie4_5", "Ernie4_5ForCausalLM", Arch::ernie4_5},
     {"ernie4_5_moe", "Ernie4_5_MoeForCausalLM", Arch::ernie4_5_moe},
+    {"internlm2", "InternLM2ForCausalLM", Arch::internlm2},  // InternLM2, 2.5 (fused wqkv: the same count)
 };
 
 // Keys that do not change the parameter count (token ids, numerics, RoPE and attention
@@ -140,7 +143,8 @@ constexpr std::string_view kIgnored[] = {"_name_or_path",
                                          "moe_norm_min",
                                          "moe_capacity",
                                          "moe_gate",
-                                         "moe_use_aux_free"};
+                                         "moe_use_aux_free",
+                                         "attn_implementation"};
 
 std::string str(int64_t v) { return std::to_string(v); }
 
@@ -282,6 +286,12 @@ void read_decoder(Fields& f, Arch a, ModelShape& m) {
   if (a == Arch::glm4_moe) {
     m.qkv_bias = f.boolean("attention_bias", false);  // Glm4MoeAttention: q, k, v with bias, o without
     m.qk_norm = f.boolean("use_qk_norm", false);      // per-head q/k RMSNorm (GLM-4.5, not GLM-4.5-Air)
+  }
+  // InternLM2: config.bias (default true) puts biases on wqkv and wo but none on the MLP, a
+  // layout the core does not count; its published checkpoints set it false.
+  if (a == Arch::internlm2) {
+    if (f.boolean("bias", true)) f.unsupported("bias", "true");
+    return;
   }
   // ERNIE 4.5: one use_bias for every projection, attention and MLP (configuration_ernie4_5.py).
   if (a == Arch::ernie4_5 || a == Arch::ernie4_5_moe) {
@@ -537,7 +547,10 @@ std::string model_name(const json& o, const std::string& type) {
 
 std::string hf_config_model_types() {
   std::string s;
-  for (const auto& a : kArchs) s += (s.empty() ? "" : ", ") + std::string(a.model_type);
+  for (const auto& a : kArchs) {
+    if (!s.empty()) s += ", ";
+    s += a.model_type;
+  }
   return s;
 }
 

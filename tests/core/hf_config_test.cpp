@@ -536,6 +536,33 @@ TEST_CASE("hf_config ernie4_5: baidu/ERNIE-4.5-0.3B counts 0.36B", "[hf_config]"
   CHECK(n == 360748032);
 }
 
+TEST_CASE("hf_config internlm2: internlm/internlm2_5-7b and internlm2_5-20b count their safetensors totals",
+          "[hf_config]") {
+  // InternLM's remote-code configuration_internlm2.py names the Llama fields; wqkv packs
+  // q, k and v into one linear (the same parameters), and config.bias puts biases on wqkv
+  // and wo only (default true; the published checkpoints set false).
+  const std::string common = R"("architectures": ["InternLM2ForCausalLM"], "attn_implementation": "eager",
+    "auto_map": {"AutoConfig": "configuration_internlm2.InternLM2Config"}, "bias": false, "bos_token_id": 1,
+    "eos_token_id": 2, "hidden_act": "silu", "initializer_range": 0.02, "max_position_embeddings": 32768,
+    "model_type": "internlm2", "pad_token_id": 2, "pretraining_tp": 1, "rms_norm_eps": 1e-05,
+    "rope_scaling": {"type": "dynamic", "factor": 2.0}, "rope_theta": 1000000, "tie_word_embeddings": false,
+    "torch_dtype": "bfloat16", "transformers_version": "4.41.0", "use_cache": true, "vocab_size": 92544)";
+  const int64_t seven = total_of(R"({)" + common + R"(, "hidden_size": 4096, "intermediate_size": 14336,
+    "num_attention_heads": 32, "num_hidden_layers": 32, "num_key_value_heads": 8})");
+  CHECK(seven == 7737708544);  // Hugging Face safetensors count (data/models.json internlm2.5-7b)
+  CHECK(seven == preset_total("internlm2.5-7b"));
+  const int64_t twenty = total_of(R"({)" + common + R"(, "hidden_size": 6144, "intermediate_size": 16384,
+    "num_attention_heads": 48, "num_hidden_layers": 48, "num_key_value_heads": 8})");
+  CHECK(twenty == 19861149696);  // Hugging Face safetensors count (data/models.json internlm2.5-20b)
+  CHECK(twenty == preset_total("internlm2.5-20b"));
+  // Attention biases without MLP biases (the class default when bias is absent): refused by name.
+  auto biased = with_config(R"({"model_type": "internlm2", "hidden_size": 4096, "intermediate_size": 14336,
+    "num_attention_heads": 32, "num_hidden_layers": 32, "num_key_value_heads": 8, "vocab_size": 92544})");
+  REQUIRE_FALSE(biased.ok());
+  CHECK(biased.error().path == "/model/hf_config/bias");
+  CHECK(biased.error().code == "hf_config_unsupported");
+}
+
 TEST_CASE("hf_config: keys not understood are named in one warning, and fields beside it override", "[hf_config]") {
   const std::string cfg = R"({"model_type": "llama", "num_hidden_layers": 16, "hidden_size": 2048,
     "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 64, "intermediate_size": 8192,
