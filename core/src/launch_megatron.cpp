@@ -209,8 +209,12 @@ void moe_args(Out& o, Args& a) {
   }
   if (e.capacity_factor > 0) a.add("--moe-expert-capacity-factor", num(e.capacity_factor));
   if (o.s.problem.training.moe_dispatcher == MoeDispatcher::deepep) {
+    // With the permutation fused into the dispatch, the backend is HybridEP's
+    // (--moe-permute-fusion-into-hybridep, Megatron-Core token_dispatcher.py _HybridEPManager).
+    const bool fused = o.s.problem.training.moe_permute_fusion;
     a.add("--moe-token-dispatcher-type", "flex");
-    a.add("--moe-flex-dispatcher-backend", "deepep");
+    a.add("--moe-flex-dispatcher-backend", fused ? "hybridep" : "deepep");
+    if (fused) a.add("--moe-permute-fusion-into-hybridep");
   } else {
     a.add("--moe-token-dispatcher-type", "alltoall");
   }

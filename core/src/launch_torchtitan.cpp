@@ -51,6 +51,8 @@ void parallelism(Out& o, Toml& t) {
     t.add("expert_parallel_degree", num(l.ep));
     t.add("expert_tensor_parallel_degree", num(l.etp));
     if (o.s.problem.training.moe_dispatcher == MoeDispatcher::deepep) t.str("expert_parallel_comm_backend", "deepep");
+    // HybridEP's fused permutation is Megatron-Core's; torchtitan permutes on its own.
+    if (o.s.problem.training.moe_permute_fusion) no_equivalent(o, "training.moe_permute_fusion", "true");
   }
 }
 

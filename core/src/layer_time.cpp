@@ -284,11 +284,13 @@ MlpBlock moe_block(const LayerCtx& c) {
   b.gemms.weights += local * (up * fe + fe) * c.h / etp;
   b.routed_fwd = ef + router;
   // Element-wise: the activation over load·k routed copies and the shared width;
-  // permute and unpermute read and write each routed copy (2 B · h, twice); the router's
+  // permute and unpermute read and write each routed copy (2 B · h, twice), unless HybridEP
+  // writes and combines them in expert order itself (training.moe_permute_fusion: Megatron-
+  // Core's get_permuted_hidden_states_by_experts then returns its input); the router's
   // softmax/top-k over E fp32 scores.
   b.act_tok = c.act_bytes_per_f * load * kk * fe * (me / c.M) / etp;
   b.shared_act_tok = c.act_bytes_per_f * fs / c.tp;
-  b.permute_tok = 2 * 4.0 * load * kk * c.h * (me / c.M) + 8.0 * E / c.ts;
+  b.permute_tok = (c.t->moe_permute_fusion ? 0.0 : 2 * 4.0 * load * kk * c.h * (me / c.M)) + 8.0 * E / c.ts;
   b.bytes_tok = b.act_tok + b.shared_act_tok + b.permute_tok;
   // The MLP's TP collectives: the shared experts' (as a dense MLP), and the routed
   // copies' all-gather / reduce-scatter inside each expert's etp group.

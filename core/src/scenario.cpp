@@ -645,6 +645,7 @@ void read_choices(Reader& r, const json& o, const std::string& P, Scenario& s) {
   if (int i = r.choice_index(o, P, "stage", {"pretrain", "full_finetune", "lora", "qlora"}); i >= 0) t.stage = Stage(i);
   if (auto v = r.boolean(o, P, "master_weights")) t.master_weights = *v;
   if (auto v = r.boolean(o, P, "overlap_moe_comm")) t.overlap_moe_comm = *v;
+  if (auto v = r.boolean(o, P, "moe_permute_fusion")) t.moe_permute_fusion = *v;
   if (auto v = r.boolean(o, P, "torch_compile")) t.torch_compile = *v;
   if (auto v = r.boolean(o, P, "liger_kernel")) t.liger_kernel = *v;
   if (auto v = r.boolean(o, P, "overlap_tp_comm")) t.overlap_tp_comm = *v;
@@ -712,6 +713,9 @@ void check_training(Reader& r, const json& o, const std::string& P, Scenario& s)
     return r.fail(P + "/packed_document_tokens", "packed_documents_need_flash",
                   "needs flash_attention: per-document attention skips the masked blocks only in variable-length "
                   "kernels (a dense s×s attention computes the masked square in full)");
+  if (t.moe_permute_fusion && t.moe_dispatcher != MoeDispatcher::deepep)
+    return r.fail(P + "/moe_permute_fusion", "moe_permute_fusion_dispatcher",
+                  "is HybridEP's: the flex dispatcher writes tokens in expert order; set moe_dispatcher \"deepep\"");
   if (o.contains("fp8_recipe") && t.precision != Precision::fp8)
     return r.fail(P + "/fp8_recipe", "fp8_recipe_needs_fp8", "applies with precision \"fp8\" only");
   if (t.torch_compile && t.framework == Framework::megatron)
@@ -820,6 +824,7 @@ void read_training(Reader& r, const json& root, Scenario& s) {
                "dataset",
                "recompute_modules",
                "moe_dispatcher",
+               "moe_permute_fusion",
                "cp_comm",
                "cuda_graphs",
                "torch_compile",

@@ -187,6 +187,7 @@ TEST_CASE("Megatron and torchtitan export: a MoE with expert parallelism", "[exp
   // DeepSeek-V3: the first 3 of 61 layers keep a dense MLP.
   CHECK(one(m, "--moe-layer-freq") == "([0]*3+[1]*58)");
   CHECK(one(m, "--moe-flex-dispatcher-backend") == "deepep");
+  CHECK(m.count("--moe-permute-fusion-into-hybridep") == 0);
   // Its MTP module and auxiliary-loss-free balancing (sigmoid scores, per-expert bias).
   CHECK(one(m, "--mtp-num-layers") == "1");
   CHECK(one(m, "--moe-router-score-function") == "sigmoid");
@@ -222,6 +223,23 @@ TEST_CASE("Megatron and torchtitan export: a MoE with expert parallelism", "[exp
   check_names(t, framework_options("torchtitan"));
   CHECK(one(t, "parallelism.expert_parallel_degree") == s(plan["ep"]));
   CHECK(one(t, "parallelism.tensor_parallel_degree") == s(plan["tp"]));
+  // The permutation fused into the dispatch is HybridEP's: its backend and its flag.
+  const Options f = parse_megatron(exported(R"({"model":"qwen3-30b-a3b","gpu":"h100-sxm-80gb",
+    "training":{"tokens":1e11,"seq_len":4096,"global_batch":512,"moe_dispatcher":"deepep","moe_permute_fusion":true},
+    "parallel":{"tp":1,"pp":1,"dp":16,"ep":16}})",
+                                            "megatron")["text"]);
+  check_names(f, framework_options("megatron"));
+  CHECK(one(f, "--moe-token-dispatcher-type") == "flex");
+  CHECK(one(f, "--moe-flex-dispatcher-backend") == "hybridep");
+  CHECK(f.count("--moe-permute-fusion-into-hybridep") == 1);
+  const json tt = exported(R"({"model":"qwen3-30b-a3b","gpu":"h100-sxm-80gb","training":{"tokens":1e11,
+    "seq_len":4096,"global_batch":512,"moe_dispatcher":"deepep","moe_permute_fusion":true},
+    "parallel":{"tp":1,"pp":1,"dp":16,"ep":16}})",
+                           "torchtitan");
+  bool said = false;
+  for (const auto& w : tt["warnings"])
+    said |= w["code"] == "export_no_equivalent" && w["params"]["element"] == "training.moe_permute_fusion";
+  CHECK(said);
 }
 
 TEST_CASE("torchtitan and DeepSpeed export: FSDP / ZeRO-3 on 8 GPUs", "[export]") {

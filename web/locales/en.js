@@ -187,6 +187,7 @@ export default {
   "f_training/master_weights": "FP32 master weights",
   "f_training/overlap_moe_comm": "Overlap the EP all-to-all",
   "f_training/moe_dispatcher": "MoE token dispatcher",
+  "f_training/moe_permute_fusion": "Permutation fused into HybridEP",
   "f_training/recompute_modules": "Recomputed modules (selective)",
   "f_training/dataset": "Fine-tuning dataset",
   "f_training/dataset/samples": "Samples",

@@ -186,6 +186,7 @@ export default {
   "f_training/master_weights": "FP32 主权重",
   "f_training/overlap_moe_comm": "掩盖 EP all-to-all",
   "f_training/moe_dispatcher": "MoE token 分发器",
+  "f_training/moe_permute_fusion": "置换融合进 HybridEP",
   "f_training/recompute_modules": "重计算的模块（选择性）",
   "f_training/dataset": "微调数据集",
   "f_training/dataset/samples": "样本数",

@@ -135,6 +135,10 @@ struct Training {
   bool overlap_moe_comm =
       false;  // EP all-to-all hidden under other micro-batches' compute (DualPipe, 1F1B A2A overlap)
   MoeDispatcher moe_dispatcher = MoeDispatcher::alltoall;
+  // training.moe_permute_fusion: the flex dispatcher's HybridEP kernels write the received
+  // tokens in local-expert order and combine them back (Megatron-Core
+  // moe_permute_fusion_into_hybridep), so no separate permute / unpermute pass runs.
+  bool moe_permute_fusion = false;
   CpComm cp_comm = CpComm::ring;
   CudaGraphs cuda_graphs = CudaGraphs::unspecified;  // training.cuda_graphs (framework megatron)
   // training.torch_compile: PyTorch stacks (torchtitan) fuse their element-wise ops with
