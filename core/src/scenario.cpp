@@ -713,9 +713,12 @@ void check_training(Reader& r, const json& o, const std::string& P, Scenario& s)
     return r.fail(P + "/packed_document_tokens", "packed_documents_need_flash",
                   "needs flash_attention: per-document attention skips the masked blocks only in variable-length "
                   "kernels (a dense s×s attention computes the masked square in full)");
-  if (t.moe_permute_fusion && t.moe_dispatcher != MoeDispatcher::deepep)
+  // HybridEP's fused permutation is Megatron-Core's flex dispatcher's; elsewhere it would
+  // drop permute traffic that the framework still spends.
+  if (t.moe_permute_fusion && (t.moe_dispatcher != MoeDispatcher::deepep || t.framework != Framework::megatron))
     return r.fail(P + "/moe_permute_fusion", "moe_permute_fusion_dispatcher",
-                  "is HybridEP's: the flex dispatcher writes tokens in expert order; set moe_dispatcher \"deepep\"");
+                  "is Megatron-Core's HybridEP: the flex dispatcher writes tokens in expert order; set framework "
+                  "\"megatron\" and moe_dispatcher \"deepep\"");
   if (o.contains("fp8_recipe") && t.precision != Precision::fp8)
     return r.fail(P + "/fp8_recipe", "fp8_recipe_needs_fp8", "applies with precision \"fp8\" only");
   if (t.torch_compile && t.framework == Framework::megatron)

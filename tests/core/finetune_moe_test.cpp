@@ -280,6 +280,12 @@ TEST_CASE("HybridEP's fused permutation drops the permute and unpermute passes",
   REQUIRE_FALSE(s.ok());
   CHECK(s.error().path == "/training/moe_permute_fusion");
   CHECK(s.error().code == "moe_permute_fusion_dispatcher");
+  // Megatron-Core's only: under torchtitan the same flag is refused, not silently priced.
+  auto titan = parse_scenario(R"({"model":"qwen3-30b-a3b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,
+    "seq_len":4096,"framework":"torchtitan","moe_dispatcher":"deepep","moe_permute_fusion":true}})");
+  REQUIRE_FALSE(titan.ok());
+  CHECK(titan.error().path == "/training/moe_permute_fusion");
+  CHECK(titan.error().code == "moe_permute_fusion_dispatcher");
 }
 
 TEST_CASE("node-limited routing: DeepSeek-V3's token reaches at most 4 of 8 nodes", "[moe][time]") {
