@@ -167,14 +167,14 @@ CompareRow compare_row(const std::string& id, const input::json& doc, const std:
   return {id, name, std::move(a)};
 }
 
-// The id of the row with the smallest finite value(answer) among the rows that have an
-// answer (the first on a tie), or nothing.
-template <class Value>
-std::optional<std::string> best_by(const std::vector<CompareRow>& rows, Value value) {
+// The id of the row with the smallest finite value(answer) among the rows whose answer
+// passes `eligible` (the first on a tie), or nothing.
+template <class Eligible, class Value>
+std::optional<std::string> best_by(const std::vector<CompareRow>& rows, Eligible eligible, Value value) {
   const CompareRow* best = nullptr;
   double best_v = std::numeric_limits<double>::infinity();
   for (const auto& r : rows) {
-    if (!r.answer) continue;
+    if (!r.answer || !eligible(*r.answer)) continue;
     const std::optional<double> x = value(*r.answer);
     if (x && std::isfinite(*x) && *x < best_v) {
       best_v = *x;
@@ -184,8 +184,19 @@ std::optional<std::string> best_by(const std::vector<CompareRow>& rows, Value va
   return best ? std::optional(best->gpu_id) : std::nullopt;
 }
 
-// Which row is best at what: fewest GPUs, fewest wall-clock days, lowest cost (only among
-// rows priced in one currency; none when currencies differ), least energy.
+// A row that can run: its layout fits in memory and, with target.max_cost, it stays within
+// the budget.
+bool runs(const Answer& a) {
+  return a.chosen.best.fits && (!a.scenario.max_cost || a.search.budget_met);
+}
+// A row that answers the question asked: it runs and, with target.days, meets the deadline.
+bool answers(const Answer& a) { return runs(a) && (!a.scenario.target_days || a.search.target_met); }
+
+// Which row is best at what, among the rows that answer the question (fit in memory, meet
+// target.days and target.max_cost when set): fewest GPUs, lowest cost (only among rows
+// priced in one currency; none when currencies differ), least energy; and the fastest
+// (wall clock) among the rows that run, deadline met or not: with no row meeting the
+// deadline the first three are none, and the fastest is the nearest to it.
 void summarize(CompareAnswer& out) {
   const auto cost = [](const Answer& a) -> const std::optional<RunCost>& { return a.chosen.outcome.cost; };
   std::optional<Currency> currency;
@@ -196,13 +207,14 @@ void summarize(CompareAnswer& out) {
     if (!currency) currency = c;
     else if (c != *currency) one_currency = false;
   }
-  out.fewest_gpus = best_by(
-      out.rows, [](const Answer& a) { return std::optional(static_cast<double>(a.chosen.best.layout.gpus())); });
-  out.fastest = best_by(out.rows, [](const Answer& a) { return std::optional(a.chosen.outcome.goodput.wall_days); });
+  out.fewest_gpus = best_by(out.rows, answers, [](const Answer& a) {
+    return std::optional(static_cast<double>(a.chosen.best.layout.gpus()));
+  });
+  out.fastest = best_by(out.rows, runs, [](const Answer& a) { return std::optional(a.chosen.outcome.goodput.wall_days); });
   if (one_currency)
-    out.cheapest =
-        best_by(out.rows, [&](const Answer& a) { return cost(a) ? std::optional(cost(a)->total) : std::nullopt; });
-  out.least_energy = best_by(out.rows, [](const Answer& a) {
+    out.cheapest = best_by(out.rows, answers,
+                           [&](const Answer& a) { return cost(a) ? std::optional(cost(a)->total) : std::nullopt; });
+  out.least_energy = best_by(out.rows, answers, [](const Answer& a) {
     const Energy& e = a.chosen.outcome.energy;
     return e.known ? std::optional(e.mwh) : std::nullopt;
   });

@@ -2,7 +2,9 @@
 // docs/cost.md, and the Llama 3 reliability reference point.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <algorithm>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -474,6 +476,46 @@ TEST_CASE("compare: one row per accelerator, prices per accelerator", "[compare]
   CHECK(unknown["rows"][0]["ok"] == true);
   CHECK(unknown["rows"][1]["ok"] == false);
   CHECK(unknown["rows"][1]["error"]["path"] == "/gpu/memory_gib");
+}
+
+// The summary answers the question asked: a card that misses the deadline is not the
+// "cheapest" or the one with the "fewest GPUs" (a 4090 cluster taking 300 of 30 days was
+// both before). Llama 3.1 70B, 2T tokens in 30 days, CNY.
+TEST_CASE("compare: the summary ranks only rows that meet target.days", "[compare]") {
+  const auto ranked = [](const json& v, const std::string& field) -> const json* {
+    for (const auto& r : v["rows"])
+      if (v["summary"][field].is_string() && r["gpu"]["id"] == v["summary"][field]) return &r;
+    return nullptr;
+  };
+  const json patch = {{"training", {{"tokens", 2e12}}}, {"target", {{"days", 30}}}, {"cost", {{"currency", "CNY"}}}};
+  const json v = value_of(compare_json(example_with(patch), "h100-sxm-80gb,rtx-4090-24gb,l40s-48gb,ascend-910b"));
+  const json& rows = v["rows"];
+  // The RTX 4090 and L40S miss 30 days; their costs are lower than the rows that meet it.
+  for (const auto& r : rows) {
+    INFO(r["gpu"]["id"]);
+    if (r["gpu"]["id"] == "rtx-4090-24gb" || r["gpu"]["id"] == "l40s-48gb") CHECK(r["target_met"] == false);
+  }
+  for (const char* field : {"fewest_gpus", "cheapest", "least_energy"}) {
+    INFO(field);
+    const json* r = ranked(v, field);
+    REQUIRE(r != nullptr);
+    CHECK((*r)["target_met"] == true);
+  }
+  // The cheapest is the lowest total among the rows that meet the deadline.
+  double lowest = std::numeric_limits<double>::infinity();
+  for (const auto& r : rows)
+    if (r["ok"] == true && r["target_met"] == true) lowest = std::min(lowest, r["cost"]["total"].get<double>());
+  CHECK((*ranked(v, "cheapest"))["cost"]["total"].get<double>() == lowest);
+  // No row meets a 1-day deadline: nothing is ranked but the fastest, the nearest to it.
+  const json patch3 = {{"training", {{"tokens", 2e12}}}, {"target", {{"days", 1}}}, {"cost", {{"currency", "CNY"}}}};
+  const json none = value_of(compare_json(example_with(patch3), "h100-sxm-80gb,rtx-4090-24gb,ascend-910b"));
+  for (const auto& r : none["rows"]) CHECK(r["target_met"] == false);
+  CHECK(none["summary"]["fewest_gpus"].is_null());
+  CHECK(none["summary"]["cheapest"].is_null());
+  CHECK(none["summary"]["least_energy"].is_null());
+  double fastest = std::numeric_limits<double>::infinity();
+  for (const auto& r : none["rows"]) fastest = std::min(fastest, r["goodput_days"].get<double>());
+  CHECK((*ranked(none, "fastest"))["goodput_days"].get<double>() == fastest);
 }
 
 TEST_CASE("catalogs print as JSON with what the core derives", "[catalog]") {
