@@ -584,10 +584,52 @@ void read_tokens(Reader& r, const json& o, const std::string& P, Scenario& s) {
   }
 }
 
+// The global batch when none is given. Pre-training: about 4M tokens per step, Llama 2's
+// batch (Touvron et al. 2023 §2.2). A fine-tune (training.stage other than pretrain, read
+// here before read_choices checks it): 64 sequences, Llama 2's supervised fine-tuning
+// (§3.1: "a batch size of 64 and sequence length of 4096 tokens"). Either is cut to the
+// sequences training.tokens holds, so a small dataset gets one step of all of it rather
+// than a refusal for a batch the reader never chose.
+void default_batch(const json& o, Scenario& s) {
+  Training& t = s.problem.training;
+  const auto stage = o.find("stage");
+  const bool finetune = stage != o.end() && stage->is_string() && stage->get<std::string>() != "pretrain";
+  const double seq = static_cast<double>(t.seq_len);
+  const int64_t preferred = finetune ? 64 : std::max<int64_t>(1, static_cast<int64_t>(std::llround(4194304.0 / seq)));
+  const int64_t held = std::max<int64_t>(1, static_cast<int64_t>(std::floor(t.tokens / seq)));
+  t.global_batch = std::min(preferred, held);
+  const std::string n = std::to_string(t.global_batch);
+  if (t.global_batch < preferred)
+    s.defaults_applied.push_back(coded("default_global_batch_cut",
+                                       "training.global_batch = {sequences} sequences (default, cut to the {sequences} "
+                                       "sequences of seq_len that training.tokens holds)",
+                                       {{"sequences", n}}));
+  else if (finetune)
+    s.defaults_applied.push_back(coded("default_global_batch_finetune",
+                                       "training.global_batch = {sequences} sequences (default for a fine-tune: 64 "
+                                       "sequences per step, as Llama 2's supervised fine-tuning)",
+                                       {{"sequences", n}}));
+  else
+    s.defaults_applied.push_back(
+        coded("default_global_batch",
+              "training.global_batch = {sequences} sequences (default: about 4M tokens per step, as Llama 2)",
+              {{"sequences", n}}));
+}
+
 // seq_len and the global batch: fixed, in tokens, or a range the search picks from.
 void read_batch(Reader& r, const json& o, const std::string& P, Scenario& s) {
   Training& t = s.problem.training;
   if (auto v = r.integer(o, P, "seq_len", true, 1, 100'000'000)) t.seq_len = *v;
+  if (r.failed()) return;
+  // A dataset's samples are cut at seq_len (LLaMA-Factory's cutoff_len, torchtune's
+  // max_seq_len), so an average above it would count tokens the job never trains.
+  if (const auto ds = o.find("dataset"); ds != o.end() && ds->contains("avg_tokens")) {
+    if (const double avg = ds->at("avg_tokens").get<double>(); avg > static_cast<double>(t.seq_len))
+      return r.fail(P + "/dataset/avg_tokens", "avg_tokens_over_seq_len",
+                    "is longer than training.seq_len ({seq_len}): samples are cut at seq_len, so samples × avg_tokens "
+                    "would count tokens never trained; raise seq_len or give the average after the cut, got {got}",
+                    {{"seq_len", std::to_string(t.seq_len)}, {"got", input::show(ds->at("avg_tokens"))}});
+  }
   auto gb = r.integer(o, P, "global_batch", false, 1, 100'000'000);
   auto gbt = r.integer(o, P, "global_batch_tokens", false, 1, 1'000'000'000'000);
   if (r.failed()) return;
@@ -610,13 +652,7 @@ void read_batch(Reader& r, const json& o, const std::string& P, Scenario& s) {
   } else if (gb) {
     t.global_batch = *gb;
   } else {
-    // Default: about 4M tokens per step, Llama 2's batch (Touvron et al. 2023 §2.2).
-    t.global_batch =
-        std::max<int64_t>(1, static_cast<int64_t>(std::llround(4194304.0 / static_cast<double>(t.seq_len))));
-    s.defaults_applied.push_back(
-        coded("default_global_batch",
-              "training.global_batch = {sequences} sequences (default: about 4M tokens per step, as Llama 2)",
-              {{"sequences", std::to_string(t.global_batch)}}));
+    default_batch(o, s);
   }
   // A range's smallest batch must fit in the tokens; the search keeps its batches below them.
   const int64_t least = s.constraints.batch_max > 0 ? s.constraints.batch_min : t.global_batch;

@@ -1,9 +1,11 @@
 // Scenario format v1: good input parses to the right structs; every bad input in
 // tests/cli/bad_inputs.txt is refused with the JSON pointer of its field.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "gpucalc/api.hpp"
 #include "gpucalc/scenario.hpp"
@@ -74,6 +76,51 @@ TEST_CASE("an absent global batch defaults to about 4M tokens and says so", "[sc
   REQUIRE(s.ok());
   CHECK(s->problem.training.global_batch == 1024);
   REQUIRE(s->defaults_applied.size() == 1);
+}
+
+// A fine-tune's default is Llama 2's supervised fine-tuning batch, 64 sequences (Touvron et
+// al. 2023 §3.1), not pre-training's 4M tokens (2,048 sequences of 2,048: a 2M-token
+// dataset was refused for a batch the reader never chose); any default is cut to the
+// sequences the tokens hold.
+TEST_CASE("a fine-tune's absent global batch defaults to 64 sequences, cut to the tokens", "[scenario]") {
+  const auto batch = [](const std::string& training) {
+    auto s = parse_scenario(R"({"model":"qwen2.5-7b","gpu":"rtx-4090-24gb","training":{"seq_len":2048)" + training +
+                            "}}");
+    REQUIRE(s.ok());
+    const auto& d = s->defaults_applied;
+    const auto it = std::find_if(d.begin(), d.end(), [](const auto& m) { return m.code.rfind("default_global_batch", 0) == 0; });
+    REQUIRE(it != d.end());
+    return std::pair(s->problem.training.global_batch, it->code);
+  };
+  // 2,000 samples of 1,000 tokens, LoRA: 64 sequences.
+  CHECK(batch(R"(,"stage":"lora","dataset":{"samples":2000,"avg_tokens":1000,"epochs":1})") ==
+        std::pair<int64_t, std::string>(64, "default_global_batch_finetune"));
+  CHECK(batch(R"(,"stage":"full_finetune","tokens":1e9)") ==
+        std::pair<int64_t, std::string>(64, "default_global_batch_finetune"));
+  // 100,000 tokens hold 48 sequences of 2,048.
+  CHECK(batch(R"(,"stage":"qlora","tokens":1e5)") == std::pair<int64_t, std::string>(48, "default_global_batch_cut"));
+  // Pre-training: 4M tokens (2,048 sequences of 2,048), or what 1e6 tokens hold (488).
+  CHECK(batch(R"(,"tokens":1e12)") == std::pair<int64_t, std::string>(2048, "default_global_batch"));
+  CHECK(batch(R"(,"tokens":1e6)") == std::pair<int64_t, std::string>(488, "default_global_batch_cut"));
+  // A batch the reader gives is kept and checked: more than the tokens is still refused.
+  const json e = json::parse(evaluate_json(
+      R"({"model":"qwen2.5-7b","gpu":"rtx-4090-24gb","training":{"seq_len":2048,"tokens":1e5,"global_batch":64}})"));
+  CHECK(e["error"]["path"] == "/training/tokens");
+}
+
+// Samples are cut at seq_len, so an average above it counts tokens the job never trains
+// (1,000 samples of 100,000 tokens at seq_len 4,096: 1e8 tokens counted, at most 4.1e6 trained).
+TEST_CASE("a dataset's average sample longer than seq_len is refused at avg_tokens", "[scenario][errors]") {
+  const json e = json::parse(evaluate_json(R"({"model":"qwen2.5-7b","gpu":"rtx-4090-24gb","training":{"seq_len":4096,
+      "stage":"lora","dataset":{"samples":1000,"avg_tokens":100000}}})"));
+  CHECK(e["ok"] == false);
+  CHECK(e["error"]["path"] == "/training/dataset/avg_tokens");
+  CHECK(e["error"]["code"] == "avg_tokens_over_seq_len");
+  CHECK(e["error"]["params"]["seq_len"] == "4096");
+  // At seq_len itself it is accepted.
+  const json ok = json::parse(evaluate_json(R"({"model":"qwen2.5-7b","gpu":"rtx-4090-24gb","training":{"seq_len":4096,
+      "stage":"lora","dataset":{"samples":1000,"avg_tokens":4096}},"parallel":{"gpus":1}})"));
+  CHECK(ok["ok"] == true);
 }
 
 TEST_CASE("a custom model object is counted like the preset it copies", "[scenario][params]") {
