@@ -16,6 +16,7 @@ struct Yaml {
   void add(const std::string& key, const std::string& value) { text += key + ": " + value + "\n"; }
   void flag(const std::string& key, bool v) { add(key, v ? "true" : "false"); }
   void heading(const std::string& h) { text += (text.empty() ? "" : "\n") + std::string("### ") + h + "\n"; }
+  void comment(const std::string& c) { text += "# " + c + "\n"; }
 };
 
 // LoRA targets as module names of Llama/Qwen-style blocks; every linear → "all".
@@ -68,11 +69,15 @@ void train(Out& o, Yaml& y) {
   const Layout& l = o.l;
   y.heading("train");
   y.add("cutoff_len", num(t.seq_len));
-  // Packed documents that do not attend to each other (DataArguments.neat_packing).
-  if (t.packed_document_tokens > 0) {
-    y.flag("packing", true);
-    y.flag("neat_packing", true);
-  }
+  // The plan's step time and max_steps count every row full (cutoff_len tokens), which
+  // LLaMA-Factory does only with packing (DataArguments.packing; off by default for SFT):
+  // without it each step takes global-batch samples, each padded to its batch's longest,
+  // and max_steps would stop after tokens / (samples × cutoff_len) of the data. Packed
+  // documents that do not attend to each other: neat_packing too.
+  y.comment("packing: the plan's steps are rows of cutoff_len tokens; without packing a step holds");
+  y.comment("global-batch samples and max_steps covers only part of the data");
+  y.flag("packing", true);
+  if (t.packed_document_tokens > 0) y.flag("neat_packing", true);
   y.add("per_device_train_batch_size", num(l.micro_batch));
   y.add("gradient_accumulation_steps", num(grad_accum(o.s, l)));
   y.add("max_steps", num(train_steps(o.s)));

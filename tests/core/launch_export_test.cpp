@@ -3,6 +3,7 @@
 // commit by scripts/framework-options.py), and the values are the plan's, the same plan
 // `gpucalc evaluate` reports for the scenario.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -301,6 +302,13 @@ TEST_CASE("LLaMA-Factory export: LoRA and QLoRA fine-tunes", "[export]") {
   CHECK(one(y, "per_device_train_batch_size") == s(plan["micro_batch"]));
   CHECK(one(y, "gradient_accumulation_steps") == s(plan["micro_batches"]));
   CHECK(one(y, "cutoff_len") == "4096");
+  // max_steps counts rows of cutoff_len tokens, which LLaMA-Factory fills only with packing
+  // (a 50,000 × 1,024-token dataset at cutoff 2,048 stopped halfway without it).
+  CHECK(one(y, "packing") == "true");
+  CHECK(y.count("neat_packing") == 0);
+  const json job = json::parse(lora)["training"];
+  const double rows = job["global_batch"].get<double>() * job["seq_len"].get<double>();
+  CHECK(one(y, "max_steps") == std::to_string(static_cast<int64_t>(std::ceil(job["tokens"].get<double>() / rows))));
   if (plan["tp"].get<int>() > 1) {
     bool tp_warned = false;
     for (const auto& w : v["warnings"]) tp_warned |= w["params"].value("element", "") == "parallel.tp";
