@@ -50,6 +50,11 @@ const DROP = {
     // The host link's citation: no answer prints it (the offload time uses the value).
     ["gpus", "*", "host_link_gbs", "source"],
     ["gpus", "*", "host_link_gbs", "confidence"],
+    // The sub-models of a family (Ascend 910B1-B4 and the like) with their own specs: the
+    // core reads the family's entry only; the page's catalog (presets.js) keeps them.
+    ["gpus", "*", "variants"],
+    // The maker's name: no answer prints it (the page groups its catalog, presets.js, by it).
+    ["gpus", "*", "vendor"],
   ],
   // The validation spread: the core reads the counts, quantiles and bands; the ratios behind
   // them, the methods' prose and the coverage figures are for people (`gpucalc` native keeps

@@ -109,7 +109,7 @@ function fillJson() {
 
 function embedUrl() {
   const url = new URL(location.href);
-  url.search = "?embed=1";
+  url.search = `?embed=1&lang=${lang()}`; // the reader's language, not the visitor's browser's
   url.hash = hashFor(state.scenario).slice(1);
   return url.href;
 }
@@ -538,7 +538,7 @@ function showError(error, client) {
   const content = (withLabel) => [
     el("code", { class: "err-path", text: path || "/" }),
     " ",
-    withLabel && path ? el("span", { class: "err-label", text: `${label(path)}: ` }) : null,
+    withLabel && path && label(path) !== path ? el("span", { class: "err-label", text: `${label(path)}: ` }) : null,
     el("span", { lang: untranslated ? "en" : undefined, text: msg }),
   ];
   const put = (p, wrap, withLabel) => {

@@ -115,6 +115,8 @@ export function wireMoney(ctx) {
 function writeOwned(ctx) {
   const { edit, evaluateNow } = ctx;
   if (!$("q-owned").checked) {
+    // The hidden fields no longer count: a bad value left in one must not hold the answer.
+    for (const [, path] of OWNED) ctx.setClientError(path, null);
     return edit((s) => {
       setPath(s, "/cost/owned", undefined);
       tidyCost(s);

@@ -141,7 +141,8 @@ export function renderHeadline(v, ctx) {
   const note = $("target-note");
   const s = v.search ?? {};
   if (s.target_days != null && s.target_met === false) {
-    setText(note, t("target_missed", { target: n1(s.target_days), days: n1(tr.days) }));
+    // Met or not is judged on the wall clock with failures and restarts (goodput.days).
+    setText(note, t("target_missed", { target: n1(s.target_days), days: n1(v.goodput?.days ?? tr.days), clean: n1(tr.days) }));
     note.hidden = false;
   } else note.hidden = true;
 

@@ -598,22 +598,18 @@ void default_batch(const json& o, Scenario& s) {
   const int64_t preferred = finetune ? 64 : std::max<int64_t>(1, static_cast<int64_t>(std::llround(4194304.0 / seq)));
   const int64_t held = std::max<int64_t>(1, static_cast<int64_t>(std::floor(t.tokens / seq)));
   t.global_batch = std::min(preferred, held);
-  const std::string n = std::to_string(t.global_batch);
-  if (t.global_batch < preferred)
-    s.defaults_applied.push_back(coded("default_global_batch_cut",
-                                       "training.global_batch = {sequences} sequences (default, cut to the {sequences} "
-                                       "sequences of seq_len that training.tokens holds)",
-                                       {{"sequences", n}}));
-  else if (finetune)
-    s.defaults_applied.push_back(coded("default_global_batch_finetune",
-                                       "training.global_batch = {sequences} sequences (default for a fine-tune: 64 "
-                                       "sequences per step, as Llama 2's supervised fine-tuning)",
-                                       {{"sequences", n}}));
-  else
-    s.defaults_applied.push_back(
-        coded("default_global_batch",
-              "training.global_batch = {sequences} sequences (default: about 4M tokens per step, as Llama 2)",
-              {{"sequences", n}}));
+  struct Note {
+    const char* code;
+    const char* en;
+  };
+  static constexpr Note kNotes[] = {
+      {"default_global_batch", "training.global_batch = {sequences} sequences (default: about 4M tokens per step, as Llama 2)"},
+      {"default_global_batch_finetune",
+       "training.global_batch = {sequences} sequences (default for a fine-tune, as Llama 2's SFT)"},
+      {"default_global_batch_cut",
+       "training.global_batch = {sequences} sequences (default, cut to what training.tokens holds)"}};
+  const Note& n = kNotes[t.global_batch < preferred ? 2 : finetune ? 1 : 0];
+  s.defaults_applied.push_back(coded(n.code, n.en, {{"sequences", std::to_string(t.global_batch)}}));
 }
 
 // seq_len and the global batch: fixed, in tokens, or a range the search picks from.
@@ -626,8 +622,7 @@ void read_batch(Reader& r, const json& o, const std::string& P, Scenario& s) {
   if (const auto ds = o.find("dataset"); ds != o.end() && ds->contains("avg_tokens")) {
     if (const double avg = ds->at("avg_tokens").get<double>(); avg > static_cast<double>(t.seq_len))
       return r.fail(P + "/dataset/avg_tokens", "avg_tokens_over_seq_len",
-                    "is longer than training.seq_len ({seq_len}): samples are cut at seq_len, so samples × avg_tokens "
-                    "would count tokens never trained; raise seq_len or give the average after the cut, got {got}",
+                    "is longer than training.seq_len ({seq_len}), where samples are cut, got {got}",
                     {{"seq_len", std::to_string(t.seq_len)}, {"got", input::show(ds->at("avg_tokens"))}});
   }
   auto gb = r.integer(o, P, "global_batch", false, 1, 100'000'000);

@@ -2,6 +2,7 @@
 // docs/cost.md, and the Llama 3 reliability reference point.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdio>
 #include <algorithm>
 #include <fstream>
 #include <limits>
@@ -28,6 +29,13 @@ json value_of(const std::string& envelope) {
   INFO(envelope.substr(0, 400));
   REQUIRE(env["ok"] == true);
   return env["value"];
+}
+
+// A number as the core's texts print days: one decimal.
+std::string fmt1(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  return buf;
 }
 
 // The example scenario (70B, 15T tokens, H100, 60 days) with `patch` merged in.
@@ -356,6 +364,18 @@ TEST_CASE("the rule of thumb with its arithmetic corrected", "[quick_estimate]")
   CHECK(text.find("4,096 GPUs") != std::string::npos);
   const json half = value_of(evaluate_json(example_with({{"assume", {{"cluster_efficiency", 0.5}}}})));
   CHECK(half["quick_estimate"]["gpus_raw"].get<double>() == Approx(70.553706496 * 20 / 40).epsilon(1e-12));
+  // Why the full answer differs: met (compute), missed (it says so and gives the days
+  // with failures, not "must finish within"), and an adapter fine-tune (far below 20 B).
+  CHECK(e["why"]["code"] == "estimate_compute");
+  const json missed = value_of(evaluate_json(example_with({{"gpu", "h20-96gb"}})));
+  REQUIRE(missed["search"]["target_met"] == false);
+  CHECK(missed["quick_estimate"]["why"]["code"] == "estimate_missed");
+  CHECK(missed["quick_estimate"]["why"]["params"]["days"] == fmt1(missed["goodput"]["days"].get<double>()));
+  json adapter = json::parse(read("examples/lora-qwen2.5-72b-8xh100.json"));
+  adapter.erase("parallel");  // the GPU count open: the fewest that fit
+  const json lora = value_of(evaluate_json(adapter.dump()));
+  REQUIRE(lora["plan"]["gpus"].get<int>() < lora["quick_estimate"]["gpus"].get<int>());
+  CHECK(lora["quick_estimate"]["why"]["code"] == "estimate_adapter");
   // Called directly with a vanishing memory (the fuzzer's 9.6e-318 GiB, which the scenario
   // reader now refuses): the ratio overflows to infinity, and the count stops at 10^15
   // instead of an undefined cast.

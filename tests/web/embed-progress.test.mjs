@@ -222,11 +222,13 @@ test("Copy embed code offers the iframe and the <gpucalc-calculator> element, en
   await page.locator("#embed-codes").waitFor();
   const iframe = await page.inputValue("#embed-iframe");
   const element = await page.inputValue("#embed-element");
-  assert.match(iframe, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed=1#s=[\w-]+" title="gpucalc"/);
+  assert.match(iframe, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed=1&amp;lang=en#s=[\w-]+" title="gpucalc"/);
   assert.match(element, /^<script src="http:\/\/127\.0\.0\.1:\d+\/embed\.js" defer><\/script>\n<gpucalc-calculator lang="en" scenario='\{.*\}'><\/gpucalc-calculator>$/);
   assert.equal(await page.locator("#copy-embed-element").isVisible(), true);
   await page.click("#lang");
   await page.waitForFunction(() => document.querySelector("#embed-element").value.includes('lang="zh"'));
+  // The iframe too opens in the reader's language, whatever the blog visitor's browser asks.
+  assert.match(await page.inputValue("#embed-iframe"), /\?embed=1&amp;lang=zh#s=/);
   assert.equal(await page.locator("label[for=embed-element]").innerText(), "网页组件 <gpucalc-calculator>（自动调整高度）");
 
   // The element snippet, pasted into another origin's page, shows the same answer.

@@ -227,6 +227,41 @@ test("a bad value shows an error at its field, and recovers", async () => {
   await waitForAnswer(page, "2048");
 });
 
+test("a bad value in an owned-cluster field stops holding the answer once the box is unticked", async () => {
+  await page.evaluate(() => {
+    const d = document.getElementById("q-owned").closest("details");
+    if (d) d.open = true;
+  });
+  await page.check("#q-owned");
+  await page.fill("#q-own-years", "abc");
+  await page.locator("#answer.stale").waitFor();
+  await page.uncheck("#q-owned");
+  await page.waitForFunction(() => !document.querySelector("#answer.stale") && document.querySelector("#quick-error").hidden);
+  // The answer follows edits again.
+  const before = String(await waitForAnswer(page));
+  await page.fill("#q-goal", "30");
+  assert.notEqual(String(await waitForAnswer(page, before)), before);
+  await page.evaluate(() => (document.getElementById("q-own-years").value = ""));
+  await page.fill("#q-goal", "60");
+  await waitForAnswer(page);
+});
+
+test("a missed deadline's note gives the days it is judged on (failures included), not the shorter failure-free days", async () => {
+  // The default job on H20: 56.1 days without failures, 60.5 with them, against 60.
+  const before = String(await waitForAnswer(page));
+  await page.selectOption("#q-gpu", "h20-96gb");
+  await waitForAnswer(page, before);
+  const want = cliEvaluate({ ...defaultScenario(), gpu: "h20-96gb" }).value;
+  assert.equal(want.search.target_met, false);
+  assert.ok(want.training.days < 60 && want.goodput.days > 60, `${want.training.days} / ${want.goodput.days}`);
+  const note = await page.locator("#target-note").innerText();
+  assert.ok(note.includes(want.goodput.days.toFixed(1)) && note.includes(want.training.days.toFixed(1)), note);
+  const h100 = String(await waitForAnswer(page));
+  await page.selectOption("#q-gpu", "h100-sxm-80gb");
+  await waitForAnswer(page, h100);
+  assert.equal(await page.locator("#target-note").isHidden(), true);
+});
+
 test("Quick mode: a model by parameter count, and tokens from a fine-tuning dataset", async () => {
   await page.selectOption("#q-model", "@params");
   await page.fill("#q-params", "13B");
