@@ -11,8 +11,11 @@
 #include <nlohmann/json.hpp>
 
 #include "gpucalc/api.hpp"
+#include "messages.hpp"
 
 namespace {
+
+std::string g_lang = "en";  // the reader's language for the core's messages (--lang)
 
 constexpr const char* kUsage = R"(gpucalc — LLM training GPU calculator (大模型训练 GPU 计算器)
 
@@ -36,6 +39,11 @@ Usage:
                              model presets (with counted parameters) as JSON.
   gpucalc --help             this text
   gpucalc --version          the version
+
+Options:
+  --lang en|zh               the language of the errors and warnings printed on
+                             stderr (default: GPUCALC_LANG, else en); the JSON
+                             answers carry each message's code and English text.
 
 Exit status: 0 answered; 2 bad input or usage (the message names the JSON
 pointer of the field, e.g. "/training/seq_len: must be a positive integer, got -4").
@@ -70,7 +78,8 @@ int print_envelope(const std::string& out) {
   if (!env.value("ok", false)) {
     const auto& e = env["error"];
     const std::string path = e.value("path", "");
-    std::cerr << "gpucalc: " << (path.empty() ? "(scenario)" : path) << ": " << e.value("message", "") << "\n";
+    std::cerr << "gpucalc: " << (path.empty() ? "(scenario)" : path) << ": " << gpucalc::cli::localized(e, g_lang)
+              << "\n";
     return 2;
   }
   std::cout << env["value"].dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
@@ -84,13 +93,14 @@ int print_export(const std::string& out) {
   const auto& v = env["value"];
   std::cout << v.value("text", "");
   for (const auto& w : v["warnings"])
-    std::cerr << "gpucalc: warning [" << w.value("code", "") << "]: " << w.value("message", "") << "\n";
+    std::cerr << "gpucalc: warning [" << w.value("code", "") << "]: " << gpucalc::cli::localized(w, g_lang) << "\n";
   return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (std::string bad; !gpucalc::cli::take_language(argc, argv, g_lang, bad)) return usage_error(bad);
   if (argc < 2) return usage_error("missing command");
   const std::string cmd = argv[1];
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {

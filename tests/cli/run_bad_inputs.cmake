@@ -1,4 +1,5 @@
-# Runs GPUCALC evaluate on every line of TABLE; each must exit 2 and name its path.
+# Runs GPUCALC evaluate on every line of TABLE; each must exit 2 and name its path, in
+# English and with --lang zh, whose message must be the Chinese one (not the English).
 file(STRINGS "${TABLE}" lines ENCODING UTF-8)
 set(n 0)
 set(bad 0)
@@ -20,6 +21,12 @@ foreach(line IN LISTS lines)
   string(FIND "${err}" "gpucalc: ${path}: " at)
   if(NOT rc EQUAL 2 OR at EQUAL -1)
     message(SEND_ERROR "case ${n}: expected exit 2 naming '${path}', got exit ${rc}: ${err}")
+    math(EXPR bad "${bad} + 1")
+  endif()
+  execute_process(COMMAND "${GPUCALC}" evaluate "${tmp}" --lang zh RESULT_VARIABLE rc_zh ERROR_VARIABLE err_zh TIMEOUT 10)
+  string(FIND "${err_zh}" "gpucalc: ${path}: " at_zh)
+  if(NOT rc_zh EQUAL 2 OR at_zh EQUAL -1 OR err_zh STREQUAL err)
+    message(SEND_ERROR "case ${n} (--lang zh): expected exit 2 naming '${path}' in Chinese, got exit ${rc_zh}: ${err_zh}")
     math(EXPR bad "${bad} + 1")
   endif()
 endforeach()
