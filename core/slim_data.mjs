@@ -55,6 +55,8 @@ const DROP = {
     ["gpus", "*", "variants"],
     // The maker's name: no answer prints it (the page groups its catalog, presets.js, by it).
     ["gpus", "*", "vendor"],
+    // The name in Chinese: the Chinese page's strings carry it (locales/zh.js DATA_TEXT).
+    ["gpus", "*", "name_zh"],
   ],
   // The validation spread: the core reads the counts, quantiles and bands; the ratios behind
   // them, the methods' prose and the coverage figures are for people (`gpucalc` native keeps

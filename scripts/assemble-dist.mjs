@@ -192,7 +192,8 @@ const gpus = gpuData.gpus.map((g) => {
     // What the page reads (ids, names, vendor, the specs the core and the Expert form use);
     // the catalog's descriptive fields (arch, form factor, memory type, reference id, export
     // control, least-sure spec) stay in data/gpus.json and `gpucalc catalog gpus`.
-    const unread = /^(source|sources|notes?|about|arch|form_factor|memory_type|reference_id|export_control|least_sure)$/;
+    // The Chinese name goes to the Chinese strings (DATA_TEXT below), not to every reader.
+    const unread = /^(source|sources|notes?|about|arch|form_factor|memory_type|reference_id|export_control|least_sure|name_zh)$/;
     if (["string", "number", "boolean"].includes(typeof x) && !unread.test(k)) out[k] = x;
   }
   return out;
@@ -299,11 +300,14 @@ const zhTemplates = (keep) => Object.fromEntries(Object.entries(messages).filter
 const priceTypesZh = Object.fromEntries(
   gpuData.gpus.flatMap((g) => (g.prices ?? []).filter((p) => p.type && p.type_zh).map((p) => [p.type, p.type_zh])),
 );
+// An accelerator's name (data/gpus.json `name_zh` beside `name`: the message parameter
+// {gpu}, the GPU list, the answer's subline), likewise.
+const gpuNamesZh = Object.fromEntries(gpuData.gpus.filter((g) => g.name_zh).map((g) => [g.name, g.name_zh]));
 writeFileSync(
   path.join(DIST, "locales", "zh.js"),
   readFileSync(path.join(DIST, "locales", "zh.js"), "utf8") +
     `\nexport const MESSAGES = ${JSON.stringify(zhTemplates(true))};\n` +
-    `export const DATA_TEXT = ${JSON.stringify({ type: priceTypesZh })};\n`,
+    `export const DATA_TEXT = ${JSON.stringify({ type: priceTypesZh, gpu: gpuNamesZh })};\n`,
 );
 writeFileSync(
   path.join(DIST, "locales", "messages.zh.js"),

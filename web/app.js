@@ -614,7 +614,7 @@ function fillQuickSelects() {
   const vendors = [...new Set(GPUS.map((x) => x.vendor || "—"))];
   g.replaceChildren(
     ...vendors.map((v) =>
-      el("optgroup", { label: v }, GPUS.filter((x) => (x.vendor || "—") === v).map((x) => el("option", { value: x.id, text: x.label }))),
+      el("optgroup", { label: v }, GPUS.filter((x) => (x.vendor || "—") === v).map((x) => el("option", { value: x.id, text: i18n.dataValue("gpu", x.label) }))),
     ),
     el("optgroup", { label: t("other") }, el("option", { value: "@custom", text: t("custom_expert") })),
   );

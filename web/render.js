@@ -4,7 +4,7 @@
 import { curveChart, curveLegend, stackedBar } from "./charts.js";
 import { $, el, fill, patch, setText } from "./dom.js";
 import * as F from "./format.js";
-import { coreMessage, lang, messagesKey, prose, raw, t } from "./i18n.js";
+import { coreMessage, dataValue, lang, messagesKey, prose, raw, t } from "./i18n.js";
 import { gpuById } from "./presets.js";
 import { FIELD_BY_PATH } from "./schema.js";
 import { hostMemoryNote, jobHeadlineFacts, jobSubline, modelJobFacts } from "./render-job.js";
@@ -68,7 +68,7 @@ const days = (v) => t("n_days", { v: F.num(L(), v, v < 10 ? 2 : 1) });
 export function gpuShort(id, gpu) {
   const preset = gpuById(id);
   if (preset) return L() === "zh" ? preset.short_zh : preset.short;
-  return gpu?.name ?? String(id ?? "GPU");
+  return gpu?.name ? dataValue("gpu", gpu.name) : String(id ?? "GPU");
 }
 
 // A number with its formula and source behind a click. `source` is text, or a list of
@@ -132,7 +132,7 @@ export function renderHeadline(v, ctx) {
     model,
     jobSubline(v, ctx.scenario),
     t("n_tokens", { v: big(tr.tokens ?? ctx.scenario?.training?.tokens) }),
-    v.gpu?.name ?? gpu,
+    v.gpu?.name ? dataValue("gpu", v.gpu.name) : gpu,
     `${planText(plan)} · ZeRO-${plan.zero_stage} · ${t("recompute")} ${t(`recompute_${plan.recompute}`)}`,
   ]
     .filter(Boolean)
@@ -543,7 +543,7 @@ function renderModel(v) {
   patch($("model-facts"), ...facts);
 
   const gpu = v.gpu ?? {};
-  setText($("gpu-title"), `${gpu.name ?? ""} · ${t("peak", { v: n0(gpu.peak_tflops), p: String(gpu.precision ?? "").toUpperCase() })}`);
+  setText($("gpu-title"), `${gpu.name ? dataValue("gpu", gpu.name) : ""} · ${t("peak", { v: n0(gpu.peak_tflops), p: String(gpu.precision ?? "").toUpperCase() })}`);
   const specs = gpu.specs && typeof gpu.specs === "object" ? Object.entries(gpu.specs) : [];
   const table = $("spec-table");
   // The table is the GPU's alone: rebuilt only when the GPU or the language changes.

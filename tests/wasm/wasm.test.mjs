@@ -160,8 +160,9 @@ describe("compare and catalog: wasm == native CLI", () => {
         assert.ok(want.gpus.some((g) => g.notes) && !got.value.gpus.some((g) => g.notes));
         delete want.about;  // the file's description, for people
         for (const g of want.gpus) {
-          // ...and without a family's sub-models and the maker's name, which no answer prints.
-          for (const k of ["notes", "least_sure", "form_factor", "memory_type", "reference_id", "export_control", "variants", "vendor"]) delete g[k];
+          // ...and without a family's sub-models, the maker's name and the Chinese name, which no
+          // answer prints.
+          for (const k of ["notes", "least_sure", "form_factor", "memory_type", "reference_id", "export_control", "variants", "vendor", "name_zh"]) delete g[k];
           for (const v of Object.values(g)) if (v && typeof v === "object" && !Array.isArray(v)) for (const k of ["note", "derived", "unsourced"]) delete v[k];
           // The host link's citation, which no answer prints.
           if (g.host_link_gbs) g.host_link_gbs = { value: g.host_link_gbs.value };
