@@ -2,6 +2,7 @@
 // answer as JSON, and exits 2 with "PATH: message" for bad input.
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -55,6 +56,8 @@ int usage_error(const std::string& msg) {
 }
 
 bool read_all(const std::string& file, std::string& out) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec)) return false;  // opens, then reads as nothing
   if (file == "-") {
     out.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
     return !std::cin.bad();
@@ -121,7 +124,7 @@ int main(int argc, char** argv) {
       return usage_error("export takes FILE --format megatron|torchtitan|deepspeed|llamafactory");
     std::string text;
     if (!read_all(argv[2], text)) {
-      std::cerr << "gpucalc: cannot read '" << argv[2] << "'\n";
+      std::cerr << "gpucalc: cannot read '" << argv[2] << "' (a readable file, or - for standard input)\n";
       return 2;
     }
     return print_export(gpucalc::export_json(text, argv[4]));
@@ -142,7 +145,7 @@ int main(int argc, char** argv) {
   }
   std::string text;
   if (!read_all(argv[2], text)) {
-    std::cerr << "gpucalc: cannot read '" << argv[2] << "'\n";
+    std::cerr << "gpucalc: cannot read '" << argv[2] << "' (a readable file, or - for standard input)\n";
     return 2;
   }
   return print_envelope(cmd == "search"    ? gpucalc::search_json(text, top_k)
