@@ -186,9 +186,7 @@ std::optional<std::string> best_by(const std::vector<CompareRow>& rows, Eligible
 
 // A row that can run: its layout fits in memory and, with target.max_cost, it stays within
 // the budget.
-bool runs(const Answer& a) {
-  return a.chosen.best.fits && (!a.scenario.max_cost || a.search.budget_met);
-}
+bool runs(const Answer& a) { return a.chosen.best.fits && (!a.scenario.max_cost || a.search.budget_met); }
 // A row that answers the question asked: it runs and, with target.days, meets the deadline.
 bool answers(const Answer& a) { return runs(a) && (!a.scenario.target_days || a.search.target_met); }
 
@@ -210,7 +208,8 @@ void summarize(CompareAnswer& out) {
   out.fewest_gpus = best_by(out.rows, answers, [](const Answer& a) {
     return std::optional(static_cast<double>(a.chosen.best.layout.gpus()));
   });
-  out.fastest = best_by(out.rows, runs, [](const Answer& a) { return std::optional(a.chosen.outcome.goodput.wall_days); });
+  out.fastest =
+      best_by(out.rows, runs, [](const Answer& a) { return std::optional(a.chosen.outcome.goodput.wall_days); });
   if (one_currency)
     out.cheapest = best_by(out.rows, answers,
                            [&](const Answer& a) { return cost(a) ? std::optional(cost(a)->total) : std::nullopt; });

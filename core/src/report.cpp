@@ -701,10 +701,11 @@ void quick_estimate_json(JsonWriter& w, const Scenario& s, const Candidate& best
   if (s.constraints.gpus) {
     why = coded("estimate_fixed", "the full answer uses the {n} GPUs the scenario fixes.", {{"n", ns}});
   } else if (is_adapter_stage(p.training) && n < q.gpus) {
-    why = coded("estimate_adapter", "a LoRA/QLoRA fine-tune trains adapters only, far below 20 B per parameter: {n} GPUs.",
-                {{"n", ns}});
+    why = coded("estimate_adapter",
+                "a LoRA/QLoRA fine-tune trains adapters only, far below 20 B per parameter: {n} GPUs.", {{"n", ns}});
   } else if (n > q.gpus && s.target_days && o.goodput.wall_days > *s.target_days) {
-    why = coded("estimate_missed", "the full answer, {n} GPUs, misses the {target_days}-day target: {days} days with failures.",
+    why = coded("estimate_missed",
+                "the full answer, {n} GPUs, misses the {target_days}-day target: {days} days with failures.",
                 {{"n", ns}, {"target_days", fmt("%.4g", *s.target_days)}, {"days", fmt("%.1f", o.goodput.wall_days)}});
   } else if (n > q.gpus && s.target_days) {
     why = coded("estimate_compute",

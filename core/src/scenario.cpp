@@ -603,7 +603,8 @@ void default_batch(const json& o, Scenario& s) {
     const char* en;
   };
   static constexpr Note kNotes[] = {
-      {"default_global_batch", "training.global_batch = {sequences} sequences (default: about 4M tokens per step, as Llama 2)"},
+      {"default_global_batch",
+       "training.global_batch = {sequences} sequences (default: about 4M tokens per step, as Llama 2)"},
       {"default_global_batch_finetune",
        "training.global_batch = {sequences} sequences (default for a fine-tune, as Llama 2's SFT)"},
       {"default_global_batch_cut",

@@ -1,9 +1,9 @@
 // Money, energy and goodput: each number worked out by hand from the formulas in
 // docs/cost.md, and the Llama 3 reliability reference point.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
-#include <algorithm>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>

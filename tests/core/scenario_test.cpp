@@ -1,7 +1,7 @@
 // Scenario format v1: good input parses to the right structs; every bad input in
 // tests/cli/bad_inputs.txt is refused with the JSON pointer of its field.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -84,11 +84,12 @@ TEST_CASE("an absent global batch defaults to about 4M tokens and says so", "[sc
 // sequences the tokens hold.
 TEST_CASE("a fine-tune's absent global batch defaults to 64 sequences, cut to the tokens", "[scenario]") {
   const auto batch = [](const std::string& training) {
-    auto s = parse_scenario(R"({"model":"qwen2.5-7b","gpu":"rtx-4090-24gb","training":{"seq_len":2048)" + training +
-                            "}}");
+    auto s =
+        parse_scenario(R"({"model":"qwen2.5-7b","gpu":"rtx-4090-24gb","training":{"seq_len":2048)" + training + "}}");
     REQUIRE(s.ok());
     const auto& d = s->defaults_applied;
-    const auto it = std::find_if(d.begin(), d.end(), [](const auto& m) { return m.code.rfind("default_global_batch", 0) == 0; });
+    const auto it =
+        std::find_if(d.begin(), d.end(), [](const auto& m) { return m.code.rfind("default_global_batch", 0) == 0; });
     REQUIRE(it != d.end());
     return std::pair(s->problem.training.global_batch, it->code);
   };
