@@ -243,6 +243,23 @@ const modelTests = {};  // every preset's test, kept or not (printed)
 }
 spread.time.models = modelBands;
 spread.time.model_method = "per model preset with at least 3 counted Megatron pre-training runs that sit to one side of their regime's centre (mean shift of the log ratio more than t(0.95, n-1) standard errors from 0): the same 80% prediction interval over that preset's runs; an answer on that preset with the same stack takes the union of it and its regime's band";
+// ---- The highest utilisation any counted run measured, in gpucalc's own convention (the
+// answer's MFU and HFU, scaled by predicted / measured step time): an assume.mfu or
+// assume.hfu above it is warned about (core/src/report.cpp), since no published run
+// gpucalc was checked against went that fast. Rows that take their time from assume.*
+// measure nothing of the kind and are left out.
+const utilisation = (() => {
+  const best = { n: 0, mfu_max: 0, mfu_row: "", hfu_max: 0, hfu_row: "" };
+  for (const x of counted) {
+    const r = timeRatio(x.primary), perf = x.v.performance;
+    if (r === null || perf.time_model !== "predicted") continue;
+    best.n++;
+    if (perf.mfu / r > best.mfu_max) Object.assign(best, { mfu_max: r4(perf.mfu / r), mfu_row: x.row.id });
+    if (perf.hfu / r > best.hfu_max) Object.assign(best, { hfu_max: r4(perf.hfu / r), hfu_row: x.row.id });
+  }
+  return best;
+})();
+spread.time.utilisation = utilisation;
 // In-sample coverage: how many counted rows' ratios fall inside their regime's band.
 const inBand = counted.filter((x) => bands[x.regime] && timeRatio(x.primary) !== null);
 const covered = inBand.filter((x) => { const r = timeRatio(x.primary), b = bands[x.regime]; return r >= b.p10 && r <= b.p90; });
@@ -350,6 +367,7 @@ function regimeTable() {
     `- **InternEvo 7B on 1,024 A100** shards the optimizer within each 8-GPU node (zero1=8, fed as \`parallel.shard\` 8): +11% on its tokens/s; its checkpointed TFLOP/s row stays +28%.\n` +
     `- **SmolLM3 (${errOf('smollm3_3b_384xh100')})** is a whole-run average (11.2T tokens over 24 days on 384 GPUs, downtime and long-context stages included), a lower bound on the steady rate the model predicts; a third-party write-up puts the run's plateau at 14k tokens/s/GPU. Since 2026-12-04 it runs on the PyTorch-native profile (framework torchtitan: nanotron has no Transformer Engine and calls flash-attn 2), not the Megatron one its sequence-parallel TP had put it on (+47.3% then).\n`;
   t += `\nP10–P90 coverage on these rows: ${coverage.inside} of ${coverage.rows} (${pc(coverage.fraction)}) inside their regime's band; median band width (P90/P10 − 1) ${pc(coverage.median_band_width)}.\n`;
+  t += `\nThe highest utilisation among these ${utilisation.n} runs, in gpucalc's convention (the answer's MFU and HFU scaled by predicted / measured step time): MFU ${pc(utilisation.mfu_max)} (${utilisation.mfu_row}), HFU ${pc(utilisation.hfu_max)} (${utilisation.hfu_row}). A scenario's \`assume.mfu\` or \`assume.hfu\` above it gets a warning (\`assume_mfu_above_measured\`, \`assume_hfu_above_measured\`): no run the model is checked against went that fast.\n`;
   return t;
 }
 

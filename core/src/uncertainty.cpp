@@ -53,6 +53,11 @@ std::vector<double> numbers_at(const json& j, const char* key) {
   return out;
 }
 
+std::string text_at(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 const json& object_at(const json& j, const char* key) {
   static const json empty = json::object();
   auto it = j.find(key);
@@ -105,6 +110,11 @@ const ValidationSpread& validation_spread() {
     };
     bands(object_at(t, "regimes"), v.regimes);
     bands(object_at(t, "models"), v.models);
+    const json& u = object_at(t, "utilisation");
+    v.mfu_max = number_at(u, "mfu_max", 0);
+    v.hfu_max = number_at(u, "hfu_max", 0);
+    v.mfu_row = text_at(u, "mfu_row");
+    v.hfu_row = text_at(u, "hfu_row");
     const bool finite = std::isfinite(v.time_p10) && std::isfinite(v.time_p50) && std::isfinite(v.time_p90) &&
                         std::isfinite(v.memory_low) && std::isfinite(v.memory_high);
     // The ratios, when embedded (the wasm build leaves them out: core/slim_data.mjs), are the

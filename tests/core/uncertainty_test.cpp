@@ -439,6 +439,43 @@ TEST_CASE("assume.mfu sets the step time: no validation range for time", "[uncer
   CHECK(v["uncertainty"]["memory"]["basis"] == "validation");
 }
 
+TEST_CASE("an assumed MFU or HFU above every measured run is warned about", "[uncertainty]") {
+  // The highest MFU among the counted runs: fms-fsdp's Llama 2 7B, HSDP with torch.compile on
+  // 128 A100, 4,550 tokens/s per GPU (validation/fmsfsdp2405_llama2_7b_128xa100_hsdp_compile.json).
+  // PaLM's model FLOPs per token (Chowdhery et al. 2022, App. B): 6 N + 12 L h s, N the
+  // matmul weights (32 layers of 4·4096² + 3·4096·11008, and the 4096 × 32000 output head).
+  const double n_matmul = 32 * (4.0 * 4096 * 4096 + 3.0 * 4096 * 11008) + 4096.0 * 32000;
+  const double flops_per_token = 6 * n_matmul + 12.0 * 32 * 4096 * 4096;
+  const double measured_mfu = 4550 * flops_per_token / 312e12;  // A100 dense BF16 peak
+  const ValidationSpread& spread = validation_spread();
+  CHECK(spread.mfu_row == "fmsfsdp2405_llama2_7b_128xa100_hsdp_compile");
+  CHECK(spread.mfu_max == Approx(measured_mfu).margin(1e-4));
+  CHECK(spread.mfu_max == Approx(0.672).margin(1e-3));
+  CHECK(spread.hfu_max >= spread.mfu_max);
+
+  const std::string job = R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb","training":{"tokens":1e12,"seq_len":8192},
+    "parallel":{"gpus":64},"assume":{)";
+  const auto codes = [](const json& v) {
+    std::vector<std::string> out;
+    for (const auto& w : v["warnings"]) out.push_back(w["code"]);
+    return out;
+  };
+  const auto has = [&](const json& v, const std::string& code) {
+    const auto c = codes(v);
+    return std::find(c.begin(), c.end(), code) != c.end();
+  };
+  CHECK_FALSE(has(answer(job + R"("mfu":0.5}})"), "assume_mfu_above_measured"));
+  const json high = answer(job + R"("mfu":0.8}})");
+  REQUIRE(has(high, "assume_mfu_above_measured"));
+  for (const auto& w : high["warnings"])
+    if (w["code"] == "assume_mfu_above_measured") {
+      CHECK(w["params"]["value"] == "80");
+      CHECK(w["params"]["max"] == "67");
+    }
+  CHECK_FALSE(has(answer(job + R"("hfu":0.6}})"), "assume_hfu_above_measured"));
+  CHECK(has(answer(job + R"("hfu":0.95}})"), "assume_hfu_above_measured"));
+}
+
 TEST_CASE("calibration with torchtitan's own measurements reproduces them and reports the factors",
           "[uncertainty][calibration]") {
   // Table 1: 5,762 tokens/s per GPU at global batch 16 × 8192 on 8 GPUs is a step of

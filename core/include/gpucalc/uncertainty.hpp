@@ -62,6 +62,11 @@ struct ValidationSpread {
   // The band an answer of framework `f` takes: its framework's when it has rows, else
   // the pooled one.
   MemoryBand memory_band(Framework f) const;
+  // The highest MFU and HFU any counted run measured (gpucalc's convention: the answer's
+  // figure scaled by predicted / measured step time) and its row; 0 when not embedded.
+  // An assume.mfu or assume.hfu above it is warned about (report.cpp).
+  double mfu_max = 0, hfu_max = 0;
+  std::string mfu_row, hfu_row;
 };
 const ValidationSpread& validation_spread();
 
