@@ -76,8 +76,13 @@ export function raw(key) {
   return STRINGS[current]?.[key] ?? STRINGS.en?.[key] ?? key;
 }
 
+// English count nouns take the singular after exactly one: "1 GPU", not "1 GPUs", in the
+// page's strings and the core's English messages alike (coreMessage), whose templates
+// write the plural (data/messages.json).
+const ONE = /(^|[^\d.,])1 (GPU|sequence|layout|day|step)s(?![a-z])/gi;
+const english = (text) => (current === "en" ? text.replace(ONE, (m, before, noun) => `${before}1 ${noun}`) : text);
 export function t(key, vars = {}) {
-  return raw(key).replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+  return english(raw(key).replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m)));
 }
 
 // Static text in the page: data-i18n (text), data-i18n-aria (aria-label),
@@ -205,7 +210,7 @@ export function prose(parts, english) {
 export function coreMessage(m) {
   const message = typeof m === "string" ? m : String(m?.message ?? "");
   const table = templates[current];
-  if (current === "en") return { text: message, translated: true };
+  if (current === "en") return { text: english(message), translated: true };
   if (m && typeof m === "object" && missingMessages(m)) {
     loadMoreMessages();
     return { text: "…", translated: true };

@@ -18,6 +18,17 @@ const schema = await load("schema.js");
 const { shapeForParams } = await load("shape.js");
 const { sweep, markPareto } = await load("explore.js");
 
+describe("strings", () => {
+  test("English count nouns take the singular after exactly one, in the page's strings and the core's messages", async () => {
+    const i18n = await load("i18n.js");
+    assert.equal(i18n.t("estimate_value", { n: "1", raw: "0.4" }), "≈ 1 GPU (0.4 before rounding).");
+    assert.equal(i18n.t("estimate_value", { n: "21", raw: "21.3" }), "≈ 21 GPUs (21.3 before rounding).");
+    assert.equal(i18n.t("estimate_value", { n: "1,024", raw: "1,023.9" }), "≈ 1,024 GPUs (1,023.9 before rounding).");
+    assert.equal(i18n.t("curve_point", { n: "1", days: "0.3", h: "7", plan: "TP 1" }), "1 GPU: 0.3 days, 7 GPU-hours (TP 1)");
+    assert.equal(i18n.coreMessage({ code: "x", message: "the full answer uses the 1 GPUs the scenario fixes; 11 GPUs, 2.1 GPUs" }).text, "the full answer uses the 1 GPU the scenario fixes; 11 GPUs, 2.1 GPUs");
+  });
+});
+
 describe("format", () => {
   test("big counts: 万/亿/万亿 in Chinese, K/M/B/T in English", () => {
     assert.equal(F.big("zh", 1.5e13), "15万亿");
