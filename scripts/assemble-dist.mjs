@@ -222,6 +222,7 @@ const validationForPage = () => {
   return {
     summary: v.summary,
     regimes: v.regimes,
+    targets: v.targets,
     coverage: v.coverage,
     uncertainty: { time: { n, p10, p50, p90, ratios_sorted, regimes }, memory: { n: m.n, low: m.low, high: m.high, ratios_sorted: m.ratios_sorted } },
     rows: v.rows.map((r) => ({

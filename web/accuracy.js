@@ -49,10 +49,13 @@ function regimeSection(d) {
       el("td", { text: b ? `${ratio2(b.p10)}–${ratio2(b.p90)}` : "—" }));
   });
   const c = d.coverage ?? {};
-  // The project's target (median ≤ 8%, max ≤ 25% for dense, MoE and fine-tuning), and
-  // where the table above misses it: said, not left for the reader to find.
-  const missed = names.filter((n) => n !== "unmeasured_accelerator" && (regimes[n].median_abs_error > 0.08 || regimes[n].max_abs_error > 0.25));
-  const target = missed.length ? t("acc_target_missed", { regimes: missed.map((n) => t(`regime_${n}`)).join(t("acc_list_sep")) }) : t("acc_target_met");
+  // The project's target (scripts/validate.mjs TARGET: a median and a largest error for
+  // dense, MoE and fine-tuning), and where the table above misses it: said, not left for
+  // the reader to find.
+  const goal = d.targets ?? {};
+  const missed = names.filter((n) => n !== "unmeasured_accelerator" && (regimes[n].median_abs_error > goal.median || regimes[n].max_abs_error > goal.max));
+  const limits = { median: pct(goal.median, 0), max: pct(goal.max, 0) };
+  const target = missed.length ? t("acc_target_missed", { ...limits, regimes: missed.map((n) => t(`regime_${n}`)).join(t("acc_list_sep")) }) : t("acc_target_met", limits);
   return [
     el("h3", { class: "sub-title", text: t("acc_regimes_title") }),
     el("div", { class: "table-wrap" }, el("table", { id: "acc-regimes", class: "acc-table" }, el("thead", {}, head), el("tbody", {}, rows))),
