@@ -199,6 +199,12 @@ for (const name of regimeNames) {
   regimeMu[name] = mu;
   bands[name] = { n: logs.length, p10: r4(Math.exp(mu - w)), p50: r4(Math.exp(mu)), p90: r4(Math.exp(mu + w)),
     max_gpus: Math.max(...xs.map((x) => x.v.plan.gpus)) };
+  // The fine-tuning runs by stage: an answer of a stage with none of its own (QLoRA so far)
+  // rests on kernels no run measured, and the core widens its band (core/src/uncertainty.cpp).
+  if (name === "finetune") {
+    bands[name].stages = { full_finetune: 0, lora: 0, qlora: 0 };
+    for (const x of xs) bands[name].stages[x.row.scenario.training?.stage ?? "pretrain"] += 1;
+  }
 }
 spread.time.regimes = bands;
 spread.time.regime_method = "80% prediction interval per regime: exp(mean ± t(0.9, n-1)·sd·sqrt(1 + 1/n)) of the log ratios (Hahn & Meeker 1991 §4.7); P50 = exp(mean)";
@@ -443,7 +449,12 @@ page give the same ranges).
   custom accelerator of the same specs (so it runs on the default profile), and those
   ratios make the band, with the counted runs on parts whose profile is derived from
   siblings rather than measured (\`measured: false\` in data/perf.json: GB300); an answer
-  on such a part also takes its job's own regime band.
+  on such a part also takes its job's own regime band. The fine-tuning runs are counted by
+  stage (${Object.entries(bands.finetune?.stages ?? {}).map(([k, n]) => `${k} ${n}`).join(", ")}): a fine-tune of a stage with
+  none of its own (\`uncertainty.time.untried_stage\`; QLoRA, whose NF4 dequantisation is
+  priced but was never timed in a published run) rests on rates no run checked, as an
+  unmeasured accelerator's answer does, so its band also takes the unmeasured-accelerator
+  band.
 ${Object.entries(bands).map(([k, b]) => `  ${k}: P10 ${fx(b.p10)}, P50 ${fx(b.p50)}, P90 ${fx(b.p90)} (n ${b.n}, up to ${b.max_gpus} GPUs).`).join("\n")}
   In-sample coverage of the counted runs: ${coverage.inside} of ${coverage.rows} inside their regime's band.
   The pooled quantiles above remain for the regimes without a band.

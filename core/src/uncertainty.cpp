@@ -110,6 +110,9 @@ const ValidationSpread& validation_spread() {
     };
     bands(object_at(t, "regimes"), v.regimes);
     bands(object_at(t, "models"), v.models);
+    const json& stages = object_at(object_at(object_at(t, "regimes"), "finetune"), "stages");
+    for (const char* stage : {"full_finetune", "lora", "qlora"})
+      if (number_at(stages, stage, -1) == 0) v.stages_without_runs += std::string(" ") + stage + " ";
     const json& u = object_at(t, "utilisation");
     v.mfu_max = number_at(u, "mfu_max", 0);
     v.hfu_max = number_at(u, "hfu_max", 0);
@@ -399,9 +402,23 @@ void time_range_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
     band.p10 = std::min(band.p10, mine->p10);
     band.p90 = std::max(band.p90, mine->p90);
   }
+  // A fine-tuning stage none of the regime's runs has (QLoRA: its NF4 dequantisation is
+  // priced, never measured in a published run) rests on rates no run checked, as an
+  // unmeasured accelerator's do: its band joins the unmeasured-accelerator band.
+  const char* stage = to_string(p.training.stage);
+  const ValidationSpread::Band* unmeasured = v.regime("unmeasured_accelerator");
+  const bool untried = own && unmeasured && std::string(regime) == "finetune" &&
+                       v.stages_without_runs.find(" " + std::string(stage) + " ") != std::string::npos;
+  if (untried) {
+    band.p10 = std::min(band.p10, unmeasured->p10);
+    band.p90 = std::max(band.p90, unmeasured->p90);
+  }
   w.field("regime", regime);
   w.field("n", band.n);
   w.field("model_runs", mine ? mine->n : 0);
+  w.key("untried_stage");
+  if (untried) w.value(stage);
+  else w.value(nullptr);
   w.field("beyond_validated_scale", beyond);
   const bool ranged = basis == "validation";
   const auto range = [&](const char* key, double point) {
@@ -449,6 +466,9 @@ void time_range_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
                 (mine ? fmt("; joined with the band of the %.0f published runs of this model preset", mine->n) + " (" +
                             p.model.id + ")"
                       : "") +
+                (untried
+                     ? "; joined with the unmeasured-accelerator band, as no run of the regime is " + std::string(stage)
+                     : "") +
                 ", times each predicted time figure; goodput and prices are taken as given"
       : basis == "unavailable"
           ? std::string("the embedded validation data is missing")

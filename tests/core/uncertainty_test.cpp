@@ -476,6 +476,41 @@ TEST_CASE("an assumed MFU or HFU above every measured run is warned about", "[un
   CHECK(has(answer(job + R"("hfu":0.95}})"), "assume_hfu_above_measured"));
 }
 
+TEST_CASE("a fine-tuning stage with no published run of its own takes the unmeasured-accelerator band too",
+          "[uncertainty]") {
+  // The fine-tuning regime's runs by stage, counted from the rows themselves.
+  int qlora_rows = 0, finetune_rows = 0;
+  const json data = validation_data();
+  for (const auto& row : data["rows"])
+    if (row["regime"] == "finetune" && row["counts_toward_target"] != false) {
+      ++finetune_rows;
+      const json scenario = json::parse(read_source_file("validation/" + row["id"].get<std::string>() + ".json"));
+      if (scenario["scenario"]["training"].value("stage", "") == "qlora") ++qlora_rows;
+    }
+  const ValidationSpread& v = validation_spread();
+  const auto* finetune = v.regime("finetune");
+  const auto* unmeasured = v.regime("unmeasured_accelerator");
+  REQUIRE(finetune);
+  REQUIRE(unmeasured);
+  CHECK(finetune->n == finetune_rows);
+  REQUIRE(qlora_rows == 0);  // when a QLoRA run is added, the widening below no longer applies
+  CHECK(v.stages_without_runs == " qlora ");
+
+  const std::string job = R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb","training":{"tokens":1e9,"seq_len":2048,
+    "global_batch":16,"stage":")";
+  const json qlora = answer(job + R"(qlora"},"parallel":{"gpus":1}})")["uncertainty"]["time"];
+  CHECK(qlora["regime"] == "finetune");
+  CHECK(qlora["untried_stage"] == "qlora");
+  CHECK(qlora["ratio"]["p10"].get<double>() == Approx(std::min(finetune->p10, unmeasured->p10)));
+  CHECK(qlora["ratio"]["p90"].get<double>() == Approx(std::max(finetune->p90, unmeasured->p90)));
+  CHECK(qlora["method"].get<std::string>().find(
+            "joined with the unmeasured-accelerator band, as no run of the regime is qlora") != std::string::npos);
+  const json lora = answer(job + R"(lora"},"parallel":{"gpus":1}})")["uncertainty"]["time"];
+  CHECK(lora["untried_stage"].is_null());
+  CHECK(lora["ratio"]["p10"].get<double>() == Approx(finetune->p10));
+  CHECK(lora["ratio"]["p90"].get<double>() == Approx(finetune->p90));
+}
+
 TEST_CASE("calibration with torchtitan's own measurements reproduces them and reports the factors",
           "[uncertainty][calibration]") {
   // Table 1: 5,762 tokens/s per GPU at global batch 16 × 8192 on 8 GPUs is a step of

@@ -557,6 +557,7 @@ export default {
   oom_text_measured_high: "{used} measured ({pct} of {cap}): more than the device holds.",
   range_label: "Likely range, P10–P90 from {n} published {regime} runs{beyond}{model}",
   range_beyond: ", widened: beyond the largest validated GPU count",
+  range_untried: ", widened: none of them is a {stage} run",
   range_model: ", widened to cover the {n} published runs of {model}, which this calculator misjudges to one side",
   regime_dense: "dense pre-training",
   regime_moe: "MoE pre-training",

@@ -46,6 +46,9 @@ struct ValidationSpread {
     double p10 = 1, p50 = 1, p90 = 1;
     double max_gpus = 0;  // the largest GPU count among the regime's runs
   };
+  // The fine-tuning stages (full_finetune, lora, qlora) none of the regime's runs has, each
+  // between spaces (" qlora "): their answers' band widens (uncertainty.cpp).
+  std::string stages_without_runs;
   std::vector<std::pair<std::string, Band>> regimes;
   const Band* regime(const std::string& name) const;
   // The same interval over one model preset's Megatron pre-training runs (three at least;
