@@ -65,7 +65,7 @@ function rangeLine(v) {
     if (hasRange(u.cost) && v.cost?.currency) bits.push(`${money(v.cost.currency, u.cost.p10)}–${money(v.cost.currency, u.cost.p90)}`);
     const regime = u.regime ? t(`regime_${u.regime}`) : "";
     const model = (u.model_runs > 0 ? t("range_model", { n: u.model_runs, model: v.model?.name ?? "" }) : "") + (u.untried_stage ? t("range_untried", { stage: t(`opt_${u.untried_stage}`) }) : "");
-    parts.push(`${t("range_label", { n: u.n, regime, beyond: u.beyond_validated_scale ? t("range_beyond") : "", model })}: ${bits.join(" · ")}`);
+    parts.push(t("range_label", { n: u.n, regime, beyond: u.beyond_validated_scale ? t("range_beyond") : "", model, bits: bits.join(" · ") }));
   } else if (u?.basis && u.basis !== "validation") {
     parts.push(t("range_assumed", { what: u.basis }));
   }

@@ -555,7 +555,7 @@ export default {
   oom_text_measured_low: "{used} measured ({pct} of {cap}): under the 80% below which Fujii et al. 2024 saw no out-of-memory failure in 454 runs.",
   oom_text_measured_medium: "{used} measured ({pct} of {cap}): above the 80% below which Fujii et al. 2024 saw no out-of-memory failure in 454 runs.",
   oom_text_measured_high: "{used} measured ({pct} of {cap}): more than the device holds.",
-  range_label: "Likely range, P10–P90 from {n} published {regime} runs{beyond}{model}",
+  range_label: "Likely range, P10–P90 from {n} published {regime} runs{beyond}{model}: {bits}",
   range_beyond: ", widened: beyond the largest validated GPU count",
   range_untried: ", widened: none of them is a {stage} run",
   range_model: ", widened to cover the {n} published runs of {model}, which this calculator misjudges to one side",

@@ -551,7 +551,7 @@ export default {
   oom_text_measured_low: "实测 {used}（{cap} 的 {pct}）：低于 80%（Fujii 等 2024 的 454 次运行中，低于 80% 的没有一次 OOM）。",
   oom_text_measured_medium: "实测 {used}（{cap} 的 {pct}）：高于 80%（Fujii 等 2024 的 454 次运行中，低于 80% 的没有一次 OOM）。",
   oom_text_measured_high: "实测 {used}（{cap} 的 {pct}）：超过显存容量。",
-  range_label: "可能区间（P10–P90，依据 {n} 次公开的{regime}实测{beyond}{model}）",
+  range_label: "可能区间（P10–P90，依据 {n} 次公开的{regime}实测{beyond}{model}）：{bits}",
   range_beyond: "；超出已验证的最大 GPU 数，区间已放宽",
   range_untried: "；其中没有 {stage} 实测，区间已放宽",
   range_model: "；{model} 的 {n} 次公开实测一致偏向一侧，区间按其放宽",
