@@ -335,32 +335,39 @@ std::string upper(std::string x) {
   return x;
 }
 
-// Why no GPU count meets target.days, which plan is shown, and what would meet it
-// (search.hpp DeadlineMiss).
 // An assume.mfu or assume.hfu above the highest any published run in validation/ measured
 // (data/uncertainty.json time.utilisation, written by scripts/validate.mjs): the answer
 // then rests on a utilisation no run gpucalc was checked against reached.
 void utilisation_warnings(const Problem& p, std::vector<Message>& w) {
+  struct Check {
+    const char* code;
+    const char* en;
+    std::optional<double> assumed;
+    double max;
+    const std::string& row;
+  };
   const ValidationSpread& v = validation_spread();
-  const auto pct = [](double x) { return fmt("%.0f", x * 100); };
-  if (p.efficiency.mfu && v.mfu_max > 0 && *p.efficiency.mfu > v.mfu_max)
-    w.push_back(coded("assume_mfu_above_measured",
-                      "assume.mfu = {value}% is above the highest MFU measured in the {n} published runs gpucalc "
-                      "is checked against ({max}%, validation/{row}): this answer is likely too fast",
-                      {{"value", pct(*p.efficiency.mfu)},
-                       {"n", std::to_string(v.time_n)},
-                       {"max", pct(v.mfu_max)},
-                       {"row", v.mfu_row}}));
-  if (p.efficiency.hfu && v.hfu_max > 0 && *p.efficiency.hfu > v.hfu_max)
-    w.push_back(coded("assume_hfu_above_measured",
-                      "assume.hfu = {value}% is above the highest HFU measured in the {n} published runs gpucalc "
-                      "is checked against ({max}%, validation/{row}): this answer is likely too fast",
-                      {{"value", pct(*p.efficiency.hfu)},
-                       {"n", std::to_string(v.time_n)},
-                       {"max", pct(v.hfu_max)},
-                       {"row", v.hfu_row}}));
+  const Check checks[] = {
+      {"assume_mfu_above_measured",
+       "assume.mfu = {value}% is above the highest MFU measured in the {n} published runs gpucalc is checked "
+       "against ({max}%, validation/{row}): this answer is likely too fast",
+       p.efficiency.mfu, v.mfu_max, v.mfu_row},
+      {"assume_hfu_above_measured",
+       "assume.hfu = {value}% is above the highest HFU measured in the {n} published runs gpucalc is checked "
+       "against ({max}%, validation/{row}): this answer is likely too fast",
+       p.efficiency.hfu, v.hfu_max, v.hfu_row},
+  };
+  for (const Check& c : checks)
+    if (c.assumed && c.max > 0 && *c.assumed > c.max)
+      w.push_back(coded(c.code, c.en,
+                        {{"value", fmt("%.0f", *c.assumed * 100)},
+                         {"n", std::to_string(v.time_n)},
+                         {"max", fmt("%.0f", c.max * 100)},
+                         {"row", c.row}}));
 }
 
+// Why no GPU count meets target.days, which plan is shown, and what would meet it
+// (search.hpp DeadlineMiss).
 void deadline_notes(const Scenario& s, const DeadlineMiss& m, const Candidate& best, std::vector<Message>& w) {
   const Problem& p = s.problem;
   const Layout& f = m.fastest.layout;
