@@ -80,9 +80,9 @@ export function raw(key) {
 // page's strings and the core's English messages alike (coreMessage), whose templates
 // write the plural (data/messages.json).
 const ONE = /(^|[^\d.,])1 (GPU|sequence|layout|day|step)s(?![a-z])/gi;
-const english = (text) => (current === "en" ? text.replace(ONE, (m, before, noun) => `${before}1 ${noun}`) : text);
+const singular = (text) => (current === "en" ? text.replace(ONE, (m, before, noun) => `${before}1 ${noun}`) : text);
 export function t(key, vars = {}) {
-  return english(raw(key).replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m)));
+  return singular(raw(key).replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m)));
 }
 
 // Static text in the page: data-i18n (text), data-i18n-aria (aria-label),
@@ -210,7 +210,7 @@ export function prose(parts, english) {
 export function coreMessage(m) {
   const message = typeof m === "string" ? m : String(m?.message ?? "");
   const table = templates[current];
-  if (current === "en") return { text: english(message), translated: true };
+  if (current === "en") return { text: singular(message), translated: true };
   if (m && typeof m === "object" && missingMessages(m)) {
     loadMoreMessages();
     return { text: "…", translated: true };
