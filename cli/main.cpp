@@ -55,6 +55,13 @@ int usage_error(const std::string& msg) {
   return 2;
 }
 
+// A scenario file that cannot be read, named, in the reader's language (--lang).
+int cannot_read(const std::string& file) {
+  if (g_lang == "zh") std::cerr << "gpucalc: 无法读取 '" << file << "'（需要一个可读的文件，或用 - 表示标准输入）\n";
+  else std::cerr << "gpucalc: cannot read '" << file << "' (a readable file, or - for standard input)\n";
+  return 2;
+}
+
 bool read_all(const std::string& file, std::string& out) {
   std::error_code ec;
   if (std::filesystem::is_directory(file, ec)) return false;  // opens, then reads as nothing
@@ -123,10 +130,7 @@ int main(int argc, char** argv) {
     if (argc != 5 || std::string(argv[3]) != "--format")
       return usage_error("export takes FILE --format megatron|torchtitan|deepspeed|llamafactory");
     std::string text;
-    if (!read_all(argv[2], text)) {
-      std::cerr << "gpucalc: cannot read '" << argv[2] << "' (a readable file, or - for standard input)\n";
-      return 2;
-    }
+    if (!read_all(argv[2], text)) return cannot_read(argv[2]);
     return print_export(gpucalc::export_json(text, argv[4]));
   }
   if (cmd != "evaluate" && cmd != "search" && cmd != "compare") return usage_error("unknown command '" + cmd + "'");
@@ -144,10 +148,7 @@ int main(int argc, char** argv) {
     return usage_error(cmd + " takes exactly one FILE (or - for standard input)");
   }
   std::string text;
-  if (!read_all(argv[2], text)) {
-    std::cerr << "gpucalc: cannot read '" << argv[2] << "' (a readable file, or - for standard input)\n";
-    return 2;
-  }
+  if (!read_all(argv[2], text)) return cannot_read(argv[2]);
   return print_envelope(cmd == "search"    ? gpucalc::search_json(text, top_k)
                         : cmd == "compare" ? gpucalc::compare_json(text, gpu_ids)
                                            : gpucalc::evaluate_json(text));
