@@ -9,6 +9,7 @@
 #include "embedded.hpp"
 #include "gpucalc/hardware.hpp"
 #include "gpucalc/model.hpp"
+#include "json_input.hpp"
 
 namespace gpucalc {
 namespace {
@@ -98,7 +99,7 @@ struct GpuCatalog {
 const GpuCatalog& gpu_data() {
   static const GpuCatalog cat = [] {
     GpuCatalog c;
-    json doc = json::parse(data::gpus_json(), nullptr, /*allow_exceptions=*/false);
+    json doc = input::embedded_document(data::gpus_json());
     if (!doc.is_object()) return c;
     if (auto s = doc.find("sources"); s != doc.end() && s->is_object()) c.sources = *s;
     auto list = doc.find("gpus");
@@ -166,7 +167,7 @@ std::string gpu_source_citation(const std::string& key) {
 const std::vector<ModelShape>& model_presets() {
   static const std::vector<ModelShape> presets = [] {
     std::vector<ModelShape> out;
-    json doc = json::parse(data::models_json(), nullptr, false);
+    json doc = input::embedded_document(data::models_json());
     if (!doc.is_object() || !doc.contains("models") || !doc["models"].is_array()) return out;
     for (const auto& e : doc["models"]) {
       if (!e.is_object()) continue;

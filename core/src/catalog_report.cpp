@@ -8,6 +8,7 @@
 #include "gpucalc/cost.hpp"
 #include "gpucalc/message.hpp"
 #include "gpucalc/report.hpp"
+#include "json_input.hpp"
 #include "json_writer.hpp"
 
 namespace gpucalc {
@@ -34,7 +35,7 @@ ordered_json default_price_json(const Gpu& g) {
 // The data file with each entry completed, or why not.
 Expected<ordered_json> catalog_document(std::string_view kind) {
   if (kind == "gpus") {
-    ordered_json doc = ordered_json::parse(data::gpus_json(), nullptr, /*allow_exceptions=*/false);
+    ordered_json doc = input::embedded_document(data::gpus_json());
     auto list = doc.find("gpus");
     if (list == doc.end() || !list->is_array())
       return coded_error("", "catalog_malformed", "the embedded {catalog} catalog is malformed", {{"catalog", "GPU"}});
@@ -47,7 +48,7 @@ Expected<ordered_json> catalog_document(std::string_view kind) {
     return doc;
   }
   if (kind == "models") {
-    ordered_json doc = ordered_json::parse(data::models_json(), nullptr, false);
+    ordered_json doc = input::embedded_document(data::models_json());
     auto list = doc.find("models");
     if (list == doc.end() || !list->is_array())
       return coded_error("", "catalog_malformed", "the embedded {catalog} catalog is malformed",

@@ -3,13 +3,14 @@
 
 #include "embedded.hpp"
 #include "gpucalc/cost.hpp"
+#include "json_input.hpp"
 
 namespace gpucalc {
 
 const FxRate& catalog_fx() {
   static const FxRate fx = [] {
     FxRate r;
-    const auto doc = nlohmann::ordered_json::parse(data::currency_json(), nullptr, /*allow_exceptions=*/false);
+    const auto doc = input::embedded_document(data::currency_json());
     if (!doc.is_object() || !doc.contains("usd_cny") || !doc["usd_cny"].is_object()) return r;
     const auto& u = doc["usd_cny"];
     if (u.contains("value") && u["value"].is_number()) r.usd_cny = u["value"].get<double>();

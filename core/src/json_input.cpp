@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gpucalc::input {
@@ -144,6 +145,11 @@ Expected<json> parse_document(std::string_view text) {
   if (b.error) return *b.error;
   if (!ok) return coded_error("", "malformed_json", "malformed JSON");
   return std::move(b.root);
+}
+
+json embedded_document(std::string_view text) {
+  Expected<json> doc = parse_document(text);
+  return doc ? std::move(*doc) : json();
 }
 
 std::string pointer_token(std::string_view key) {

@@ -20,6 +20,10 @@ using json = nlohmann::ordered_json;
 // Parses text into a DOM, or an error at path "" saying where it broke.
 Expected<json> parse_document(std::string_view text);
 
+// An embedded data file (core/embed_data.cmake) parsed the same way, null if it does not
+// parse: the wasm then carries one JSON parser, not nlohmann's json::parse beside this one.
+json embedded_document(std::string_view text);
+
 // RFC 6901 escaping of one reference token.
 std::string pointer_token(std::string_view key);
 

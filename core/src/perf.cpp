@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "embedded.hpp"
+#include "json_input.hpp"
 
 namespace gpucalc {
 namespace {
@@ -13,7 +14,7 @@ using json = nlohmann::ordered_json;
 
 const json& doc() {
   static const json d = [] {
-    json j = json::parse(data::perf_json(), nullptr, false);
+    json j = input::embedded_document(data::perf_json());
     return j.is_object() ? j : json::object();
   }();
   return d;

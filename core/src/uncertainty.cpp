@@ -13,6 +13,7 @@
 #include "embedded.hpp"
 #include "gpucalc/message.hpp"
 #include "gpucalc/scenario.hpp"
+#include "json_input.hpp"
 #include "uncertainty_json.hpp"
 
 namespace gpucalc {
@@ -78,7 +79,7 @@ bool absurd(double r) { return !(r <= kMaxCalibrationRatio && r >= 1 / kMaxCalib
 const ValidationSpread& validation_spread() {
   static const ValidationSpread spread = [] {
     ValidationSpread v;
-    const json d = json::parse(data::uncertainty_json(), nullptr, false);
+    const json d = input::embedded_document(data::uncertainty_json());
     if (!d.is_object()) return v;
     const json& sum = object_at(d, "summary");
     v.rows = static_cast<int>(number_at(sum, "rows", 0));
