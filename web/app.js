@@ -816,6 +816,14 @@ function wireQuick() {
     }
     edit((s) => setPath(s, path, v));
   });
+  // "Use N GPUs" under a plan that does not fit (render.js renderFitNote).
+  $("fit-use").addEventListener("click", (e) => {
+    const n = Number(e.currentTarget.dataset.gpus);
+    if (!(n > 0)) return;
+    edit((s) => setPath(s, "/parallel/gpus", n));
+    if (state.mode === "expert") state.expert?.populate(state.scenario, state.answer, true);
+    else populateQuick(true);
+  });
   for (const radio of [Q.goalDays, Q.goalGpus]) {
     radio.addEventListener("change", () => {
       setClientError("/target/days", null);

@@ -120,8 +120,9 @@ export function renderHeadline(v, ctx) {
   const fixed = ctx.scenario?.parallel?.gpus !== undefined;
   const key = !fits ? "headline_nofit" : fixed ? "headline_fixed" : "headline";
   const h = $("headline");
-  // Cost arrives with a later core (scenario `cost`); shown only when the core gives it.
-  const cost = v.cost && (Number.isFinite(v.cost.total) || v.cost.pending);
+  // Cost arrives with a later core (scenario `cost`); shown only when the core gives it,
+  // and not beside a plan that does not fit (no run to price).
+  const cost = fits && v.cost && (Number.isFinite(v.cost.total) || v.cost.pending);
   patch(h, fill(raw(key), values), cost ? fill(raw("headline_cost"), { cost: el("span", { class: "num", text: v.cost.pending ? "…" : money(v.cost) }) }) : null);
   h.classList.toggle("bad", !fits);
   h.dataset.gpus = String(plan.gpus);
@@ -138,6 +139,7 @@ export function renderHeadline(v, ctx) {
     .filter(Boolean)
     .join(" · "));
 
+  renderFitNote(v, fits);
   const note = $("target-note");
   const s = v.search ?? {};
   if (s.target_days != null && s.target_met === false) {
@@ -584,6 +586,21 @@ async function showSpecSource(event) {
   specSources ??= await import("./spec-sources.js").then((m) => m.SPEC_SOURCES, () => ({}));
   const id = p.dataset.sourceId;
   p.textContent = `${t("source")}: ${specSources[id] ?? id}`;
+}
+
+// Nothing fits on the GPUs asked for: from how many it would (search.fits_from, the core's
+// oom_fix_gpus), with a button that asks for that many, or that no count would (oom_fix_none).
+function renderFitNote(v, fits) {
+  const fix = fits ? null : (v.warnings ?? []).find((w) => /^oom_fix_/.test(w.code ?? ""));
+  const note = $("fit-note");
+  note.hidden = !fix;
+  if (!fix) return;
+  setText($("fit-text"), coreMessage(fix).text);
+  const use = $("fit-use");
+  const n = v.search?.fits_from?.gpus;
+  use.hidden = !n;
+  use.dataset.gpus = n ? String(n) : "";
+  setText(use, n ? t("fit_use", { n: n0(n) }) : "");
 }
 
 // ---------------------------------------------------------------- warnings

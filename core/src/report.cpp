@@ -317,11 +317,31 @@ void gpu_json(JsonWriter& w, const Scenario& s) {
   w.end_object();
 }
 
+// parallel.gpus fixed and nothing fits at it: the fewest GPUs on which a layout fits
+// (search.hpp FitElsewhere), or null.
+void fits_from_json(JsonWriter& w, const Scenario& s, const SearchResult& sr) {
+  w.key("fits_from");
+  if (!sr.elsewhere || !sr.elsewhere->fewest) {
+    w.value(nullptr);
+    return;
+  }
+  const Candidate& c = *sr.elsewhere->fewest;
+  w.begin_object();
+  w.field("gpus", c.layout.gpus());
+  w.field("days", c.run.days);
+  w.field("memory_bytes", round_bytes(c.memory.total()));
+  w.field("memory_used_fraction", c.memory.total() / capacity_bytes(s.problem.gpu));
+  w.key("plan");
+  plan_json(w, s, c.layout);
+  w.end_object();
+}
+
 void search_json(JsonWriter& w, const Scenario& s, const SearchResult& sr) {
   w.begin_object();
   w.field("layouts_evaluated", sr.layouts_evaluated);
   w.field("layouts_fitting", sr.layouts_fitting);
   w.field("min_gpus_fit", sr.min_gpus_fit);
+  fits_from_json(w, s, sr);
   w.field("target_days", s.target_days);
   w.field("target_met", s.target_days ? std::optional<bool>(sr.target_met) : std::nullopt);
   w.field("objective", to_string(s.objective));
@@ -431,6 +451,28 @@ void deadline_notes(const Scenario& s, const DeadlineMiss& m, const Candidate& b
                     {{"fastest_days", fmt("%.1f", m.fastest_days)}, {"target_days", fmt("%.4g", *s.target_days)}}));
 }
 
+// "TP 8 × PP 4 × DP 2", with CP, EP and ZeRO where they are more than 1 / 0: symbols
+// both languages read alike.
+std::string layout_text(const Layout& l) {
+  char b[160];
+  std::snprintf(b, sizeof b, "TP %lld × PP %lld × DP %lld%s%.0lld%s%.0lld%s%.0d", static_cast<long long>(l.tp),
+                static_cast<long long>(l.pp), static_cast<long long>(l.dp), l.cp > 1 ? " × CP " : "",
+                static_cast<long long>(l.cp > 1 ? l.cp : 0), l.ep > 1 ? " × EP " : "",
+                static_cast<long long>(l.ep > 1 ? l.ep : 0), l.zero_stage > 0 ? ", ZeRO-" : "", l.zero_stage);
+  return b;
+}
+
+// What would fit when nothing does at the fixed GPU count (search.hpp FitElsewhere).
+Message fit_elsewhere_note(const FitElsewhere& f) {
+  if (!f.fewest)
+    return coded("oom_fix_none",
+                 "no GPU count fits either: each GPU must hold less (LoRA or QLoRA, ZeRO-3, offload, activation "
+                 "recomputation, a shorter sequence) or have more memory");
+  return coded("oom_fix_gpus",
+               "it fits from {gpus} GPUs ({layout}), the fewest on which a layout the scenario allows fits",
+               {{"gpus", std::to_string(f.fewest->layout.gpus())}, {"layout", layout_text(f.fewest->layout)}});
+}
+
 std::vector<Message> warnings_json(const Scenario& s, const SearchResult& sr, const Candidate& best) {
   const Problem& p = s.problem;
   const Constraints& c = s.constraints;
@@ -458,6 +500,7 @@ std::vector<Message> warnings_json(const Scenario& s, const SearchResult& sr, co
               "no layout the scenario allows stays under it",
               {{"used_pct", fmt("%.0f", used * 100)}, {"limit_pct", fmt("%.0f", p.memory_limit_fraction * 100)}}));
   }
+  if (!best.fits && sr.elsewhere) w.push_back(fit_elsewhere_note(*sr.elsewhere));
   if (used <= 1.0 && used > 0.8) {
     w.push_back(coded(
         "memory_oom_risk",

@@ -358,6 +358,7 @@ SearchResult search(const Problem& p, const Constraints& c, const Target& t) {
   const CompiledProblem cp = compile_problem(p);
   SearchResult r = search_pass(cp, c, t, nullptr);
   explain_miss(cp, c, t, r);
+  explain_no_fit(cp, c, r);
   return r;
 }
 
@@ -395,6 +396,7 @@ FullSearch search_full(const Problem& p, const Constraints& c, const Target& t, 
   fs.result = search_pass(cp, c, t, c.gpus ? &all : nullptr);
   if (!fs.result.chosen) return fs;
   explain_miss(cp, c, t, fs.result);
+  explain_no_fit(cp, c, fs.result);
   fs.curve = curve_of(p, fs.result);
   if (!c.gpus) {
     // Top layouts at the chosen count: a second, much smaller enumeration.

@@ -29,6 +29,9 @@ void choose_count(const Problem& p, const Target& t, SearchResult& r, const std:
 // and whether it is on the Pareto front of wall-clock days (search_cache.cpp replays it).
 std::vector<CurvePoint> curve_of(const Problem& p, const SearchResult& r);
 
+// parallel.gpus fixed and no layout of it fits: fills r.elsewhere (search.hpp FitElsewhere).
+void explain_no_fit(const CompiledProblem& cp, const Constraints& c, SearchResult& r);
+
 // target.days not met: fills r.miss (search.hpp DeadlineMiss).
 void explain_miss(const CompiledProblem& cp, const Constraints& c, const Target& t, SearchResult& r);
 

@@ -77,6 +77,8 @@ std::vector<Edit> edits() {
        },
        1},
       {"8 GPUs, deadline 30 days", [](json& s) { s["target"]["days"] = 30; }, 2},
+      // The fewest GPUs that would fit (search.fits_from) is kept with the search; its days follow the tokens.
+      {"8 GPUs, 1T tokens", [](json& s) { s["training"]["tokens"] = 1e12; }, 2},
       {"back to H100", [](json& s) { s["gpu"] = "h100-sxm-80gb"; }, 1},
       {"the GPU count free again", [](json& s) { s.erase("parallel"); }, 1},
       {"batch rule: critical",

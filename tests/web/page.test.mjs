@@ -1055,6 +1055,29 @@ test("an answer that does not fit is flagged high", async () => {
   await waitForAnswer(page);
 });
 
+test("a fixed GPU count that does not fit says from how many GPUs it would, unpriced; the button asks for that many", async () => {
+  const scenario = { model: "llama-3.1-405b", gpu: "h100-sxm-80gb", training: { tokens: 1e9, seq_len: 8192, global_batch: 64, stage: "full_finetune" }, parallel: { gpus: 8 } };
+  const want = cliEvaluate(scenario);
+  assert.equal(want.ok, true, want.stderr);
+  const from = want.value.search.fits_from;
+  const note = want.value.warnings.find((w) => w.code === "oom_fix_gpus");
+  assert.ok(from && note, "the CLI's answer says from how many GPUs it fits");
+  await page.goto(`${server.url}#s=${b64url(JSON.stringify(scenario))}`);
+  await waitForAnswer(page);
+  await page.locator("#fit-use:not([hidden])").waitFor();
+  assert.equal((await page.locator("#fit-text").innerText()).toLowerCase(), note.message.toLowerCase());
+  assert.doesNotMatch(await page.locator("#headline").innerText(), /\$/, "no price beside a plan that cannot run");
+  await shot(page, "page-no-fit.png");
+  await page.locator("#fit-use").click();
+  await page.waitForFunction((n) => document.querySelector("#headline").dataset.gpus === String(n) && document.querySelector("#fit-note").hidden, from.gpus);
+  assert.equal(await page.locator("#q-goal").inputValue(), String(from.gpus));
+  const there = cliEvaluate({ ...scenario, parallel: { gpus: from.gpus } }).value;
+  assert.equal(there.memory.fits, true);
+  assert.equal(await page.locator("#headline").getAttribute("data-days"), String(there.training.days));
+  await page.goto(server.url);
+  await waitForAnswer(page);
+});
+
 test("a followed link wins over the page putting its own scenario's hash back", async () => {
   // The race behind the test above, made certain: a link changes the hash, and in the same
   // task the page's syncOutputs (history.replaceState) writes the current scenario's hash,

@@ -192,6 +192,17 @@ test("an answer that does not fit: the OOM badge, its tooltip and the warning ar
   await assertChinese("out of memory");
 });
 
+test("a fixed GPU count that does not fit: from how many it would, and the button, are Chinese", async () => {
+  const scenario = { model: "llama-3.1-405b", gpu: "h100-sxm-80gb", training: { tokens: 1e9, seq_len: 8192, global_batch: 64, stage: "full_finetune" }, parallel: { gpus: 8 } };
+  const want = cliEvaluate(scenario).value.search.fits_from.gpus;
+  await page.goto(`${server.url}?lang=zh#s=${b64url(JSON.stringify(scenario))}`);
+  await waitForAnswer(page);
+  await page.locator("#fit-use:not([hidden])").waitFor();
+  assert.match(await page.locator("#fit-text").innerText(), new RegExp(`从 ${want} 张 GPU 起放得下`));
+  assert.equal(await page.locator("#fit-use").innerText(), `改用 ${want} 张 GPU`);
+  await assertChinese("fits from");
+});
+
 test("a bad value: the error at its field is Chinese", async () => {
   await page.goto(`${server.url}?lang=zh`);
   await waitForAnswer(page);

@@ -334,6 +334,7 @@ export default {
   headline: "{n} × {gpu} · {days} days of training",
   headline_fixed: "{n} × {gpu}: {days} days of training",
   headline_nofit: "Does not fit: {n} × {gpu} needs {used} per GPU, more than its {cap}",
+  fit_use: "Use {n} GPUs",
   headline_cost: " · ≈ {cost}",
   n_days: "{v} days",
   n_tokens: "{v} tokens",

@@ -331,6 +331,7 @@ export default {
   headline: "需要 {n} 张 {gpu}，训练 {days} 天",
   headline_fixed: "{n} 张 {gpu}，训练 {days} 天",
   headline_nofit: "放不下：{n} 张 {gpu} 每卡需要 {used}，超过显存 {cap}",
+  fit_use: "改用 {n} 张 GPU",
   headline_cost: "，约 {cost}",
   n_days: "{v} 天",
   n_tokens: "{v} token",

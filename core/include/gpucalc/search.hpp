@@ -107,6 +107,12 @@ struct DeadlineMiss {
   bool larger_batch_meets = false;
 };
 
+// parallel.gpus fixed and no layout of that count fits: the search again with the GPU
+// count left open (every other constraint kept, no target), for what would fit.
+struct FitElsewhere {
+  std::optional<Candidate> fewest;  // the fitting layout at the fewest GPUs; none when no count fits
+};
+
 struct SearchResult {
   std::optional<Candidate> chosen;              // the answer
   std::map<int64_t, Candidate> best_per_count;  // fastest fitting layout per GPU count
@@ -119,6 +125,8 @@ struct SearchResult {
   bool budget_met = false;  // the answer costs at most target.max_cost
   // target.days not met: the answer is the knee of the days-vs-GPUs front (knee_index), and why.
   std::optional<DeadlineMiss> miss;
+  // Nothing fits at the fixed GPU count: what would (explain_no_fit, no_fit.cpp).
+  std::optional<FitElsewhere> elsewhere;
 };
 
 // With target_days: the smallest GPU count whose best fitting layout finishes in

@@ -1,0 +1,84 @@
+// A fixed GPU count on which no layout fits (core/src/no_fit.cpp): the answer says from
+// how many GPUs the job fits (search.fits_from, warning oom_fix_gpus), or that no count
+// does (oom_fix_none), instead of only that it does not fit.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "gpucalc/api.hpp"
+
+using json = nlohmann::ordered_json;
+
+namespace {
+
+json evaluate(const json& scenario) {
+  const json env = json::parse(gpucalc::evaluate_json(scenario.dump()));
+  REQUIRE(env["ok"] == true);
+  return env["value"];
+}
+
+bool has_warning(const json& v, const std::string& code) {
+  for (const auto& w : v["warnings"])
+    if (w["code"] == code) return true;
+  return false;
+}
+
+// Full fine-tuning of Llama 3.1 405B (405,853,388,800 parameters) on H100 80GB.
+json llama405b_full(int64_t gpus) {
+  return {{"model", "llama-3.1-405b"},
+          {"gpu", "h100-sxm-80gb"},
+          {"training", {{"tokens", 1e9}, {"seq_len", 8192}, {"global_batch", 64}, {"stage", "full_finetune"}}},
+          {"parallel", {{"gpus", gpus}}}};
+}
+
+}  // namespace
+
+TEST_CASE("nothing fits on 8 GPUs: the fewest GPUs on which a layout fits", "[search][no_fit]") {
+  const json v = evaluate(llama405b_full(8));
+  REQUIRE(v["memory"]["fits"] == false);
+  const json& from = v["search"]["fits_from"];
+  REQUIRE(from.is_object());
+  const int64_t n = from["gpus"].get<int64_t>();
+  // Lower bound: Megatron-Core's model states are 2 (bf16 weights) + 4 (fp32 gradients)
+  // + 12 (fp32 master and Adam moments; ZeRO paper §3.1, K = 12) = 18 B per parameter,
+  // each held by at least one GPU, and each GPU may use 80% of 80 GiB (Fujii et al. 2024):
+  // N ≥ 18 × 405,853,388,800 / (0.8 × 85,899,345,920) = 106.3.
+  CHECK(n >= 107);
+  // Upper bound: on 128 GPUs, TP 8 × PP 16, the states are 18 B × P / 128 = 53.2 GiB per
+  // GPU, under the 64 GiB limit with ~11 GiB left for one micro-batch's recomputed layers.
+  CHECK(n <= 128);
+  CHECK(from["memory_used_fraction"].get<double>() <= 0.8);
+  CHECK(from["plan"]["gpus"] == n);
+  CHECK(has_warning(v, "oom_at_count"));
+  CHECK(has_warning(v, "oom_fix_gpus"));
+
+  // Asked on that many GPUs, the job fits with the same layout and days.
+  const json at = evaluate(llama405b_full(n));
+  CHECK(at["memory"]["fits"] == true);
+  CHECK(at["plan"]["tp"] == from["plan"]["tp"]);
+  CHECK(at["plan"]["pp"] == from["plan"]["pp"]);
+  CHECK(at["training"]["days"].get<double>() == Approx(from["days"].get<double>()).epsilon(1e-12));
+  CHECK(at["search"]["fits_from"].is_null());
+  CHECK_FALSE(has_warning(at, "oom_fix_gpus"));
+}
+
+TEST_CASE("nothing fits at any GPU count: the answer says so", "[search][no_fit]") {
+  // A memory limit of 1% of 80 GiB, 0.8 GiB: every GPU holds at least its CUDA context,
+  // 1 GiB (docs/memory-model.md), so no GPU count fits.
+  json s = llama405b_full(8);
+  s["model"] = "llama-3.1-70b";
+  s["target"] = {{"max_memory_fraction", 0.01}};
+  const json v = evaluate(s);
+  CHECK(v["memory"]["fits"] == false);
+  CHECK(v["search"]["fits_from"].is_null());
+  CHECK(has_warning(v, "oom_fix_none"));
+  CHECK_FALSE(has_warning(v, "oom_fix_gpus"));
+}
+
+TEST_CASE("the GPU count left open: no fits_from", "[search][no_fit]") {
+  json s = llama405b_full(8);
+  s.erase("parallel");
+  const json v = evaluate(s);
+  CHECK(v["memory"]["fits"] == true);
+  CHECK(v["search"]["fits_from"].is_null());
+}
