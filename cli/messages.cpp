@@ -62,7 +62,7 @@ bool take_language(int& argc, char** argv, std::string& lang, std::string& error
 }
 
 std::string localized(const nlohmann::ordered_json& m, const std::string& lang) {
-  const std::string english = m.value("message", "");
+  std::string english = m.value("message", "");
   const std::string code = m.value("code", "");
   if (lang == "en" || code.empty() || !table().contains(code) || !table()[code].contains(lang)) return english;
   return render(code, m.contains("params") ? m["params"] : nlohmann::ordered_json::object(), lang);
