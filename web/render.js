@@ -139,7 +139,7 @@ export function renderHeadline(v, ctx) {
     .filter(Boolean)
     .join(" · "));
 
-  renderFitNote(v, fits);
+  renderFitNote(v);
   const note = $("target-note");
   const s = v.search ?? {};
   if (s.target_days != null && s.target_met === false) {
@@ -588,10 +588,11 @@ async function showSpecSource(event) {
   p.textContent = `${t("source")}: ${specSources[id] ?? id}`;
 }
 
-// Nothing fits on the GPUs asked for: from how many it would (search.fits_from, the core's
-// oom_fix_gpus), with a button that asks for that many, or that no count would (oom_fix_none).
-function renderFitNote(v, fits) {
-  const fix = fits ? null : (v.warnings ?? []).find((w) => /^oom_fix_/.test(w.code ?? ""));
+// Nothing fits (under the memory limit) on the GPUs asked for: from how many it would
+// (search.fits_from, the core's oom_fix_gpus), with a button that asks for that many, or
+// that no count would (oom_fix_none).
+function renderFitNote(v) {
+  const fix = (v.warnings ?? []).find((w) => /^oom_fix_/.test(w.code ?? ""));
   const note = $("fit-note");
   note.hidden = !fix;
   if (!fix) return;

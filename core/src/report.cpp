@@ -466,8 +466,8 @@ std::string layout_text(const Layout& l) {
 Message fit_elsewhere_note(const FitElsewhere& f) {
   if (!f.fewest)
     return coded("oom_fix_none",
-                 "no GPU count fits either: each GPU must hold less (LoRA or QLoRA, ZeRO-3, offload, activation "
-                 "recomputation, a shorter sequence) or have more memory");
+                 "no GPU count the scenario allows fits: each GPU must hold less (LoRA or QLoRA, ZeRO-3, offload, "
+                 "activation recomputation, a shorter sequence) or have more memory");
   return coded("oom_fix_gpus",
                "it fits from {gpus} GPUs ({layout}), the fewest on which a layout the scenario allows fits",
                {{"gpus", std::to_string(f.fewest->layout.gpus())}, {"layout", layout_text(f.fewest->layout)}});
@@ -500,7 +500,9 @@ std::vector<Message> warnings_json(const Scenario& s, const SearchResult& sr, co
               "no layout the scenario allows stays under it",
               {{"used_pct", fmt("%.0f", used * 100)}, {"limit_pct", fmt("%.0f", p.memory_limit_fraction * 100)}}));
   }
-  if (!best.fits && sr.elsewhere) w.push_back(fit_elsewhere_note(*sr.elsewhere));
+  // Nothing fits: from how many GPUs it would (a fixed count searched again) or, when no
+  // count does (the count left open and still nothing fits), what must change.
+  if (!best.fits && (sr.elsewhere || !c.gpus)) w.push_back(fit_elsewhere_note(sr.elsewhere.value_or(FitElsewhere{})));
   if (used <= 1.0 && used > 0.8) {
     w.push_back(coded(
         "memory_oom_risk",

@@ -75,6 +75,18 @@ TEST_CASE("nothing fits at any GPU count: the answer says so", "[search][no_fit]
   CHECK_FALSE(has_warning(v, "oom_fix_gpus"));
 }
 
+TEST_CASE("the GPU count left open and nothing fits: what must change", "[search][no_fit]") {
+  json s = llama405b_full(8);
+  s.erase("parallel");
+  s["model"] = "llama-3.1-70b";
+  s["target"] = {{"max_memory_fraction", 0.01}};  // below the 1 GiB CUDA context, as above
+  const json v = evaluate(s);
+  CHECK(v["search"]["layouts_fitting"] == 0);
+  CHECK(v["search"]["fits_from"].is_null());
+  CHECK(has_warning(v, "memory_above_limit"));  // under capacity on many GPUs, over the 1% limit
+  CHECK(has_warning(v, "oom_fix_none"));
+}
+
 TEST_CASE("the GPU count left open: no fits_from", "[search][no_fit]") {
   json s = llama405b_full(8);
   s.erase("parallel");
