@@ -23,13 +23,28 @@ std::string format_message(std::string_view tmpl, const Params& params) {
   return out;
 }
 
+std::string english_singular(std::string text) {
+  static constexpr std::string_view nouns[] = {"GPUs", "sequences", "layouts", "days", "steps"};
+  for (size_t i = 0; (i = text.find("1 ", i)) != std::string::npos; ++i) {
+    const char before = i > 0 ? text[i - 1] : ' ';
+    if ((before >= '0' && before <= '9') || before == '.' || before == ',') continue;
+    const std::string_view rest = std::string_view(text).substr(i + 2);
+    for (std::string_view n : nouns)
+      if (rest.substr(0, n.size()) == n && (rest.size() == n.size() || rest[n.size()] < 'a' || rest[n.size()] > 'z')) {
+        text.erase(i + 1 + n.size(), 1);  // the plural's s
+        break;
+      }
+  }
+  return text;
+}
+
 Message coded(std::string code, std::string_view en, Params params) {
-  std::string text = format_message(en, params);
+  std::string text = english_singular(format_message(en, params));
   return Message{std::move(code), std::move(params), std::move(text)};
 }
 
 Error coded_error(std::string path, std::string code, std::string_view en, Params params) {
-  std::string text = format_message(en, params);
+  std::string text = english_singular(format_message(en, params));
   return Error{std::move(path), std::move(text), std::move(code), std::move(params)};
 }
 
@@ -37,7 +52,7 @@ Message wrapping(std::string code, std::string_view en, const Message& inner, Pa
   params.insert(params.end(), inner.params.begin(), inner.params.end());
   Params outer = params;
   outer.emplace_back("reason", inner.message);
-  std::string text = format_message(en, outer);
+  std::string text = english_singular(format_message(en, outer));
   params.emplace_back("reason", inner.code);
   return Message{std::move(code), std::move(params), std::move(text)};
 }

@@ -37,7 +37,8 @@ std::string render(const std::string& code, const json& params, const std::strin
     const std::string s = v.get<std::string>();
     ps.emplace_back(k, nests && k == "reason" && table().contains(s) && s != code ? render(s, params, lang) : s);
   }
-  return gpucalc::format_message(tmpl, ps);
+  const std::string text = gpucalc::format_message(tmpl, ps);
+  return lang == "en" ? gpucalc::english_singular(text) : text;
 }
 
 // One coded message {code, params, message} (an error adds path).
@@ -71,6 +72,14 @@ std::vector<std::string> bad_scenarios() {
 }
 
 }  // namespace
+
+TEST_CASE("English count nouns take the singular after exactly one", "[messages]") {
+  const gpucalc::Message m =
+      gpucalc::coded("x", "uses the {n} GPUs the scenario fixes; {k} days", {{"n", "1"}, {"k", "1"}});
+  CHECK(m.message == "uses the 1 GPU the scenario fixes; 1 day");
+  CHECK(gpucalc::english_singular("11 GPUs, 2.1 GPUs, 1,001 GPUs, 1 GPUsx, 1 sequences, 1 steps") ==
+        "11 GPUs, 2.1 GPUs, 1,001 GPUs, 1 GPUsx, 1 sequence, 1 step");
+}
 
 TEST_CASE("every entry of data/messages.json has an English and a Chinese template", "[messages]") {
   REQUIRE(table().size() >= 100);

@@ -1,7 +1,8 @@
 // Coded messages: an error, warning or default-applied note is built from a stable code,
 // its English template ("must be at most {max}, got {got}") and the named parameters the
-// template substitutes. The English text the core prints is the template filled in; the
-// page renders the same code and parameters from data/messages.json in its own language.
+// template substitutes. The English text the core prints is the template filled in (and
+// english_singular below); the page renders the same code and parameters from
+// data/messages.json in its own language.
 #pragma once
 #include <string>
 #include <string_view>
@@ -14,6 +15,12 @@ namespace gpucalc {
 // `tmpl` with every "{name}" replaced by that parameter's value; a placeholder with no
 // parameter of its name is left as written.
 std::string format_message(std::string_view tmpl, const Params& params);
+
+// English count nouns take the singular after exactly one: "1 GPU", not "1 GPUs" (GPU,
+// sequence, layout, day, step; the templates in data/messages.json write the plural, and
+// web/i18n.js applies the same rule). A message's English text is its template filled in,
+// then this.
+std::string english_singular(std::string text);
 
 // A warning or default-applied note from its code, English template and parameters.
 Message coded(std::string code, std::string_view en, Params params = {});
