@@ -50,8 +50,9 @@ Exit status: 0 answered; 2 bad input or usage (the message names the JSON
 pointer of the field, e.g. "/training/seq_len: must be a positive integer, got -4").
 )";
 
-int usage_error(const std::string& msg) {
-  std::cerr << "gpucalc: " << msg << "\n\n" << kUsage;
+// A usage mistake, in the reader's language (--lang), then the usage text.
+int usage_error(const std::string& en, const std::string& zh) {
+  std::cerr << "gpucalc: " << (g_lang == "zh" ? zh : en) << "\n\n" << kUsage;
   return 2;
 }
 
@@ -110,8 +111,9 @@ int print_export(const std::string& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (std::string bad; !gpucalc::cli::take_language(argc, argv, g_lang, bad)) return usage_error(bad);
-  if (argc < 2) return usage_error("missing command");
+  if (std::string bad; !gpucalc::cli::take_language(argc, argv, g_lang, bad))
+    return usage_error(bad, bad);  // the language itself is what is wrong
+  if (argc < 2) return usage_error("missing command", "缺少命令");
   const std::string cmd = argv[1];
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     std::cout << kUsage;
@@ -123,29 +125,34 @@ int main(int argc, char** argv) {
   }
   if (cmd == "catalog") {
     if (argc != 3 || (std::string(argv[2]) != "gpus" && std::string(argv[2]) != "models"))
-      return usage_error("catalog takes one kind: gpus or models");
+      return usage_error("catalog takes one kind: gpus or models", "catalog 需要一个种类：gpus 或 models");
     return print_envelope(gpucalc::catalog_json(argv[2]));
   }
   if (cmd == "export") {
     if (argc != 5 || std::string(argv[3]) != "--format")
-      return usage_error("export takes FILE --format megatron|torchtitan|deepspeed|llamafactory");
+      return usage_error("export takes FILE --format megatron|torchtitan|deepspeed|llamafactory",
+                         "export 需要 FILE --format megatron|torchtitan|deepspeed|llamafactory");
     std::string text;
     if (!read_all(argv[2], text)) return cannot_read(argv[2]);
     return print_export(gpucalc::export_json(text, argv[4]));
   }
-  if (cmd != "evaluate" && cmd != "search" && cmd != "compare") return usage_error("unknown command '" + cmd + "'");
+  if (cmd != "evaluate" && cmd != "search" && cmd != "compare")
+    return usage_error("unknown command '" + cmd + "'", "未知命令 '" + cmd + "'");
   int top_k = 10;
   std::string gpu_ids;
   if (cmd == "search" && argc == 5 && std::string(argv[3]) == "--top") {
     char* end = nullptr;
     const long k = std::strtol(argv[4], &end, 10);
-    if (!end || *end != '\0' || k < 0 || k > 1000) return usage_error("--top takes a whole number from 0 to 1000");
+    if (!end || *end != '\0' || k < 0 || k > 1000)
+      return usage_error("--top takes a whole number from 0 to 1000", "--top 需要 0 到 1000 之间的整数");
     top_k = static_cast<int>(k);
   } else if (cmd == "compare") {
-    if (argc != 5 || std::string(argv[3]) != "--gpus") return usage_error("compare takes FILE --gpus ID,ID,...");
+    if (argc != 5 || std::string(argv[3]) != "--gpus")
+      return usage_error("compare takes FILE --gpus ID,ID,...", "compare 需要 FILE --gpus ID,ID,...");
     gpu_ids = argv[4];
   } else if (argc != 3) {
-    return usage_error(cmd + " takes exactly one FILE (or - for standard input)");
+    return usage_error(cmd + " takes exactly one FILE (or - for standard input)",
+                       cmd + " 只接受一个 FILE（或用 - 表示标准输入）");
   }
   std::string text;
   if (!read_all(argv[2], text)) return cannot_read(argv[2]);
