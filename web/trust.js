@@ -59,7 +59,8 @@ function rangeLine(v) {
         predicted: F.seconds(L(), cal.step_time.predicted_s),
       }),
     );
-  } else if (u && hasRange(u.days)) {
+  } else if (u && hasRange(u.days) && v.memory?.fits !== false) {
+    // (No range for a plan that does not fit: it describes a run that cannot happen.)
     const bits = [t("range_days", { lo: days(u.days.p10), hi: days(u.days.p90) })];
     if (hasRange(u.gpu_hours)) bits.push(t("range_hours", { lo: F.big(L(), u.gpu_hours.p10), hi: F.big(L(), u.gpu_hours.p90) }));
     if (hasRange(u.cost) && v.cost?.currency) bits.push(`${money(v.cost.currency, u.cost.p10)}–${money(v.cost.currency, u.cost.p90)}`);
