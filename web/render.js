@@ -65,10 +65,13 @@ const gib = (v) => F.gib(L(), v);
 const pct = (v) => F.pct(L(), v);
 const days = (v) => t("n_days", { v: F.num(L(), v, v < 10 ? 2 : 1) });
 
+// The answer's accelerator name in the reader's language (data/ translations), or `fallback`.
+const gpuName = (gpu, fallback) => (gpu?.name ? dataValue("gpu", gpu.name) : fallback);
+
 export function gpuShort(id, gpu) {
   const preset = gpuById(id);
   if (preset) return L() === "zh" ? preset.short_zh : preset.short;
-  return gpu?.name ? dataValue("gpu", gpu.name) : String(id ?? "GPU");
+  return gpuName(gpu, String(id ?? "GPU"));
 }
 
 // A number with its formula and source behind a click. `source` is text, or a list of
@@ -133,7 +136,7 @@ export function renderHeadline(v, ctx) {
     model,
     jobSubline(v, ctx.scenario),
     t("n_tokens", { v: big(tr.tokens ?? ctx.scenario?.training?.tokens) }),
-    v.gpu?.name ? dataValue("gpu", v.gpu.name) : gpu,
+    gpuName(v.gpu, gpu),
     `${planText(plan)} · ZeRO-${plan.zero_stage} · ${t("recompute")} ${t(`recompute_${plan.recompute}`)}`,
   ]
     .filter(Boolean)
@@ -545,7 +548,7 @@ function renderModel(v) {
   patch($("model-facts"), ...facts);
 
   const gpu = v.gpu ?? {};
-  setText($("gpu-title"), `${gpu.name ? dataValue("gpu", gpu.name) : ""} · ${t("peak", { v: n0(gpu.peak_tflops), p: String(gpu.precision ?? "").toUpperCase() })}`);
+  setText($("gpu-title"), `${gpuName(gpu, "")} · ${t("peak", { v: n0(gpu.peak_tflops), p: String(gpu.precision ?? "").toUpperCase() })}`);
   const specs = gpu.specs && typeof gpu.specs === "object" ? Object.entries(gpu.specs) : [];
   const table = $("spec-table");
   // The table is the GPU's alone: rebuilt only when the GPU or the language changes.
