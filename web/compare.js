@@ -103,8 +103,10 @@ const memText = (m) => `${F.num(L(), m.used_bytes / F.GIB, 0)} / ${F.num(L(), m.
 // The cost cell: the core's cost, and for an accelerator without a public price (or with
 // one the reader set) a price field that writes cost.prices_per_gpu_hour (ctx.onPrice).
 function costCell(r, ctx) {
-  const priced = r.cost && Number.isFinite(r.cost.total);
+  // A row whose plan does not fit is not priced (no run to pay for), as in the headline.
+  const priced = r.cost && Number.isFinite(r.cost.total) && r.memory?.fits !== false;
   const own = ctx?.prices?.[r.gpu.id];
+  if (r.memory?.fits === false && own === undefined) return el("td", { class: "num-cell", text: "—" });
   if (!ctx?.onPrice || (priced && own === undefined)) return el("td", { class: "num-cell", text: priced ? money(r.cost) : t("cmp_no_price") });
   const input = el("input", {
     type: "text",
@@ -152,7 +154,7 @@ export function renderCompare(c, currentGpu, ctx) {
           el("td", { class: "num-cell", text: r.layout ? layoutText(r.layout) : "" }),
           el("td", { class: "num-cell", text: F.num(L(), d, d < 10 ? 2 : 1) }),
           el("td", { class: "num-cell", text: F.pct(L(), r.mfu) }),
-          el("td", { class: "num-cell", text: r.memory ? memText(r.memory) : "" }),
+          el("td", { class: r.memory?.fits === false ? "num-cell bad" : "num-cell", text: r.memory ? memText(r.memory) : "" }),
           costCell(r, ctx),
           el("td", { class: "num-cell", text: r.energy && Number.isFinite(r.energy.mwh) ? energyText(r.energy.mwh) : "—" }),
           el("td", {}, confidence(r)),
