@@ -346,7 +346,8 @@ function renderPlan(v) {
   setText($("plan-note"), t("plan_note", {
     evaluated: n0(s.layouts_evaluated),
     fitting: n0(s.layouts_fitting),
-    min: s.min_gpus_fit != null ? n0(s.min_gpus_fit) : "—",
+    // On a fixed count where nothing fits, the fewest from the search with it left open.
+    min: s.min_gpus_fit != null ? n0(s.min_gpus_fit) : s.fits_from ? n0(s.fits_from.gpus) : "—",
   }));
 }
 
@@ -653,7 +654,7 @@ function draw(card, inputs, render, v) {
 export function renderAnswer(v, ctx) {
   renderHeadline(v, ctx);
   const s = v.search ?? {};
-  draw("plan", [v.plan, s.layouts_evaluated, s.layouts_fitting, s.min_gpus_fit], renderPlan, v);
+  draw("plan", [v.plan, s.layouts_evaluated, s.layouts_fitting, s.min_gpus_fit, s.fits_from?.gpus], renderPlan, v);
   draw("memory", [v.memory], renderMemory, v);
   draw("time", [v.performance, v.plan, v.training?.steps, v.training?.tokens, v.gpu?.peak_tflops, v.model?.flops_per_token], renderTime, v);
   draw("model", [v.model, v.gpu], renderModel, v);

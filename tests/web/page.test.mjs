@@ -1068,6 +1068,7 @@ test("a fixed GPU count that does not fit says from how many GPUs it would, unpr
   assert.equal((await page.locator("#fit-text").innerText()).toLowerCase(), note.message.toLowerCase());
   assert.doesNotMatch(await page.locator("#headline").innerText(), /\$/, "no price beside a plan that cannot run");
   assert.equal(await page.locator("#range").count(), 0, "no likely range for a run that cannot happen");
+  assert.match(await page.locator("#plan-note").innerText(), new RegExp(`the fewest GPUs that fit: ${from.gpus}\\b`));
   await shot(page, "page-no-fit.png");
   await page.locator("#fit-use").click();
   await page.waitForFunction((n) => document.querySelector("#headline").dataset.gpus === String(n) && document.querySelector("#fit-note").hidden, from.gpus);
