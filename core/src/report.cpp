@@ -452,7 +452,7 @@ void deadline_notes(const Scenario& s, const DeadlineMiss& m, const Candidate& b
 }
 
 // "TP 8 × PP 4 × DP 2", with CP, EP and ZeRO where they are more than 1 / 0: symbols
-// both languages read alike.
+// both languages read alike. (A zero printed with precision 0, "%.0d", prints nothing.)
 std::string layout_text(const Layout& l) {
   char b[160];
   std::snprintf(b, sizeof b, "TP %lld × PP %lld × DP %lld%s%.0lld%s%.0lld%s%.0d", static_cast<long long>(l.tp),
