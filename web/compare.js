@@ -98,6 +98,8 @@ const layoutText = (l) => {
   return parts.join(" ");
 };
 
+// Under a row whose plan does not fit: from how many of that accelerator it would.
+const fitsFrom = (m) => (m?.fits_from_gpus ? el("div", { class: "fact-sub", text: t("cmp_fits_from", { n: F.int(L(), m.fits_from_gpus) }) }) : null);
 const memText = (m) => `${F.num(L(), m.used_bytes / F.GIB, 0)} / ${F.num(L(), m.capacity_bytes / F.GIB, 0)}`;
 
 // The cost cell: the core's cost, and for an accelerator without a public price (or with
@@ -154,7 +156,7 @@ export function renderCompare(c, currentGpu, ctx) {
           el("td", { class: "num-cell", text: r.layout ? layoutText(r.layout) : "" }),
           el("td", { class: "num-cell", text: F.num(L(), d, d < 10 ? 2 : 1) }),
           el("td", { class: "num-cell", text: F.pct(L(), r.mfu) }),
-          el("td", { class: r.memory?.fits === false ? "num-cell bad" : "num-cell", text: r.memory ? memText(r.memory) : "" }),
+          el("td", { class: r.memory?.fits === false ? "num-cell bad" : "num-cell", text: r.memory ? memText(r.memory) : "" }, fitsFrom(r.memory)),
           costCell(r, ctx),
           el("td", { class: "num-cell", text: r.energy && Number.isFinite(r.energy.mwh) ? energyText(r.energy.mwh) : "—" }),
           el("td", {}, confidence(r)),

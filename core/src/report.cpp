@@ -1127,6 +1127,9 @@ void compare_row_json(JsonWriter& w, const CompareRow& r) {
   w.field("used_fraction", cap > 0 ? c.memory.total() / cap : 0.0);
   w.field("fits", c.memory.total() <= cap);
   w.field("within_limit", c.fits);
+  // parallel.gpus fixed and nothing fits on this accelerator: from how many it would.
+  const std::optional<FitElsewhere>& e = a.search.elsewhere;
+  w.field("fits_from_gpus", e && e->fewest ? std::optional(e->fewest->layout.gpus()) : std::nullopt);
   w.end_object();
   w.field("target_met", s.target_days ? std::optional<bool>(a.search.target_met) : std::nullopt);
   w.field("max_cost_met", s.max_cost ? std::optional<bool>(a.search.budget_met) : std::nullopt);

@@ -196,9 +196,12 @@ test("a row whose plan does not fit is marked and not priced, as the headline", 
     const cell = page.locator(`#compare-table tr[data-gpu="${r.gpu}"] td`).nth(4);
     assert.equal(await cell.evaluate((c) => c.classList.contains("bad")), !fits, `${r.gpu} memory marked`);
     if (!fits) assert.equal(r.cells[6], "—", `${r.gpu} not priced`);
+    const from = cli[i].memory.fits_from_gpus;
+    if (from) assert.match(r.cells[5], new RegExp(`fits from ${from.toLocaleString("en-US")}$`), `${r.gpu} fits from ${from}`);
     else assert.match(r.cells[6], /^\$/, `${r.gpu} priced`);
   }
   assert.ok(cli.some((r) => !r.memory.fits), "some rows do not fit");
+  assert.ok(cli.some((r) => r.memory.fits_from_gpus > 8), "the CLI says from how many GPUs a row would fit");
   await page.goto(server.url);
   await waitForAnswer(page);
 });
