@@ -77,8 +77,9 @@ export function raw(key) {
 }
 
 // English count nouns take the singular after exactly one: "1 GPU", not "1 GPUs", in the
-// page's strings and the core's English messages alike (coreMessage), whose templates
-// write the plural (data/messages.json).
+// page's strings, whose templates write the plural. The core's English messages already
+// come so (core/src/message.cpp english_singular, the same rule); coreMessage applies it
+// again, which changes nothing in them.
 const ONE = /(^|[^\d.,])1 (GPU|sequence|layout|day|step)s(?![a-z])/gi;
 const singular = (text) => (current === "en" ? text.replace(ONE, (m, before, noun) => `${before}1 ${noun}`) : text);
 export function t(key, vars = {}) {

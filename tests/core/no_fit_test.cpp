@@ -62,6 +62,20 @@ TEST_CASE("nothing fits on 8 GPUs: the fewest GPUs on which a layout fits", "[se
   CHECK_FALSE(has_warning(at, "oom_fix_gpus"));
 }
 
+TEST_CASE("a comparison row that does not fit says from how many of its accelerator it would", "[search][no_fit]") {
+  const json v = evaluate(llama405b_full(8));
+  const json env = json::parse(gpucalc::compare_json(llama405b_full(8).dump(), "h100-sxm-80gb,b200-180gb"));
+  REQUIRE(env["ok"] == true);
+  const json& rows = env["value"]["rows"];
+  // The H100 row is the scenario itself: the evaluate answer's count.
+  CHECK(rows[0]["memory"]["fits_from_gpus"] == v["search"]["fits_from"]["gpus"]);
+  // B200, 180 GiB: N ≥ 18 B × 405,853,388,800 / (0.8 × 193,273,528,320 B) = 47.2, fewer
+  // than on H100.
+  const int64_t b200 = rows[1]["memory"]["fits_from_gpus"].get<int64_t>();
+  CHECK(b200 >= 48);
+  CHECK(b200 < v["search"]["fits_from"]["gpus"].get<int64_t>());
+}
+
 TEST_CASE("nothing fits at any GPU count: the answer says so", "[search][no_fit]") {
   // A memory limit of 1% of 80 GiB, 0.8 GiB: every GPU holds at least its CUDA context,
   // 1 GiB (docs/memory-model.md), so no GPU count fits.
