@@ -10,112 +10,9 @@
 namespace gpucalc::input {
 namespace {
 
-constexpr size_t kMaxDepth = 32;
 // A scenario is a few kilobytes (description ≤ 4000 bytes); anything past 1 MiB is
 // refused before parsing, so a huge document costs one length check.
 constexpr size_t kMaxDocumentBytes = 1 << 20;
-
-// Builds a DOM from SAX events; refuses duplicate keys and deep nesting.
-class DomBuilder : public nlohmann::json_sax<json> {
- public:
-  json root;
-  std::optional<Error> error;
-
-  bool null() override { return put(json(nullptr)); }
-  bool boolean(bool v) override { return put(json(v)); }
-  bool number_integer(number_integer_t v) override { return put(json(v)); }
-  bool number_unsigned(number_unsigned_t v) override { return put(json(v)); }
-  bool number_float(number_float_t v, const string_t&) override { return put(json(v)); }
-  bool string(string_t& v) override { return put(json(std::move(v))); }
-  bool binary(binary_t&) override { return fail("", "binary_value", "binary values are not JSON"); }
-  bool start_object(std::size_t) override { return open(json::object()); }
-  bool end_object() override { return close(); }
-  bool start_array(std::size_t) override { return open(json::array()); }
-  bool end_array() override { return close(); }
-  bool key(string_t& k) override {
-    json& top = *stack_.back();
-    if (top.contains(k)) return fail(path() + "/" + pointer_token(k), "duplicate_key", "duplicate key", {{"key", k}});
-    key_ = std::move(k);
-    return true;
-  }
-  bool parse_error(std::size_t, const std::string& token, const nlohmann::detail::exception& ex) override {
-    // A literal beyond the double range (1e400) is well-formed JSON no double holds:
-    // name the field it was meant for, like any other out-of-range number.
-    if (ex.id == 406) {
-      const std::string lit = token.size() > 40 ? token.substr(0, 37) + "..." : token;
-      return fail(pending_path(), "number_beyond_double",
-                  "must be a finite number, got {got} (beyond the double range, ±1.8e308)", {{"got", lit}});
-    }
-    std::string what = ex.what();
-    // "[json.exception.parse_error.101] parse error at line 1, column 3: ..." → drop the tag.
-    if (auto pos = what.find("] "); pos != std::string::npos && what.rfind("[json.exception", 0) == 0)
-      what = what.substr(pos + 2);
-    return malformed(what);
-  }
-
- private:
-  std::vector<json*> stack_;
-  std::vector<std::string> keys_;  // key under which each open container sits
-  std::string key_;
-
-  bool fail(std::string p, std::string code, std::string_view en, Params params = {}) {
-    if (!error) error = coded_error(std::move(p), std::move(code), en, std::move(params));
-    return false;
-  }
-  // nlohmann's "parse error at line 1, column 3: <detail>": the line and column as
-  // parameters, so a reader's language can say where without nlohmann's English.
-  bool malformed(const std::string& what) {
-    unsigned line = 0, column = 0;
-    int used = 0;
-    if (std::sscanf(what.c_str(), "parse error at line %u, column %u: %n", &line, &column, &used) == 2 && used > 0)
-      return fail("", "malformed_json_at", "malformed JSON: parse error at line {line}, column {column}: {detail}",
-                  {{"line", std::to_string(line)}, {"column", std::to_string(column)}, {"detail", what.substr(used)}});
-    return fail("", "malformed_json_detail", "malformed JSON: {detail}", {{"detail", what}});
-  }
-  std::string path() const {
-    std::string p;
-    for (size_t i = 1; i < keys_.size(); ++i) p += "/" + pointer_token(keys_[i]);
-    return p;
-  }
-  // Where the value being read goes: under the pending key, or the next array index.
-  std::string pending_path() const {
-    if (stack_.empty()) return "";
-    const json& top = *stack_.back();
-    return path() + "/" + (top.is_object() ? pointer_token(key_) : std::to_string(top.size()));
-  }
-  json* place(json v) {
-    if (stack_.empty()) {
-      root = std::move(v);
-      return &root;
-    }
-    json& top = *stack_.back();
-    if (top.is_object()) {
-      auto& slot = top[key_];
-      slot = std::move(v);
-      return &slot;
-    }
-    top.push_back(std::move(v));
-    return &top.back();
-  }
-  bool put(json v) {
-    place(std::move(v));
-    return true;
-  }
-  bool open(json v) {
-    if (stack_.size() >= kMaxDepth)
-      return fail(path(), "nesting_too_deep", "nesting deeper than {max} levels", {{"max", std::to_string(kMaxDepth)}});
-    const bool in_object = !stack_.empty() && stack_.back()->is_object();
-    const std::string k = in_object ? key_ : (stack_.empty() ? "" : std::to_string(stack_.back()->size()));
-    stack_.push_back(place(std::move(v)));
-    keys_.push_back(k);
-    return true;
-  }
-  bool close() {
-    stack_.pop_back();
-    keys_.pop_back();
-    return true;
-  }
-};
 
 bool integral(double v) { return std::isfinite(v) && std::floor(v) == v; }
 
@@ -140,15 +37,11 @@ Expected<json> parse_document(std::string_view text) {
     return coded_error("", "document_too_large",
                        "the scenario is {bytes} bytes; gpucalc reads at most {max} bytes (1 MiB)",
                        {{"bytes", std::to_string(text.size())}, {"max", std::to_string(kMaxDocumentBytes)}});
-  DomBuilder b;
-  const bool ok = json::sax_parse(text.begin(), text.end(), &b, nlohmann::detail::input_format_t::json, true, false);
-  if (b.error) return *b.error;
-  if (!ok) return coded_error("", "malformed_json", "malformed JSON");
-  return std::move(b.root);
+  return read_json(text);
 }
 
 json embedded_document(std::string_view text) {
-  Expected<json> doc = parse_document(text);
+  Expected<json> doc = read_json(text);
   return doc ? std::move(*doc) : json();
 }
 

@@ -1,6 +1,6 @@
-// Strict JSON reading for scenarios: a SAX-built DOM (so a malformed document
-// reports where it broke without exceptions, duplicate keys are refused and depth is
-// bounded) and typed field readers that record the first error with its JSON pointer.
+// Strict JSON reading for scenarios: a DOM read by json_reader.cpp (a malformed document
+// reports where it broke and why without exceptions, duplicate keys are refused and depth
+// is bounded) and typed field readers that record the first error with its JSON pointer.
 #pragma once
 #include <cstdint>
 #include <initializer_list>
@@ -17,12 +17,15 @@ namespace gpucalc::input {
 
 using json = nlohmann::ordered_json;
 
-// Parses text into a DOM, or an error at path "" saying where it broke.
+// Parses text into a DOM, or an error saying where it broke (json_reader.cpp): at most
+// 1 MiB, strict RFC 8259, duplicate keys and nesting past 32 levels refused.
 Expected<json> parse_document(std::string_view text);
 
-// An embedded data file (core/embed_data.cmake) parsed the same way, null if it does not
-// parse: the wasm then carries one JSON parser, not nlohmann's json::parse beside this one.
+// An embedded data file (core/embed_data.cmake) read the same way, null if it does not parse.
 json embedded_document(std::string_view text);
+
+// The reader behind both (json_reader.cpp), without the size limit.
+Expected<json> read_json(std::string_view text);
 
 // RFC 6901 escaping of one reference token.
 std::string pointer_token(std::string_view key);
