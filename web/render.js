@@ -154,6 +154,10 @@ export function renderHeadline(v, ctx) {
   const facts = [];
   const steps = tr.steps;
   const perf = v.performance ?? {};
+  // A plan that does not fit: its time, cost and energy describe a run that cannot start,
+  // so they say "if it fit" and are drawn muted (the headline and the memory fact say why).
+  const ifFit = (sub) => (fits ? sub : sub ? `${t("if_it_fit")} · ${sub}` : t("if_it_fit"));
+  const hypo = fits ? "" : "hypo";
   facts.push(
     fact({
       key: "gpus",
@@ -170,6 +174,8 @@ export function renderHeadline(v, ctx) {
       key: "days",
       label: t("f_days"),
       value: days(tr.days),
+      sub: ifFit(undefined),
+      cls: hypo,
       formula: t("fx_days", {
         steps: n0(steps),
         tokens: big(tr.tokens),
@@ -183,6 +189,8 @@ export function renderHeadline(v, ctx) {
       key: "gpu_hours",
       label: t("f_gpu_hours"),
       value: big(tr.gpu_hours),
+      sub: ifFit(undefined),
+      cls: hypo,
       formula: t("fx_gpu_hours", { days: n1(tr.days, 2), n: n0(plan.gpus), h: n0(tr.gpu_hours) }),
       source: "docs/model.md §Whole run",
     }),
@@ -221,7 +229,8 @@ export function renderHeadline(v, ctx) {
         key: "cost",
         label: t("cost"),
         value: v.cost.pending ? "…" : money(v.cost),
-        sub: Number.isFinite(v.cost.per_gpu_hour) ? t("per_gpu_hour", { v: money({ ...v.cost, total: v.cost.per_gpu_hour }) }) : undefined,
+        sub: ifFit(Number.isFinite(v.cost.per_gpu_hour) ? t("per_gpu_hour", { v: money({ ...v.cost, total: v.cost.per_gpu_hour }) }) : undefined),
+        cls: hypo,
         formula: t(v.cost.mode === "owned" ? "fx_cost_owned" : "fx_cost_rented"),
         source: [prose(src?.rule_coded, src?.rule), citeEn(src?.citation ?? src?.source), src?.date],
       }),
@@ -233,9 +242,12 @@ export function renderHeadline(v, ctx) {
         key: "energy",
         label: t("energy"),
         value: v.energy.pending ? "…" : energyText(v.energy.mwh),
-        sub: !v.energy.pending && Number.isFinite(v.energy.co2_tonnes)
-          ? t("co2", { v: n1(v.energy.co2_tonnes, v.energy.co2_tonnes < 10 ? 2 : 0) })
-          : undefined,
+        sub: ifFit(
+          !v.energy.pending && Number.isFinite(v.energy.co2_tonnes)
+            ? t("co2", { v: n1(v.energy.co2_tonnes, v.energy.co2_tonnes < 10 ? 2 : 0) })
+            : undefined,
+        ),
+        cls: hypo,
         formula: t("fx_energy"),
         source: v.energy.sources
           ? Object.entries(v.energy.sources).map(([k, en]) => prose(v.energy.sources_coded?.[k], en)).join("; ")
@@ -249,7 +261,8 @@ export function renderHeadline(v, ctx) {
         key: "goodput",
         label: t("f_goodput"),
         value: v.goodput.pending ? "…" : days(v.goodput.days),
-        sub: !v.goodput.pending && Number.isFinite(v.goodput.fraction) ? t("goodput_sub", { v: pct(v.goodput.fraction) }) : undefined,
+        sub: ifFit(!v.goodput.pending && Number.isFinite(v.goodput.fraction) ? t("goodput_sub", { v: pct(v.goodput.fraction) }) : undefined),
+        cls: hypo,
         formula: t(v.goodput.enabled === false ? "fx_goodput_off" : "fx_goodput"),
         source: v.goodput.source == null ? undefined : prose(v.goodput.source_coded, v.goodput.source),
       }),

@@ -1069,6 +1069,13 @@ test("a fixed GPU count that does not fit says from how many GPUs it would, unpr
   assert.doesNotMatch(await page.locator("#headline").innerText(), /\$/, "no price beside a plan that cannot run");
   assert.equal(await page.locator("#range").count(), 0, "no likely range for a run that cannot happen");
   assert.match(await page.locator("#plan-note").innerText(), new RegExp(`the fewest GPUs that fit: ${from.gpus}\\b`));
+  // The facts grid keeps the run's days, cost and energy, said to be the run's if it fit.
+  for (const key of ["days", "gpu_hours", "cost", "energy"]) {
+    const fact = page.locator(`#facts .fact[data-key="${key}"]`);
+    assert.match(await fact.getAttribute("class"), /\bhypo\b/, key);
+    assert.match(await fact.locator(".fact-sub:not(.fact-range)").innerText(), /^if it fit\b/, key);
+  }
+  assert.doesNotMatch(await page.locator('#facts .fact[data-key="mfu"]').getAttribute("class"), /\bhypo\b/);
   await shot(page, "page-no-fit.png");
   await page.locator("#fit-use").click();
   await page.waitForFunction((n) => document.querySelector("#headline").dataset.gpus === String(n) && document.querySelector("#fit-note").hidden, from.gpus);
@@ -1076,6 +1083,7 @@ test("a fixed GPU count that does not fit says from how many GPUs it would, unpr
   const there = cliEvaluate({ ...scenario, parallel: { gpus: from.gpus } }).value;
   assert.equal(there.memory.fits, true);
   assert.equal(await page.locator("#headline").getAttribute("data-days"), String(there.training.days));
+  assert.equal(await page.locator("#facts .fact.hypo").count(), 0, "a plan that fits is not 'if it fit'");
   await page.goto(server.url);
   await waitForAnswer(page);
 });

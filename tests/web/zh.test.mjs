@@ -200,6 +200,7 @@ test("a fixed GPU count that does not fit: from how many it would, and the butto
   await page.locator("#fit-use:not([hidden])").waitFor();
   assert.match(await page.locator("#fit-text").innerText(), new RegExp(`从 ${want} 张 GPU 起放得下`));
   assert.equal(await page.locator("#fit-use").innerText(), `改用 ${want} 张 GPU`);
+  assert.match(await page.locator('#facts .fact[data-key="days"] .fact-sub:not(.fact-range)').innerText(), /^若能放下/);
   await assertChinese("fits from");
 });
 

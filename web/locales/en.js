@@ -479,6 +479,7 @@ export default {
   cmp_conf_derived: "derived, not measured",
   cmp_price_ph: "{unit} per GPU-hour",
   cmp_price_aria: "Price per GPU-hour of {gpu}, in {unit}",
+  if_it_fit: "if it fit",
   cmp_fits_from: "fits from {n}",
   cmp_no_price: "no public price",
   q_money: "Cost:",

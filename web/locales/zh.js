@@ -476,6 +476,7 @@ export default {
   cmp_conf_derived: "推算，未实测",
   cmp_price_ph: "{unit}/卡时",
   cmp_price_aria: "{gpu} 每卡每小时价格（{unit}）",
+  if_it_fit: "若能放下",
   cmp_fits_from: "{n} 张起放得下",
   cmp_no_price: "无公开价格",
   q_money: "费用：",
