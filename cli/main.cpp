@@ -50,9 +50,43 @@ Exit status: 0 answered; 2 bad input or usage (the message names the JSON
 pointer of the field, e.g. "/training/seq_len: must be a positive integer, got -4").
 )";
 
+// The same text for a Chinese reader (--lang zh); commands, options and ids stay as typed.
+constexpr const char* kUsageZh = R"(gpucalc — 大模型训练 GPU 计算器 (LLM training GPU calculator)
+
+用法：
+  gpucalc evaluate FILE|-    计算一个场景（JSON，格式见 docs/scenario-format.md）；
+                             '-' 表示从标准输入读取。以 JSON 输出结果。
+  gpucalc search FILE|- [--top K]
+                             搜索场景未固定的所有并行方式：最优方案、该 GPU 数下
+                             最快的 K 种（默认 10）以及 GPU 数 -> 天数曲线及其
+                             帕累托前沿。
+  gpucalc compare FILE|- --gpus ID,ID,...
+                             同一场景换成所列的每种加速卡（目录 id）：每行给出
+                             GPU 数、并行方式、天数、费用、能耗和显存。
+  gpucalc export FILE|- --format megatron|torchtitan|deepspeed|llamafactory
+                             把选定方案输出为框架的启动配置（Megatron-LM 参数、
+                             torchtitan TOML、DeepSpeed JSON，微调用 LLaMA-Factory
+                             YAML）到标准输出；无法表达的部分以警告写到标准错误。
+  gpucalc catalog gpus|models
+                             以 JSON 列出加速卡目录（含默认价格）或模型预设
+                             （含计算出的参数量）。
+  gpucalc --help             本说明
+  gpucalc --version          版本
+
+选项：
+  --lang en|zh               标准错误上的错误和警告所用的语言（默认取
+                             GPUCALC_LANG，否则为 en）；JSON 结果中的每条消息
+                             都带有代码和英文文本。
+
+退出状态：0 表示已得出结果；2 表示输入或用法有误（消息会指出字段的 JSON
+指针，例如 "/training/seq_len: 必须是正整数，当前为 -4"）。
+)";
+
+const char* usage() { return g_lang == "zh" ? kUsageZh : kUsage; }
+
 // A usage mistake, in the reader's language (--lang), then the usage text.
 int usage_error(const std::string& en, const std::string& zh) {
-  std::cerr << "gpucalc: " << (g_lang == "zh" ? zh : en) << "\n\n" << kUsage;
+  std::cerr << "gpucalc: " << (g_lang == "zh" ? zh : en) << "\n\n" << usage();
   return 2;
 }
 
@@ -116,7 +150,7 @@ int main(int argc, char** argv) {
   if (argc < 2) return usage_error("missing command", "缺少命令");
   const std::string cmd = argv[1];
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-    std::cout << kUsage;
+    std::cout << usage();
     return 0;
   }
   if (cmd == "--version") {
