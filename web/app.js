@@ -1052,7 +1052,10 @@ function wireShare() {
 
 function reasonText(parsed) {
   const base = t(`reason_${parsed.reason}`);
-  return parsed.detail ? `${base} (${parsed.detail})` : base;
+  if (!parsed.detail) return base;
+  // The browser's message is English: an English reader gets it, another language where.
+  if (lang() === "en") return `${base} (${parsed.detail})`;
+  return parsed.at ? `${base}（${t("json_where", parsed.at)}）` : base;
 }
 
 // Reads the scenario from the URL hash: null when there is none; on a damaged

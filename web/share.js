@@ -45,13 +45,24 @@ export function checkScenarioObject(value) {
 
 // Parses scenario JSON text (from a file, a paste or a link). Returns
 // {ok:true, value} or {ok:false, reason, detail}.
+// Line and column (from 1) of offset `i` in `text`.
+function lineColumn(text, i) {
+  const before = text.slice(0, i);
+  const line = before.split("\n").length;
+  return { line, column: i - before.lastIndexOf("\n") };
+}
+
 export function parseScenarioText(text) {
   if (typeof text !== "string" || text.length > MAX_SCENARIO_CHARS) return { ok: false, reason: "too_long" };
   let value;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, reason: "bad_json", detail: String(error.message ?? error) };
+    const detail = String(error.message ?? error);
+    // Where it broke, from the browser's "at position N" (its wording is English and
+    // varies by version; the line and column are said in the reader's language).
+    const position = /\bposition (\d+)/.exec(detail);
+    return { ok: false, reason: "bad_json", detail, ...(position ? { at: lineColumn(text, Number(position[1])) } : {}) };
   }
   return checkScenarioObject(value);
 }

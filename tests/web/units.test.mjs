@@ -109,6 +109,8 @@ describe("permalinks", () => {
     assert.equal(share.scenarioFromHash("#s=%%%").reason, "bad_encoding");
     assert.equal(share.scenarioFromHash(`#s=${Buffer.from([0xc3, 0x28]).toString("base64url")}`).reason, "bad_encoding", "invalid UTF-8");
     assert.equal(share.scenarioFromHash(`#s=${b64("<script>alert(1)</script>")}`).reason, "bad_json");
+    // Where it broke, from the engine's "at position N" (the page says it in the reader's language).
+    assert.deepEqual(share.parseScenarioText('{\n  "a": 1,\n}').at, { line: 3, column: 1 });
     assert.equal(share.scenarioFromHash(`#s=${b64("[1]")}`).reason, "not_object");
     assert.equal(share.scenarioFromHash(`#s=${b64("null")}`).reason, "not_object");
     let deep = {};

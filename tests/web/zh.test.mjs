@@ -204,6 +204,20 @@ test("a fixed GPU count that does not fit: from how many it would, and the butto
   await assertChinese("fits from");
 });
 
+test("broken JSON in the scenario editor: what and where, in Chinese (not the browser's English)", async () => {
+  await page.goto(`${server.url}?lang=zh`);
+  await waitForAnswer(page);
+  await page.evaluate(() => {
+    document.querySelector("#json-details").open = true;
+  });
+  await page.fill("#json-text", "{\n  broken");
+  await page.click("#json-apply");
+  await page.locator("#json-error").waitFor({ state: "visible" });
+  assert.equal(await page.locator("#json-error").innerText(), "无法读取这个场景：不是有效的 JSON（第 2 行第 3 列）。");
+  await page.goto(`${server.url}?lang=zh`);
+  await waitForAnswer(page);
+});
+
 test("a bad value: the error at its field is Chinese", async () => {
   await page.goto(`${server.url}?lang=zh`);
   await waitForAnswer(page);

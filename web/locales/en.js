@@ -327,6 +327,7 @@ export default {
   reason_bad_json: "not valid JSON",
   reason_not_object: "not a JSON object",
   reason_too_deep: "nested too deeply",
+  json_where: "line {line}, column {column}",
   reason_bad_encoding: "damaged encoding",
   open_full: "Open the full calculator ↗",
 

@@ -325,6 +325,7 @@ export default {
   reason_bad_json: "不是有效的 JSON",
   reason_not_object: "不是 JSON 对象",
   reason_too_deep: "嵌套过深",
+  json_where: "第 {line} 行第 {column} 列",
   reason_bad_encoding: "编码已损坏",
   open_full: "打开完整计算器 ↗",
 
