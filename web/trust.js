@@ -98,10 +98,11 @@ export function renderTrust(v) {
     ),
   );
   box.hidden = false;
-  // Days on the headline facts: the range one line under the number.
+  // Days on the headline facts: the range one line under the number (not for a plan that
+  // does not fit: no likely range for a run that cannot happen, as in rangeLine).
   const u = v?.uncertainty?.time;
   const daysFact = document.querySelector('#facts [data-key="days"] summary');
-  if (daysFact && hasRange(u?.days) && !daysFact.querySelector(".fact-range")) {
+  if (daysFact && hasRange(u?.days) && v?.memory?.fits !== false && !daysFact.querySelector(".fact-range")) {
     daysFact.append(el("span", { class: "fact-sub fact-range", text: t("range_short", { lo: days(u.days.p10), hi: days(u.days.p90) }) }));
   }
   if ($("accuracy")?.open) openAccuracy(); // a language switch while it is open

@@ -1076,6 +1076,7 @@ test("a fixed GPU count that does not fit says from how many GPUs it would, unpr
     assert.match(await fact.locator(".fact-sub:not(.fact-range)").innerText(), /^if it fit\b/, key);
   }
   assert.doesNotMatch(await page.locator('#facts .fact[data-key="mfu"]').getAttribute("class"), /\bhypo\b/);
+  assert.equal(await page.locator('#facts [data-key="days"] .fact-range').count(), 0, "no P10-P90 under days that cannot happen");
   await shot(page, "page-no-fit.png");
   await page.locator("#fit-use").click();
   await page.waitForFunction((n) => document.querySelector("#headline").dataset.gpus === String(n) && document.querySelector("#fit-note").hidden, from.gpus);
