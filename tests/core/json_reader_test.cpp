@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -101,18 +102,19 @@ TEST_CASE("Strings, escapes, UTF-8 and nesting read as nlohmann reads them", "[j
 }
 
 TEST_CASE("Malformed JSON is refused with its line, column and reason", "[json_reader]") {
-  CHECK(refusal("") ==
-        " | malformed_json_at | malformed JSON: parse error at line 1, column 1: unexpected end of input");
-  CHECK(refusal("{\"model\": \"llama-3.1-8b\", ") ==
-        " | malformed_json_at | malformed JSON: parse error at line 1, column 27: unexpected end of input");
-  CHECK(refusal("{\n  \"a\": 1,\n  \"b\" 2\n}") ==
-        " | malformed_json_at | malformed JSON: parse error at line 3, column 7: expected ':' after the key");
-  CHECK(refusal("{\"a\":1 \"b\":2}") ==
-        " | malformed_json_at | malformed JSON: parse error at line 1, column 8: expected ',' or '}'");
-  CHECK(refusal("[1 2]") ==
-        " | malformed_json_at | malformed JSON: parse error at line 1, column 4: expected ',' or ']'");
-  CHECK(refusal("{'a':1}") ==
-        " | malformed_json_at | malformed JSON: parse error at line 1, column 2: expected a key in double quotes");
+  // Where and why, as the message says it.
+  const std::pair<const char*, const char*> cases[] = {
+      {"", "line 1, column 1: unexpected end of input"},
+      {"{\"model\": \"llama-3.1-8b\", ", "line 1, column 27: unexpected end of input"},
+      {"{\n  \"a\": 1,\n  \"b\" 2\n}", "line 3, column 7: expected ':' after the key"},
+      {"{\"a\":1 \"b\":2}", "line 1, column 8: expected ',' or '}'"},
+      {"[1 2]", "line 1, column 4: expected ',' or ']'"},
+      {"{'a':1}", "line 1, column 2: expected a key in double quotes"},
+  };
+  for (const auto& [text, where] : cases) {
+    INFO(text);
+    CHECK(refusal(text) == std::string(" | malformed_json_at | malformed JSON: parse error at ") + where);
+  }
   CHECK(refusal("{\"a\":NaN}").find("column 6: expected a value") != std::string::npos);
   CHECK(refusal("{} x").find("column 4: unexpected text after the end of the document") != std::string::npos);
   CHECK(refusal("[01]").find("column 2: invalid number") != std::string::npos);
