@@ -149,10 +149,9 @@ class JsonReader {
     for (size_t k = 0; k < at; ++k)
       if (t_[k] == '\n') ++line, line_start = k + 1;
     const size_t column = at - line_start + 1;
-    Message m =
-        wrapping("malformed_json_at", "malformed JSON: parse error at line {line}, column {column}: {reason}",
-                 coded(std::move(code), why), {{"line", std::to_string(line)}, {"column", std::to_string(column)}});
-    return fail(Error{"", std::move(m.message), std::move(m.code), std::move(m.params)});
+    return fail(wrapping_error(
+        "", "malformed_json_at", "malformed JSON: parse error at line {line}, column {column}: {reason}",
+        coded(std::move(code), why), {{"line", std::to_string(line)}, {"column", std::to_string(column)}}));
   }
 
   void skip() {

@@ -65,8 +65,8 @@ std::string joined(const Parts& parts) {
   return out;
 }
 
-Error wrapping_error(std::string path, std::string code, std::string_view en, const Message& inner) {
-  Message m = wrapping(std::move(code), en, inner);
+Error wrapping_error(std::string path, std::string code, std::string_view en, const Message& inner, Params params) {
+  Message m = wrapping(std::move(code), en, inner, std::move(params));
   return Error{std::move(path), std::move(m.message), std::move(m.code), std::move(m.params)};
 }
 

@@ -40,6 +40,6 @@ Message wrapping(std::string code, std::string_view en, const Message& inner, Pa
 using Parts = std::vector<Message>;
 Message literal(std::string text);
 std::string joined(const Parts& parts);
-Error wrapping_error(std::string path, std::string code, std::string_view en, const Message& inner);
+Error wrapping_error(std::string path, std::string code, std::string_view en, const Message& inner, Params params = {});
 
 }  // namespace gpucalc
