@@ -12,7 +12,7 @@ import { renderAnswer, renderExplore, renderHeadline } from "./render.js";
 import { FIELD_BY_PATH, baseOf, exactAmount, setPath } from "./schema.js";
 import { cliCommand, exportName, hashFor, parseScenarioText, prettyJson, scenarioFromHash, MAX_SCENARIO_CHARS } from "./share.js";
 import { shapeForParams } from "./shape.js";
-import { adaptToModel, modelLabel, populateJob, wireJob } from "./jobtype.js";
+import { adaptToModel, modelLabel, openLayout, populateJob, wireJob } from "./jobtype.js";
 import { calibrationFieldFor, populateCalibration, wireCalibration } from "./calibrate.js";
 import { renderTrust, wireTrust } from "./trust.js";
 import { displayCurrency, populateMoney, requestText, setAcceleratorPrice, unitOf, wireMoney } from "./money.js";
@@ -816,11 +816,14 @@ function wireQuick() {
     }
     edit((s) => setPath(s, path, v));
   });
-  // "Use N GPUs" under a plan that does not fit (render.js renderFitNote).
+  // "Use N GPUs" or "Let the calculator choose the layout" under a plan that does not fit
+  // (render.js renderFitNote).
   $("fit-use").addEventListener("click", (e) => {
+    const { action } = e.currentTarget.dataset;
     const n = Number(e.currentTarget.dataset.gpus);
-    if (!(n > 0)) return;
-    edit((s) => setPath(s, "/parallel/gpus", n));
+    if (action === "layout") edit((s) => openLayout(s, n > 0 ? n : undefined));
+    else if (n > 0) edit((s) => setPath(s, "/parallel/gpus", n));
+    else return;
     if (state.mode === "expert") state.expert?.populate(state.scenario, state.answer, true);
     else populateQuick(true);
   });

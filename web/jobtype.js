@@ -38,6 +38,41 @@ export function stageOf(scenario) {
   return STAGES.includes(s) ? s : "pretrain";
 }
 
+// The framework the core runs when the scenario names none (core/src/scenario.cpp
+// read_stack): Transformers + PEFT + bitsandbytes for QLoRA, Megatron otherwise.
+export const defaultFramework = (stage) => (stage === "qlora" ? "hf" : "megatron");
+const frameworkOf = (scenario) => scenario?.training?.framework ?? defaultFramework(stageOf(scenario));
+
+// The layout left to the calculator (the core's oom_fix_layout_*: the one the scenario
+// pins fits nowhere): its parallel factors, micro-batch, ZeRO stage and recomputation
+// dropped; `gpus`, when given, the count the core found it fits from.
+export function openLayout(s, gpus) {
+  const par = isObj(s.parallel) ? s.parallel : (s.parallel = {});
+  for (const k of ["tp", "pp", "dp", "cp", "ep", "etp", "vpp", "shard", "first_stage_layers", "last_stage_layers"]) delete par[k];
+  if (gpus > 0) par.gpus = gpus;
+  if (isObj(s.training)) for (const k of ["micro_batch", "zero_stage", "recompute", "recompute_modules"]) delete s.training[k];
+}
+
+// What a framework cannot run (core/src/plan.cpp check_framework), cleared so the search
+// picks it instead of the core refusing: Hugging Face and torchtune have no pipeline and
+// checkpoint whole layers; DeepSpeed's pipeline takes ZeRO 0-1 and no interleaving.
+// True when something was cleared.
+function fitFramework(tr, par, fw) {
+  const before = JSON.stringify([tr, par]);
+  if (fw === "hf" || fw === "torchtune") {
+    if (par.pp > 1) delete par.pp;
+    delete par.vpp;
+    delete par.first_stage_layers;
+    delete par.last_stage_layers;
+    if (tr.recompute === "selective") delete tr.recompute;
+    delete tr.recompute_modules;
+  } else if (fw === "deepspeed") {
+    if (par.vpp > 1) delete par.vpp;
+    if (par.pp > 1 && tr.zero_stage >= 2) delete tr.zero_stage;
+  }
+  return JSON.stringify([tr, par]) !== before;
+}
+
 // Flags for the Expert form's `show` keys (schema.js): a field shows when its flag
 // holds, or when the scenario sets it anyway (so it can be seen and cleared).
 export function relevance(scenario) {
@@ -49,7 +84,7 @@ export function relevance(scenario) {
     lora: ADAPTER.has(stage),
     qlora: stage === "qlora",
     // PEFT's fp32 upcast of a 4-bit base (training.lora.fp32_upcast) is the hf profile's.
-    qlora_hf: stage === "qlora" && scenario?.training?.framework === "hf",
+    qlora_hf: stage === "qlora" && frameworkOf(scenario) === "hf",
     finetune: stage !== "pretrain" || scenario?.training?.dataset !== undefined,
   };
 }
@@ -158,7 +193,7 @@ export function populateJob(scenario, answer, force = false) {
   const select = $("q-optimizer");
   if (![...select.options].some((o) => o.value === String(opt))) select.append(el("option", { value: String(opt), text: String(opt) }));
   select.value = String(opt);
-  $("q-framework").value = tr.framework ?? "megatron";
+  $("q-framework").value = frameworkOf(scenario);
   $("q-master").checked = tr.master_weights !== false;
   const off = isObj(tr.offload) ? tr.offload : {};
   $("q-off-opt").checked = off.optimizer === true;
@@ -227,9 +262,13 @@ export function wireJob(a) {
           }
           if (tr.framework === "torchtitan") {
             delete tr.framework;
-            note = [note, t("q_job_titan")].filter(Boolean).join(" ");
+            note = [note, t(stage === "qlora" ? "q_job_titan_hf" : "q_job_titan")].filter(Boolean).join(" ");
           }
         }
+        // QLoRA's default framework is hf: clear what it cannot run, as choosing it would.
+        const par = isObj(s.parallel) ? s.parallel : {};
+        if (tr.framework === undefined && fitFramework(tr, par, defaultFramework(stage)))
+          note = [note, t("q_job_framework")].filter(Boolean).join(" ");
         jobNote = note;
       });
     });
@@ -268,28 +307,14 @@ export function wireJob(a) {
   $("q-qlora-dq").addEventListener("change", () => api.edit((s) => setPath(s, "/training/lora/double_quant", $("q-qlora-dq").checked ? undefined : false)));
   $("q-qlora-paged").addEventListener("change", () => api.edit((s) => setPath(s, "/training/lora/paged_optimizer", $("q-qlora-paged").checked ? true : undefined)));
   $("q-optimizer").addEventListener("change", () => api.edit((s) => setPath(s, "/training/optimizer", $("q-optimizer").value)));
-  // What the new framework cannot run (core/src/plan.cpp check_framework), left to the
-  // search instead of refused (and said): Hugging Face and torchtune have no pipeline and
-  // checkpoint whole layers; DeepSpeed's pipeline takes ZeRO 0-1 and no interleaving.
+  // What the new framework cannot run is left to the search instead of refused (and said).
   $("q-framework").addEventListener("change", () =>
     api.edit((s) => {
       const fw = $("q-framework").value;
-      setPath(s, "/training/framework", fw === "megatron" ? undefined : fw);
+      setPath(s, "/training/framework", fw === defaultFramework(stageOf(s)) ? undefined : fw);
       const tr = isObj(s.training) ? s.training : {};
       const par = isObj(s.parallel) ? s.parallel : {};
-      const before = JSON.stringify([tr, par]);
-      if (fw === "hf" || fw === "torchtune") {
-        if (par.pp > 1) delete par.pp;
-        delete par.vpp;
-        delete par.first_stage_layers;
-        delete par.last_stage_layers;
-        if (tr.recompute === "selective") delete tr.recompute;
-        delete tr.recompute_modules;
-      } else if (fw === "deepspeed") {
-        if (par.vpp > 1) delete par.vpp;
-        if (par.pp > 1 && tr.zero_stage >= 2) delete tr.zero_stage;
-      }
-      jobNote = JSON.stringify([tr, par]) === before ? "" : t("q_job_framework");
+      jobNote = fitFramework(tr, par, fw) ? t("q_job_framework") : "";
     }),
   );
   $("q-master").addEventListener("change", () => api.edit((s) => setPath(s, "/training/master_weights", $("q-master").checked ? undefined : false)));

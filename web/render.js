@@ -606,8 +606,10 @@ async function showSpecSource(event) {
 }
 
 // Nothing fits (under the memory limit) on the GPUs asked for: from how many it would
-// (search.fits_from, the core's oom_fix_gpus), with a button that asks for that many, or
-// that no count would (oom_fix_none).
+// (search.fits_from, the core's oom_fix_gpus), with a button that asks for that many; or,
+// when the scenario pins a layout that fits nowhere, the calculator's own layout
+// (search.fits_with_layout_open, oom_fix_layout_*), with a button that leaves the layout
+// open; or that no count would (oom_fix_none).
 function renderFitNote(v) {
   const fix = (v.warnings ?? []).find((w) => /^oom_fix_/.test(w.code ?? ""));
   const note = $("fit-note");
@@ -616,9 +618,11 @@ function renderFitNote(v) {
   setText($("fit-text"), coreMessage(fix).text);
   const use = $("fit-use");
   const n = v.search?.fits_from?.gpus;
-  use.hidden = !n;
-  use.dataset.gpus = n ? String(n) : "";
-  setText(use, n ? t("fit_use", { n: n0(n) }) : "");
+  const open = v.search?.fits_with_layout_open;
+  use.hidden = !n && !open;
+  use.dataset.gpus = n ? String(n) : open && fix.code === "oom_fix_layout_gpus" ? String(open.gpus) : "";
+  use.dataset.action = n ? "gpus" : open ? "layout" : "";
+  setText(use, n ? t("fit_use", { n: n0(n) }) : open ? t("fit_open_layout") : "");
 }
 
 // ---------------------------------------------------------------- warnings

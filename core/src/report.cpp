@@ -114,9 +114,9 @@ void memory_json(JsonWriter& w, const Scenario& s, const Candidate& c, bool with
   w.end_object();
 }
 
-void plan_json(JsonWriter& w, const Scenario& s, const Layout& l) {
+// chosen_by_calculator lists what `c` (the scenario's constraints, unless said) left open.
+void plan_json(JsonWriter& w, const Scenario& s, const Layout& l, const Constraints& c) {
   const Problem& p = s.problem;
-  const Constraints& c = s.constraints;
   w.begin_object();
   w.field("gpus", l.gpus());
   w.field("tp", l.tp);
@@ -176,6 +176,8 @@ void plan_json(JsonWriter& w, const Scenario& s, const Layout& l) {
   w.end_array();
   w.end_object();
 }
+
+void plan_json(JsonWriter& w, const Scenario& s, const Layout& l) { plan_json(w, s, l, s.constraints); }
 
 void performance_json(JsonWriter& w, const Scenario& s, const StepTime& st) {
   const Problem& p = s.problem;
@@ -317,22 +319,22 @@ void gpu_json(JsonWriter& w, const Scenario& s) {
   w.end_object();
 }
 
-// parallel.gpus fixed and nothing fits at it: the fewest GPUs on which a layout fits
-// (search.hpp FitElsewhere), or null.
-void fits_from_json(JsonWriter& w, const Scenario& s, const SearchResult& sr) {
-  w.key("fits_from");
-  if (!sr.elsewhere || !sr.elsewhere->fewest) {
+// Nothing fits: a layout that would (search.hpp FitElsewhere), or null.
+void fit_json(JsonWriter& w, const Scenario& s, const char* key, const std::optional<Candidate>& fit,
+              const Constraints& open) {
+  w.key(key);
+  if (!fit) {
     w.value(nullptr);
     return;
   }
-  const Candidate& c = *sr.elsewhere->fewest;
+  const Candidate& c = *fit;
   w.begin_object();
   w.field("gpus", c.layout.gpus());
   w.field("days", c.run.days);
   w.field("memory_bytes", round_bytes(c.memory.total()));
   w.field("memory_used_fraction", c.memory.total() / capacity_bytes(s.problem.gpu));
   w.key("plan");
-  plan_json(w, s, c.layout);
+  plan_json(w, s, c.layout, open);
   w.end_object();
 }
 
@@ -341,7 +343,13 @@ void search_json(JsonWriter& w, const Scenario& s, const SearchResult& sr) {
   w.field("layouts_evaluated", sr.layouts_evaluated);
   w.field("layouts_fitting", sr.layouts_fitting);
   w.field("min_gpus_fit", sr.min_gpus_fit);
-  fits_from_json(w, s, sr);
+  const FitElsewhere none;
+  const FitElsewhere& e = sr.elsewhere ? *sr.elsewhere : none;
+  Constraints gpus_open = s.constraints, layout_open;
+  gpus_open.gpus.reset();
+  if (e.layout_open_same_count) layout_open.gpus = s.constraints.gpus;
+  fit_json(w, s, "fits_from", e.fewest, gpus_open);
+  fit_json(w, s, "fits_with_layout_open", e.layout_open, layout_open);
   w.field("target_days", s.target_days);
   w.field("target_met", s.target_days ? std::optional<bool>(sr.target_met) : std::nullopt);
   w.field("objective", to_string(s.objective));
@@ -464,6 +472,23 @@ std::string layout_text(const Layout& l) {
 
 // What would fit when nothing does at the fixed GPU count (search.hpp FitElsewhere).
 Message fit_elsewhere_note(const FitElsewhere& f) {
+  if (!f.fewest && f.layout_open) {
+    const Layout& l = f.layout_open->layout;
+    const Params at = {{"gpus", std::to_string(l.gpus())},
+                       {"layout", layout_text(l)},
+                       {"micro_batch", std::to_string(l.micro_batch)},
+                       {"recompute", to_string(l.recompute)}};
+    return f.layout_open_same_count
+               ? coded("oom_fix_layout_here",
+                       "the layout the scenario fixes cannot fit; left to the calculator, it fits on these {gpus} GPUs "
+                       "({layout}, micro-batch {micro_batch}, recompute {recompute})",
+                       at)
+               : coded(
+                     "oom_fix_layout_gpus",
+                     "the layout the scenario fixes cannot fit on any GPU count; left to the calculator, it fits from "
+                     "{gpus} GPUs ({layout}, micro-batch {micro_batch}, recompute {recompute})",
+                     at);
+  }
   if (!f.fewest)
     return coded("oom_fix_none",
                  "no GPU count the scenario allows fits: each GPU must hold less (LoRA or QLoRA, ZeRO-3, offload, "

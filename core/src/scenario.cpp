@@ -726,6 +726,14 @@ void read_stack(Reader& r, const json& o, const std::string& P, Scenario& s) {
   if (auto v = r.boolean(o, P, "sequence_parallel")) t.sequence_parallel = *v;
   if (int i = r.choice_index(o, P, "framework", {"megatron", "torchtitan", "deepspeed", "hf", "torchtune"}); i >= 0)
     t.framework = Framework(i);
+  else if (t.stage == Stage::qlora) {
+    // QLoRA's NF4 base is bitsandbytes', run under Transformers + PEFT: the QLoRA paper's
+    // stack, TRL's and LLaMA-Factory's. Megatron's fused kernels would price it too fast.
+    t.framework = Framework::hf;
+    s.defaults_applied.push_back(coded("default_framework_qlora",
+                                       "training.framework = \"hf\" (default for stage qlora: Transformers + PEFT + "
+                                       "bitsandbytes, the stack of the QLoRA paper, TRL and LLaMA-Factory)"));
+  }
   if (auto v = r.boolean(o, P, "optimizer_in_backward")) t.optimizer_in_backward = *v;
   if (auto v = r.boolean(o, P, "activation_offload")) t.activation_offload = *v;
   if (int i = r.choice_index(o, P, "grad_dtype", {"bf16", "fp32"}); i >= 0) t.grad_dtype_bytes = i ? 4 : 2;

@@ -72,6 +72,7 @@ SearchResult replay(const Scenario& s, const Kept& k) {
   std::optional<Candidate> best_any = k.best_any;
   if (best_any) rerun(p, *best_any);
   if (r.elsewhere && r.elsewhere->fewest) rerun(p, *r.elsewhere->fewest);
+  if (r.elsewhere && r.elsewhere->layout_open) rerun(p, *r.elsewhere->layout_open);
   // The choice among the GPU counts and, for a missed deadline, why and what would meet it
   // (a search with a larger batch), as search() makes them after its enumeration.
   const Target t = s.target();

@@ -69,7 +69,8 @@ TEST_CASE("optimizer state bytes per parameter", "[optimizer]") {
 TEST_CASE("QLoRA 8B on one GPU: frozen NF4 base, adapters train, memory falls", "[qlora]") {
   const std::string base = R"({"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "parallel": {"gpus": 1},
     "training": {"tokens": 1e8, "seq_len": 2048, "global_batch": 2, "micro_batch": 2, "recompute": "full", "stage": ")";
-  const json q = answer(base + R"(qlora", "lora": {"rank": 8}}})");
+  // The Megatron profile, named: a QLoRA scenario without a framework runs on hf (next case).
+  const json q = answer(base + R"(qlora", "framework": "megatron", "lora": {"rank": 8}}})");
   const json lo = answer(base + R"(lora", "lora": {"rank": 8}}})");
   const json full = answer(base + R"(full_finetune"}})");
   CHECK(q["model"]["trainable_params"] == 20'971'520);
@@ -95,6 +96,29 @@ TEST_CASE("QLoRA 8B on one GPU: frozen NF4 base, adapters train, memory falls", 
   const double att = 6.0 * 32 * 2048 * 32 * (128 + 128);
   CHECK(lo["model"]["flops_per_token"]["model"].get<double>() ==
         Approx(4.0 * static_cast<double>(pc.matmul) + 6 * lora + att).epsilon(1e-9));
+}
+
+TEST_CASE("QLoRA without a framework runs on hf (Transformers + PEFT + bitsandbytes), and says so", "[qlora]") {
+  const std::string base = R"({"model": "llama-3.1-8b", "gpu": "rtx-4090-24gb", "parallel": {"gpus": 1},
+    "training": {"tokens": 1e8, "seq_len": 2048, "global_batch": 2, "stage": ")";
+  const auto noted = [](const json& a) {
+    for (const auto& d : a["defaults_applied"])
+      if (d["code"] == "default_framework_qlora") return true;
+    return false;
+  };
+  const json q = answer(base + R"(qlora"}})");
+  CHECK(q["plan"]["framework"] == "hf");
+  CHECK(noted(q));
+  // Under hf, PEFT's prepare_model_for_kbit_training keeps the embedding and head in fp32
+  // (docs/memory-model.md §1b): the 4-bit base weighs more than on the Megatron profile.
+  const json named = answer(base + R"(qlora", "framework": "megatron"}})");
+  CHECK(named["plan"]["framework"] == "megatron");
+  CHECK_FALSE(noted(named));
+  CHECK(q["memory"]["weights_bytes"].get<double>() > named["memory"]["weights_bytes"].get<double>());
+  // LoRA on a 16-bit base keeps the Megatron default.
+  const json lo = answer(base + R"(lora"}})");
+  CHECK(lo["plan"]["framework"] == "megatron");
+  CHECK_FALSE(noted(lo));
 }
 
 TEST_CASE("fine-tuning tokens from samples × average length × epochs", "[dataset]") {

@@ -1,6 +1,8 @@
-// A fixed GPU count on which no layout fits (core/src/no_fit.cpp): the answer says from
-// how many GPUs the job fits (search.fits_from, warning oom_fix_gpus), or that no count
-// does (oom_fix_none), instead of only that it does not fit.
+// Nothing fits (core/src/no_fit.cpp): the answer says from how many GPUs the job fits
+// (search.fits_from, warning oom_fix_gpus), or, when the scenario pins a layout that fits
+// nowhere, the layout the calculator would choose (search.fits_with_layout_open,
+// oom_fix_layout_*), or that nothing does (oom_fix_none), instead of only that it does not fit.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -107,4 +109,58 @@ TEST_CASE("the GPU count left open: no fits_from", "[search][no_fit]") {
   const json v = evaluate(s);
   CHECK(v["memory"]["fits"] == true);
   CHECK(v["search"]["fits_from"].is_null());
+}
+
+// The scenario pins the layout: Llama 3.1 405B's full fine-tune with TP 1 × PP 1 keeps
+// every layer's activations and 18 B per parameter of states on each stage of one data-parallel
+// rank. ZeRO-3 shards the states, but with TP 1 × PP 1 one GPU still holds one sequence of
+// 8,192 tokens through all 126 layers: even recomputed, the layer inputs alone are
+// 126 × 8,192 × 16,384 × 2 B = 31.5 GiB, beside the gathered layers and their gradients.
+json pinned(int64_t dp) {
+  json s = llama405b_full(dp);
+  s["parallel"] = {{"tp", 1}, {"pp", 1}, {"dp", dp}, {"cp", 1}};
+  s["training"]["micro_batch"] = 1;
+  s["training"]["recompute"] = "none";
+  return s;
+}
+
+TEST_CASE("a pinned layout that fits on no GPU count: the layout the calculator would choose", "[search][no_fit]") {
+  const json v = evaluate(pinned(8));
+  REQUIRE(v["memory"]["fits"] == false);
+  CHECK(v["search"]["fits_from"].is_null());  // dp fixed: no other count to try
+  CHECK(has_warning(v, "oom_fix_layout_gpus"));
+  CHECK_FALSE(has_warning(v, "oom_fix_none"));
+  const json& open = v["search"]["fits_with_layout_open"];
+  REQUIRE(open.is_object());
+  // The same as the fewest GPUs the open scenario fits on (first test: 107 to 128).
+  const json free = evaluate(llama405b_full(8));
+  CHECK(open["gpus"] == free["search"]["fits_from"]["gpus"]);
+  CHECK(open["days"].get<double>() == Approx(free["search"]["fits_from"]["days"].get<double>()).epsilon(1e-12));
+  CHECK(open["memory_used_fraction"].get<double>() <= 0.8);
+  const json& chosen = open["plan"]["chosen_by_calculator"];
+  for (const char* k : {"gpus", "tp", "pp", "dp", "micro_batch", "recompute"})
+    CHECK(std::find(chosen.begin(), chosen.end(), k) != chosen.end());
+}
+
+TEST_CASE("a pinned layout that does not fit where another layout of its count does", "[search][no_fit]") {
+  // 128 GPUs: TP 8 × PP 16 fits (first test's upper bound); TP 1 × PP 1 × DP 128 does not.
+  json s = pinned(128);
+  s["training"]["global_batch"] = 128;  // DP 128 divides it
+  const json v = evaluate(s);
+  REQUIRE(v["memory"]["fits"] == false);
+  CHECK(has_warning(v, "oom_fix_layout_here"));
+  const json& open = v["search"]["fits_with_layout_open"];
+  REQUIRE(open.is_object());
+  CHECK(open["gpus"] == 128);
+  CHECK(open["memory_used_fraction"].get<double>() <= 0.8);
+  // Asked with the layout left open on these 128 GPUs, the answer is that layout.
+  json free = llama405b_full(128);
+  free["training"]["global_batch"] = 128;
+  const json at = evaluate(free);
+  CHECK(at["memory"]["fits"] == true);
+  CHECK(at["plan"]["tp"] == open["plan"]["tp"]);
+  CHECK(at["plan"]["pp"] == open["plan"]["pp"]);
+  CHECK(at["training"]["days"].get<double>() == Approx(open["days"].get<double>()).epsilon(1e-12));
+  const json& chosen = open["plan"]["chosen_by_calculator"];
+  CHECK(std::find(chosen.begin(), chosen.end(), "gpus") == chosen.end());  // the count was kept
 }

@@ -1055,6 +1055,31 @@ test("an answer that does not fit is flagged high", async () => {
   await waitForAnswer(page);
 });
 
+test("a pinned layout that fits nowhere: the calculator's layout, and a button that leaves the layout open", async () => {
+  const scenario = { model: "llama-3.1-405b", gpu: "h100-sxm-80gb", training: { tokens: 1e9, seq_len: 8192, global_batch: 128, micro_batch: 1, recompute: "none", stage: "full_finetune" }, parallel: { tp: 1, pp: 1, dp: 128 } };
+  const want = cliEvaluate(scenario);
+  assert.equal(want.ok, true, want.stderr);
+  const open = want.value.search.fits_with_layout_open;
+  const note = want.value.warnings.find((w) => w.code === "oom_fix_layout_here");
+  assert.ok(open && note, "the CLI's answer gives the calculator's layout on these GPUs");
+  await page.goto(`${server.url}#s=${b64url(JSON.stringify(scenario))}`);
+  await waitForAnswer(page);
+  await page.locator("#fit-use:not([hidden])").waitFor();
+  assert.equal((await page.locator("#fit-text").innerText()).toLowerCase(), note.message.toLowerCase());
+  assert.equal(await page.locator("#fit-use").innerText(), "Let the calculator choose the layout");
+  await page.locator("#fit-use").click();
+  await page.waitForFunction(() => document.querySelector("#fit-note").hidden && !document.querySelector("#answer.stale"));
+  const after = await scenarioInUrl();
+  assert.deepEqual(after.parallel, {}, "the parallel factors are left open");
+  assert.equal(after.training.micro_batch, undefined);
+  assert.equal(after.training.recompute, undefined);
+  const there = cliEvaluate(after).value;
+  assert.equal(there.memory.fits, true);
+  assert.equal(there.plan.tp, open.plan.tp);
+  await page.goto(server.url);
+  await waitForAnswer(page);
+});
+
 test("a fixed GPU count that does not fit says from how many GPUs it would, unpriced; the button asks for that many", async () => {
   const scenario = { model: "llama-3.1-405b", gpu: "h100-sxm-80gb", training: { tokens: 1e9, seq_len: 8192, global_batch: 64, stage: "full_finetune" }, parallel: { gpus: 8 } };
   const want = cliEvaluate(scenario);
@@ -1329,13 +1354,20 @@ test("fine-tuning form: the framework select feeds the memory profile, and the f
   await page.locator("#q-opt summary").click();
   for (const fw of ["megatron", "torchtitan", "deepspeed", "hf", "torchtune"])
     assert.equal(await page.locator(`#q-framework option[value="${fw}"]`).count(), 1, fw);
+  // QLoRA runs on Hugging Face + PEFT unless told otherwise: the core's default, shown.
+  assert.equal(await page.locator("#q-framework").inputValue(), "hf");
+  assert.equal((await scenarioInUrl()).training.framework, undefined);
+  await page.selectOption("#q-framework", "megatron");
+  await page.waitForFunction(() => !document.querySelector("#answer.stale"));
+  assert.equal((await scenarioInUrl()).training.framework, "megatron");
   await page.selectOption("#q-framework", "hf");
   await page.waitForFunction(() => !document.querySelector("#answer.stale"));
   const scenario = await scenarioInUrl();
-  assert.equal(scenario.training.framework, "hf");
+  assert.equal(scenario.training.framework, undefined);
   assert.equal(scenario.training.stage, "qlora");
   const want = cliEvaluate(scenario);
   assert.equal(want.ok, true, want.stderr);
+  assert.equal(want.value.plan.framework, "hf");
   assert.equal(await waitForAnswer(page), want.value.plan.gpus);
   const fit = want.value.memory.fit;
   const en = (x) => x.toLocaleString("en-US");
@@ -1387,6 +1419,22 @@ test("switching to a framework without a pipeline clears pp and selective recomp
   assert.equal(want.ok, true, want.stderr);
   assert.equal(want.value.plan.pp, 1);
   assert.equal(await waitForAnswer(page), want.value.plan.gpus);
+  await backToExample();
+
+  // QLoRA's default framework is Hugging Face's: switching the job clears the same.
+  await page.locator("#json-details summary").click();
+  await page.fill("#json-text", JSON.stringify(pipelined));
+  await page.click("#json-apply");
+  await page.waitForFunction(() => !document.querySelector("#answer.stale"));
+  await page.locator("#json-details summary").click();
+  await page.check("#q-job-qlora");
+  await page.waitForFunction(() => !document.querySelector("#answer.stale"));
+  const q = await scenarioInUrl();
+  assert.equal(q.training.framework, undefined);
+  assert.equal(q.parallel?.pp, undefined);
+  assert.equal(q.training.recompute, undefined);
+  assert.match(await page.locator("#q-job-hint").innerText(), /were cleared/);
+  assert.equal(cliEvaluate(q).value.plan.framework, "hf");
   await backToExample();
 });
 

@@ -282,7 +282,9 @@ describe("the job: fine-tuning, LoRA, optimizer, offload, MoE (jobtype.js)", () 
     assert.equal(label("gpt-oss-20b"), "gpt-oss-20b · 20.9B (3.61B active)");
     for (const id of moeIds) assert.match(label(id), / · [\d.]+[BT] \([\d.]+[BM] active\)$/, id);
 
-    assert.deepEqual(job.relevance({ model: "mixtral-8x7b", training: { stage: "qlora" } }), { moe: true, mla: false, lora: true, qlora: true, qlora_hf: false, finetune: true });
+    // QLoRA without a framework runs on hf (the core's default_framework_qlora).
+    assert.deepEqual(job.relevance({ model: "mixtral-8x7b", training: { stage: "qlora" } }), { moe: true, mla: false, lora: true, qlora: true, qlora_hf: true, finetune: true });
+    assert.equal(job.relevance({ model: "mixtral-8x7b", training: { stage: "qlora", framework: "megatron" } }).qlora_hf, false);
     assert.deepEqual(job.relevance({ model: "deepseek-v3", training: {} }), { moe: true, mla: true, lora: false, qlora: false, qlora_hf: false, finetune: false });
     assert.equal(job.relevance({ model: "llama-3.1-8b", training: { stage: "qlora", framework: "hf" } }).qlora_hf, true);
     assert.equal(job.relevance({ model: { base: "mixtral-8x7b", moe: null }, training: {} }).moe, false, "moe: null makes a dense variant");

@@ -204,6 +204,25 @@ test("a fixed GPU count that does not fit: from how many it would, and the butto
   await assertChinese("fits from");
 });
 
+test("a pinned layout that fits nowhere: the calculator's layout and its button are Chinese", async () => {
+  const scenario = { model: "llama-3.1-405b", gpu: "h100-sxm-80gb", training: { tokens: 1e9, seq_len: 8192, global_batch: 64, micro_batch: 1, recompute: "none", stage: "full_finetune" }, parallel: { tp: 1, pp: 1, dp: 8 } };
+  const want = cliEvaluate(scenario).value.search.fits_with_layout_open.gpus;
+  await page.goto(`${server.url}?lang=zh#s=${b64url(JSON.stringify(scenario))}`);
+  await waitForAnswer(page);
+  await page.locator("#fit-use:not([hidden])").waitFor();
+  assert.match(await page.locator("#fit-text").innerText(), new RegExp(`交给计算器选择布局，从 ${want} 张卡起可以放下（TP \\d+ × PP \\d+ × DP \\d+.*，微批 \\d+，重计算 \\S+）`));
+  assert.equal(await page.locator("#fit-use").innerText(), "让计算器选择并行布局");
+  await assertChinese("left to the calculator");
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.locator("#fit-note").scrollIntoViewIfNeeded();
+  await shot(page, "zh-pinned-layout-phone.png");
+  await page.setViewportSize(size);
+  await page.locator("#fit-use").click();
+  await page.waitForFunction(() => document.querySelector("#fit-note").hidden);
+  assert.equal(await page.locator("#headline").getAttribute("data-gpus"), String(want));
+});
+
 test("broken JSON in the scenario editor: what and where, in Chinese (not the browser's English)", async () => {
   await page.goto(`${server.url}?lang=zh`);
   await waitForAnswer(page);

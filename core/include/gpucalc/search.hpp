@@ -107,10 +107,16 @@ struct DeadlineMiss {
   bool larger_batch_meets = false;
 };
 
-// parallel.gpus fixed and no layout of that count fits: the search again with the GPU
-// count left open (every other constraint kept, no target), for what would fit.
+// Nothing fits: with parallel.gpus fixed, the search again with the GPU count left open
+// (every other constraint kept, no target), for what would fit; when that finds nothing
+// either and the scenario pins its layout, the search with the layout left open too
+// (no_fit.cpp explain_no_fit).
 struct FitElsewhere {
   std::optional<Candidate> fewest;  // the fitting layout at the fewest GPUs; none when no count fits
+  // The layout the calculator would choose: at the scenario's GPU count when one fits
+  // there (layout_open_same_count), else at the fewest GPUs that fit.
+  std::optional<Candidate> layout_open;
+  bool layout_open_same_count = false;
 };
 
 struct SearchResult {
