@@ -30,6 +30,8 @@ const METRICS = {
   // everything on the device, CUDA context and NCCL buffers included ("device", the default).
   peak_memory_gib: { kind: "memory", label: "peak memory (GiB)", get: (v, row) => v.memory[MEMORY_BASIS[row.memory_basis ?? "device"]] / 2 ** 30, fmt: (x) => x.toFixed(1) },
 };
+// training.framework's values (core/src/scenario.cpp read_stack).
+const FRAMEWORKS = ["megatron", "torchtitan", "deepspeed", "hf", "torchtune"];
 const MEMORY_BASIS = { allocated: "allocated_bytes", reserved: "reserved_bytes", device: "total_bytes" };
 
 const files = readdirSync(path.join(ROOT, "validation")).filter((f) => f.endsWith(".json") && f !== "excluded.json" && f !== "regime-ceilings.json").sort();
@@ -205,6 +207,10 @@ for (const name of regimeNames) {
     bands[name].stages = { full_finetune: 0, lora: 0, qlora: 0 };
     for (const x of xs) bands[name].stages[x.row.scenario.training?.stage ?? "pretrain"] += 1;
   }
+  // The runs by framework (the answer's plan.framework): an answer on a framework with none
+  // in its regime (DeepSpeed and torchtune so far) is priced by a kernel and overlap model
+  // no run of that stack checked, and the core widens its band the same way.
+  bands[name].frameworks = Object.fromEntries(FRAMEWORKS.map((f) => [f, xs.filter((x) => x.v.plan.framework === f).length]));
 }
 spread.time.regimes = bands;
 spread.time.regime_method = "80% prediction interval per regime: exp(mean ± t(0.9, n-1)·sd·sqrt(1 + 1/n)) of the log ratios (Hahn & Meeker 1991 §4.7); P50 = exp(mean)";
@@ -454,7 +460,12 @@ page give the same ranges).
   none of its own (\`uncertainty.time.untried_stage\`; QLoRA, whose NF4 dequantisation is
   priced but was never timed in a published run) rests on rates no run checked, as an
   unmeasured accelerator's answer does, so its band also takes the unmeasured-accelerator
-  band.
+  band. So does an answer on a framework none of its regime's runs used
+  (\`uncertainty.time.untried_framework\`; the runs by framework: ${Object.entries(bands)
+    .filter(([k]) => k !== "unmeasured_accelerator")
+    .map(([k, b]) => `${k} ${Object.entries(b.frameworks).filter(([, n]) => n).map(([f, n]) => `${f} ${n}`).join(", ")}`)
+    .join("; ")}): DeepSpeed's and torchtune's step times, and an MoE job outside Megatron,
+  rest on no measured run of their stack.
 ${Object.entries(bands).map(([k, b]) => `  ${k}: P10 ${fx(b.p10)}, P50 ${fx(b.p50)}, P90 ${fx(b.p90)} (n ${b.n}, up to ${b.max_gpus} GPUs).`).join("\n")}
   In-sample coverage of the counted runs: ${coverage.inside} of ${coverage.rows} inside their regime's band.
   The pooled quantiles above remain for the regimes without a band.

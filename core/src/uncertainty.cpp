@@ -105,6 +105,9 @@ const ValidationSpread& validation_spread() {
         b.p50 = number_at(*it, "p50");
         b.p90 = number_at(*it, "p90");
         b.max_gpus = number_at(*it, "max_gpus", 0);
+        const json& fw = object_at(*it, "frameworks");
+        for (auto f = fw.begin(); f != fw.end(); ++f)
+          if (f->is_number() && f->get<double>() > 0) b.frameworks += (b.frameworks.empty() ? " " : "") + f.key() + " ";
         if (b.n > 0 && b.p10 > 0 && b.p10 <= b.p50 && b.p50 <= b.p90 && std::isfinite(b.p90))
           out.emplace_back(it.key(), b);
       }
@@ -410,7 +413,13 @@ void time_range_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
   const ValidationSpread::Band* unmeasured = v.regime("unmeasured_accelerator");
   const bool untried = own && unmeasured && std::string(regime) == "finetune" &&
                        v.stages_without_runs.find(" " + std::string(stage) + " ") != std::string::npos;
-  if (untried) {
+  // Likewise a framework none of the regime's runs used (DeepSpeed, torchtune; an MoE job
+  // outside Megatron): its kernels and overlaps are priced, never checked against its stack.
+  const char* framework = to_string(p.training.framework);
+  const bool untried_fw = own && unmeasured && std::string(regime) != "unmeasured_accelerator" &&
+                          !own->frameworks.empty() &&
+                          own->frameworks.find(" " + std::string(framework) + " ") == std::string::npos;
+  if (untried || untried_fw) {
     band.p10 = std::min(band.p10, unmeasured->p10);
     band.p90 = std::max(band.p90, unmeasured->p90);
   }
@@ -419,6 +428,9 @@ void time_range_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
   w.field("model_runs", mine ? mine->n : 0);
   w.key("untried_stage");
   if (untried) w.value(stage);
+  else w.value(nullptr);
+  w.key("untried_framework");
+  if (untried_fw) w.value(framework);
   else w.value(nullptr);
   w.field("beyond_validated_scale", beyond);
   const bool ranged = basis == "validation";
@@ -470,6 +482,9 @@ void time_range_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
                 (untried
                      ? "; joined with the unmeasured-accelerator band, as no run of the regime is " + std::string(stage)
                      : "") +
+                (untried_fw ? "; joined with the unmeasured-accelerator band, as no run of the regime ran on " +
+                                  std::string(framework)
+                            : "") +
                 ", times each predicted time figure; goodput and prices are taken as given"
       : basis == "unavailable"
           ? std::string("the embedded validation data is missing")

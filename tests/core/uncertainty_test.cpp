@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -509,6 +510,42 @@ TEST_CASE("a fine-tuning stage with no published run of its own takes the unmeas
   CHECK(lora["untried_stage"].is_null());
   CHECK(lora["ratio"]["p10"].get<double>() == Approx(finetune->p10));
   CHECK(lora["ratio"]["p90"].get<double>() == Approx(finetune->p90));
+}
+
+TEST_CASE("a framework none of the regime's runs used takes the unmeasured-accelerator band too", "[uncertainty]") {
+  // The regimes' runs by framework, counted from the rows themselves (their answers' plan.framework).
+  std::map<std::string, std::set<std::string>> used;
+  for (const auto& row : validation_data()["rows"])
+    if (row["counts_toward_target"] != false && row["time_ratio"].is_number())
+      used[row["regime"].get<std::string>()].insert(row["framework"].get<std::string>());
+  const ValidationSpread& v = validation_spread();
+  for (const char* regime : {"dense", "moe", "finetune"}) {
+    const auto* band = v.regime(regime);
+    REQUIRE(band);
+    std::string listed;
+    for (const auto& f : used[regime]) listed += " " + f;
+    for (const auto& f : used[regime]) CHECK(band->frameworks.find(" " + f + " ") != std::string::npos);
+    INFO(regime << ":" << listed << " | " << band->frameworks);
+    CHECK(band->frameworks.find(" deepspeed ") == std::string::npos);  // no DeepSpeed run yet
+  }
+  const auto* finetune = v.regime("finetune");
+  const auto* unmeasured = v.regime("unmeasured_accelerator");
+  const std::string job = R"({"model":"llama-3.1-8b","gpu":"h100-sxm-80gb","parallel":{"gpus":8},
+    "training":{"tokens":1e9,"seq_len":2048,"global_batch":16,"stage":"full_finetune","framework":")";
+  const json ds = answer(job + R"(deepspeed"}})")["uncertainty"]["time"];
+  CHECK(ds["regime"] == "finetune");
+  CHECK(ds["untried_framework"] == "deepspeed");
+  CHECK(ds["ratio"]["p10"].get<double>() == Approx(std::min(finetune->p10, unmeasured->p10)));
+  CHECK(ds["ratio"]["p90"].get<double>() == Approx(std::max(finetune->p90, unmeasured->p90)));
+  CHECK(ds["method"].get<std::string>().find("as no run of the regime ran on deepspeed") != std::string::npos);
+  const json hf = answer(job + R"(hf"}})")["uncertainty"]["time"];
+  CHECK(hf["untried_framework"].is_null());
+  CHECK(hf["ratio"]["p10"].get<double>() == Approx(finetune->p10));
+  // An MoE pre-training on torchtitan: every MoE run is Megatron's.
+  const json moe = answer(R"({"model":"qwen3-30b-a3b","gpu":"h100-sxm-80gb","parallel":{"gpus":64},
+    "training":{"tokens":1e10,"seq_len":4096,"framework":"torchtitan"}})")["uncertainty"]["time"];
+  CHECK(moe["regime"] == "moe");
+  CHECK(moe["untried_framework"] == "torchtitan");
 }
 
 TEST_CASE("calibration with torchtitan's own measurements reproduces them and reports the factors",

@@ -1419,6 +1419,9 @@ test("switching to a framework without a pipeline clears pp and selective recomp
   assert.equal(want.ok, true, want.stderr);
   assert.equal(want.value.plan.pp, 1);
   assert.equal(await waitForAnswer(page), want.value.plan.gpus);
+  // No dense pre-training run was measured on Hugging Face's stack: the range says so.
+  assert.equal(want.value.uncertainty.time.untried_framework, "hf");
+  assert.match(await page.locator("#range").innerText(), /widened: none of them ran on Hugging Face Trainer \+ PEFT/);
   await backToExample();
 
   // QLoRA's default framework is Hugging Face's: switching the job clears the same.

@@ -564,6 +564,7 @@ export default {
   range_label: "Likely range, P10–P90 from {n} published {regime} runs{beyond}{model}: {bits}",
   range_beyond: ", widened: beyond the largest validated GPU count",
   range_untried: ", widened: none of them is a {stage} run",
+  range_untried_fw: ", widened: none of them ran on {framework}",
   range_model: ", widened to cover the {n} published runs of {model}, which this calculator misjudges to one side",
   regime_dense: "dense pre-training",
   regime_moe: "MoE pre-training",

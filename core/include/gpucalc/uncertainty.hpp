@@ -45,6 +45,10 @@ struct ValidationSpread {
     int n = 0;
     double p10 = 1, p50 = 1, p90 = 1;
     double max_gpus = 0;  // the largest GPU count among the regime's runs
+    // The frameworks (plan.framework) of the regime's runs, each between spaces
+    // (" megatron torchtitan "); empty when the data does not say. An answer on another
+    // framework widens its band (uncertainty.cpp).
+    std::string frameworks;
   };
   // The fine-tuning stages (full_finetune, lora, qlora) none of the regime's runs has, each
   // between spaces (" qlora "): their answers' band widens (uncertainty.cpp).
