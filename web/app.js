@@ -628,8 +628,19 @@ function quickModelValue() {
   return "@custom";
 }
 
+// The GPU count the scenario fixes: parallel.gpus, or tp × pp × dp (× cp) when tp, pp and
+// dp are all given (core/src/scenario.cpp read_parallel: the count follows them).
+function fixedGpus(s) {
+  const p = s.parallel ?? {};
+  if (p.gpus !== undefined) return p.gpus;
+  const n = (k) => (Number.isInteger(p[k]) && p[k] > 0 ? p[k] : undefined);
+  return n("tp") && n("pp") && n("dp") ? n("tp") * n("pp") * n("dp") * (n("cp") ?? 1) : undefined;
+}
+// The count follows the layout: a new count (or a deadline instead) leaves DP to the search.
+const countFromLayout = (s) => s.parallel?.gpus === undefined && fixedGpus(s) !== undefined;
+
 function goalMode() {
-  return state.scenario.parallel?.gpus !== undefined ? "gpus" : "days";
+  return fixedGpus(state.scenario) !== undefined ? "gpus" : "days";
 }
 
 function populateQuick(force = false) {
@@ -652,7 +663,7 @@ function populateQuick(force = false) {
   Q.goalGpus.checked = mode === "gpus";
   Q.goalField.dataset.path = mode === "days" ? "/target/days" : "/parallel/gpus";
   if (force || document.activeElement !== Q.goal) {
-    const v = mode === "days" ? s.target?.days : s.parallel?.gpus;
+    const v = mode === "days" ? s.target?.days : fixedGpus(s);
     Q.goal.value = v === undefined ? "" : String(v);
   }
   populateJob(s, state.answer, force);
@@ -666,7 +677,15 @@ function populateQuickHints() {
   setText($("q-goal-label"), t(mode === "days" ? "q_days" : "q_gpus"));
   setText($("q-goal-unit"), t(mode === "days" ? "unit_days" : "unit_gpus"));
   Q.goal.setAttribute("inputmode", mode === "days" ? "decimal" : "numeric");
-  setText($("q-goal-hint"), mode === "days" ? t(s.target?.days === undefined ? "q_days_empty" : "q_days_hint") : t("q_gpus_hint"));
+  const p = s.parallel ?? {};
+  setText(
+    $("q-goal-hint"),
+    mode === "days"
+      ? t(s.target?.days === undefined ? "q_days_empty" : "q_days_hint")
+      : countFromLayout(s)
+        ? t("q_gpus_layout_hint", { layout: `TP ${p.tp} × PP ${p.pp} × DP ${p.dp}${p.cp > 1 ? ` × CP ${p.cp}` : ""}` })
+        : t("q_gpus_hint"),
+  );
 
   const tokens = s.training?.tokens;
   setText(
@@ -804,8 +823,13 @@ function wireQuick() {
     const text = Q.goal.value.trim();
     setClientError("/target/days", null);
     setClientError("/parallel/gpus", null);
+    // A count that followed the layout: the new one leaves DP to the search.
+    const set = (s, v) => {
+      if (path === "/parallel/gpus" && countFromLayout(s)) delete s.parallel.dp;
+      setPath(s, path, v);
+    };
     if (text === "") {
-      edit((s) => setPath(s, path, undefined));
+      edit((s) => set(s, undefined));
       return;
     }
     const v = F.parseAmount(text);
@@ -814,7 +838,7 @@ function wireQuick() {
       evaluateNow();
       return;
     }
-    edit((s) => setPath(s, path, v));
+    edit((s) => set(s, v));
   });
   // "Use N GPUs" or "Let the calculator choose the layout" under a plan that does not fit
   // (render.js renderFitNote).
@@ -839,6 +863,7 @@ function wireQuick() {
           setPath(s, "/parallel/gpus", a?.plan?.gpus ?? 64);
           state.lastDays = days;
         } else {
+          if (countFromLayout(s)) delete s.parallel.dp;
           setPath(s, "/parallel/gpus", undefined);
           setPath(s, "/target/days", state.lastDays ?? Math.max(1, Math.round(a?.training?.days ?? 60)));
         }

@@ -120,7 +120,10 @@ export function renderHeadline(v, ctx) {
     cap: el("span", { class: "num", text: gib(mem.capacity_bytes) }),
   };
   const fits = mem.fits !== false;
-  const fixed = ctx.scenario?.parallel?.gpus !== undefined;
+  // A count the scenario fixes, itself or through tp × pp × dp (the core leaves it out of
+  // chosen_by_calculator).
+  const chosen = Array.isArray(plan.chosen_by_calculator) ? plan.chosen_by_calculator : null;
+  const fixed = ctx.scenario?.parallel?.gpus !== undefined || (chosen !== null && !chosen.includes("gpus"));
   const key = !fits ? "headline_nofit" : fixed ? "headline_fixed" : "headline";
   const h = $("headline");
   // Cost arrives with a later core (scenario `cost`); shown only when the core gives it,

@@ -1080,6 +1080,24 @@ test("a pinned layout that fits nowhere: the calculator's layout, and a button t
   await waitForAnswer(page);
 });
 
+test("a count fixed by tp × pp × dp shows as the GPU-count goal, and a new count leaves DP to the calculator", async () => {
+  const scenario = { model: "llama-3.1-8b", gpu: "h100-sxm-80gb", training: { tokens: 1e10, seq_len: 4096, global_batch: 64 }, parallel: { tp: 2, pp: 1, dp: 4 } };
+  await page.goto(`${server.url}#s=${b64url(JSON.stringify(scenario))}`);
+  await waitForAnswer(page);
+  assert.equal(await page.isChecked("#q-goal-gpus"), true);
+  assert.equal(await page.inputValue("#q-goal"), "8");
+  assert.equal(await page.locator("#q-goal-hint").innerText(), "Fixed by the layout (TP 2 × PP 1 × DP 4); another count leaves DP to the calculator.");
+  assert.match(await page.locator("#headline").innerText(), /^8 × H100: /, "the fixed count's headline");
+  await page.fill("#q-goal", "16");
+  await page.waitForFunction(() => document.querySelector("#headline").dataset.gpus === "16" && !document.querySelector("#answer.stale"));
+  const after = await scenarioInUrl();
+  assert.deepEqual(after.parallel, { tp: 2, pp: 1, gpus: 16 });
+  assert.equal(cliEvaluate(after).value.plan.dp, 8);
+  assert.equal(await page.locator("#q-goal-hint").innerText(), "How long this many GPUs take.");
+  await page.goto(server.url);
+  await waitForAnswer(page);
+});
+
 test("a fixed GPU count that does not fit says from how many GPUs it would, unpriced; the button asks for that many", async () => {
   const scenario = { model: "llama-3.1-405b", gpu: "h100-sxm-80gb", training: { tokens: 1e9, seq_len: 8192, global_batch: 64, stage: "full_finetune" }, parallel: { gpus: 8 } };
   const want = cliEvaluate(scenario);

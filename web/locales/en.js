@@ -80,6 +80,7 @@ export default {
   q_days_hint: "The fewest GPUs that finish in time.",
   q_days_empty: "No deadline: the fewest GPUs that fit in memory.",
   q_gpus_hint: "How long this many GPUs take.",
+  q_gpus_layout_hint: "Fixed by the layout ({layout}); another count leaves DP to the calculator.",
   q_rest: "Also: sequence {seq} · batch {batch} tokens · {precision} · {stage} · {framework}. Change these in Expert mode.",
   presets: "Presets",
   other: "Other",

@@ -80,6 +80,7 @@ export default {
   q_days_hint: "按期完成所需的最少 GPU。",
   q_days_empty: "不设截止：显存放得下的最少 GPU。",
   q_gpus_hint: "这么多张卡要训练多久。",
+  q_gpus_layout_hint: "由固定的并行布局决定（{layout}）；改用其他卡数时 DP 交给计算器选择。",
   q_rest: "其他：序列长度 {seq} · 批大小 {batch} token · {precision} · {stage} · {framework}。在专家模式中修改。",
   presets: "预设",
   other: "其他",
