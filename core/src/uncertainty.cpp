@@ -363,8 +363,91 @@ void calibration_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
   }
 }
 
-// The time range: the validation band of the answer's regime (joined with its job's and its
-// model preset's), times each predicted time figure.
+// The band an answer's time range takes: its regime's, joined with the bands its job, its
+// model preset, an untried stage or framework and a scale beyond the runs' add.
+struct TimeBand {
+  const char* regime = "";
+  const char* kind = "";  // the job's own regime (dense, moe, finetune)
+  const ValidationSpread::Band* own = nullptr;
+  const ValidationSpread::Band* mine = nullptr;  // the model preset's runs, when joined
+  ValidationSpread::Band band;
+  bool beyond = false;         // more GPUs than the regime's largest run
+  bool untried_stage = false;  // a fine-tuning stage none of the regime's runs has
+  bool untried_fw = false;     // a framework none of the regime's runs used
+};
+
+void widen(ValidationSpread::Band& band, const ValidationSpread::Band& by) {
+  band.p10 = std::min(band.p10, by.p10);
+  band.p90 = std::max(band.p90, by.p90);
+}
+
+TimeBand time_band(const Problem& p, const ValidationSpread& v, const Candidate& b) {
+  TimeBand r;
+  // The band of the answer's regime; beyond the largest GPU count its runs reach, the
+  // wider of it and the band of every run (docs/validation.md, Uncertainty ranges).
+  r.regime = time_regime(p);
+  const ValidationSpread::Band pooled{v.time_n, v.time_p10, v.time_p50, v.time_p90, 0, {}};
+  r.own = v.regime(r.regime);
+  r.band = r.own ? *r.own : pooled;
+  r.beyond = r.own && static_cast<double>(b.layout.gpus()) > r.own->max_gpus;
+  if (r.beyond) widen(r.band, pooled);
+  // An unmeasured accelerator also carries its job's own regime's error (an MoE job there
+  // is at least as uncertain as on a measured GPU).
+  const bool unmeasured_regime = std::string(r.regime) == "unmeasured_accelerator";
+  r.kind = p.training.stage != Stage::pretrain ? "finetune" : is_moe(p.model) ? "moe" : "dense";
+  if (const auto* job = v.regime(r.kind); r.own && job && unmeasured_regime) widen(r.band, *job);
+  // A preset with published Megatron pre-training runs of its own: their band joins the
+  // regime's, so a model whose runs sit to one side of the predictions widens its range
+  // that way (docs/validation.md "Uncertainty ranges").
+  if (r.own && p.training.stage == Stage::pretrain && p.training.framework == Framework::megatron)
+    r.mine = v.model(p.model.id);
+  if (r.mine) widen(r.band, *r.mine);
+  // A fine-tuning stage none of the regime's runs has (QLoRA: its NF4 dequantisation is
+  // priced, never measured in a published run) rests on rates no run checked, as an
+  // unmeasured accelerator's do: its band joins the unmeasured-accelerator band. So does a
+  // framework none of the regime's runs used (DeepSpeed, torchtune; an MoE job outside
+  // Megatron): its kernels and overlaps are priced, never checked against its stack.
+  const ValidationSpread::Band* unmeasured = v.regime("unmeasured_accelerator");
+  if (!r.own || !unmeasured) return r;
+  const std::string stage = to_string(p.training.stage), fw = to_string(p.training.framework);
+  r.untried_stage =
+      std::string(r.regime) == "finetune" && v.stages_without_runs.find(" " + stage + " ") != std::string::npos;
+  r.untried_fw =
+      !unmeasured_regime && !r.own->frameworks.empty() && r.own->frameworks.find(" " + fw + " ") == std::string::npos;
+  if (r.untried_stage || r.untried_fw) widen(r.band, *unmeasured);
+  return r;
+}
+
+// How the validation band was made, in words (uncertainty.time.method).
+std::string validation_method(const Problem& p, const TimeBand& t) {
+  std::string m = t.own ? "an 80% prediction interval of actual / predicted time from the " +
+                              fmt("%.0f published runs of the regime ", t.band.n) + t.regime +
+                              " (log-normal, Student t with n-1 degrees of freedom, so few runs widen it)"
+                        : "P10-P90 of actual / predicted time over every published run (no band for the regime)";
+  if (t.beyond)
+    m += "; the plan's GPU count is beyond the regime's largest validated run, so the band is widened to "
+         "cover every run's";
+  if (std::string(t.regime) == "unmeasured_accelerator")
+    m +=
+        std::string(p.perf.profile_id == "default"
+                        ? "; the unmeasured-accelerator band is the default profile's error on measured GPUs, "
+                        : "; this accelerator's profile is derived from its siblings' measurements, not measured, so "
+                          "it takes the unmeasured-accelerator band (the default profile's error on measured GPUs), ") +
+        "joined with the band of the job's own regime (" + t.kind + ")";
+  if (t.mine)
+    m += fmt("; joined with the band of the %.0f published runs of this model preset", t.mine->n) + " (" + p.model.id +
+         ")";
+  if (t.untried_stage)
+    m += "; joined with the unmeasured-accelerator band, as no run of the regime is " +
+         std::string(to_string(p.training.stage));
+  if (t.untried_fw)
+    m += "; joined with the unmeasured-accelerator band, as no run of the regime ran on " +
+         std::string(to_string(p.training.framework));
+  return m + ", times each predicted time figure; goodput and prices are taken as given";
+}
+
+// The time range: the validation band of the answer (time_band), times each predicted
+// time figure.
 void time_range_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
   const Problem& p = s.problem;
   const ValidationSpread& v = validation_spread();
@@ -377,62 +460,17 @@ void time_range_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
                             : p.efficiency.hfu ? "assume.hfu"
                                                : "validation";
   w.field("basis", basis);
-  // The band of the answer's regime; beyond the largest GPU count its runs reach, the
-  // wider of it and the band of every run (docs/validation.md, Uncertainty ranges).
-  const char* regime = time_regime(p);
-  const ValidationSpread::Band pooled{v.time_n, v.time_p10, v.time_p50, v.time_p90, 0};
-  const ValidationSpread::Band* own = v.regime(regime);
-  ValidationSpread::Band band = own ? *own : pooled;
-  const bool beyond = own && static_cast<double>(b.layout.gpus()) > own->max_gpus;
-  if (beyond) {
-    band.p10 = std::min(band.p10, pooled.p10);
-    band.p90 = std::max(band.p90, pooled.p90);
-  }
-  // An unmeasured accelerator also carries its job's own regime's error (an MoE job there
-  // is at least as uncertain as on a measured GPU).
-  const char* kind = p.training.stage != Stage::pretrain ? "finetune" : is_moe(p.model) ? "moe" : "dense";
-  const ValidationSpread::Band* job = v.regime(kind);
-  if (own && job && std::string(regime) == "unmeasured_accelerator") {
-    band.p10 = std::min(band.p10, job->p10);
-    band.p90 = std::max(band.p90, job->p90);
-  }
-  // A preset with published Megatron pre-training runs of its own: their band joins the
-  // regime's, so a model whose runs sit to one side of the predictions widens its range
-  // that way (docs/validation.md "Uncertainty ranges").
-  const ValidationSpread::Band* mine =
-      own && p.training.stage == Stage::pretrain && p.training.framework == Framework::megatron ? v.model(p.model.id)
-                                                                                                : nullptr;
-  if (mine) {
-    band.p10 = std::min(band.p10, mine->p10);
-    band.p90 = std::max(band.p90, mine->p90);
-  }
-  // A fine-tuning stage none of the regime's runs has (QLoRA: its NF4 dequantisation is
-  // priced, never measured in a published run) rests on rates no run checked, as an
-  // unmeasured accelerator's do: its band joins the unmeasured-accelerator band.
-  const char* stage = to_string(p.training.stage);
-  const ValidationSpread::Band* unmeasured = v.regime("unmeasured_accelerator");
-  const bool untried = own && unmeasured && std::string(regime) == "finetune" &&
-                       v.stages_without_runs.find(" " + std::string(stage) + " ") != std::string::npos;
-  // Likewise a framework none of the regime's runs used (DeepSpeed, torchtune; an MoE job
-  // outside Megatron): its kernels and overlaps are priced, never checked against its stack.
-  const char* framework = to_string(p.training.framework);
-  const bool untried_fw = own && unmeasured && std::string(regime) != "unmeasured_accelerator" &&
-                          !own->frameworks.empty() &&
-                          own->frameworks.find(" " + std::string(framework) + " ") == std::string::npos;
-  if (untried || untried_fw) {
-    band.p10 = std::min(band.p10, unmeasured->p10);
-    band.p90 = std::max(band.p90, unmeasured->p90);
-  }
-  w.field("regime", regime);
-  w.field("n", band.n);
-  w.field("model_runs", mine ? mine->n : 0);
+  const TimeBand t = time_band(p, v, b);
+  w.field("regime", t.regime);
+  w.field("n", t.band.n);
+  w.field("model_runs", t.mine ? t.mine->n : 0);
   w.key("untried_stage");
-  if (untried) w.value(stage);
+  if (t.untried_stage) w.value(to_string(p.training.stage));
   else w.value(nullptr);
   w.key("untried_framework");
-  if (untried_fw) w.value(framework);
+  if (t.untried_fw) w.value(to_string(p.training.framework));
   else w.value(nullptr);
-  w.field("beyond_validated_scale", beyond);
+  w.field("beyond_validated_scale", t.beyond);
   const bool ranged = basis == "validation";
   const auto range = [&](const char* key, double point) {
     w.key(key);
@@ -441,9 +479,9 @@ void time_range_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
       return;
     }
     w.begin_object();
-    w.field("p10", point * band.p10);
-    w.field("p50", point * band.p50);
-    w.field("p90", point * band.p90);
+    w.field("p10", point * t.band.p10);
+    w.field("p50", point * t.band.p50);
+    w.field("p90", point * t.band.p90);
     w.end_object();
   };
   range("ratio", 1.0);
@@ -454,41 +492,13 @@ void time_range_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
   range("goodput_gpu_hours", o.goodput.progress ? o.goodput.gpu_hours : std::nan(""));
   range("cost", o.cost ? o.cost->total : std::nan(""));
   range("energy_mwh", o.energy.known ? o.energy.mwh : std::nan(""));
-  w.field(
-      "method",
-      basis == "calibration"
-          ? std::string(
-                "the step time is the scenario's measurement on this layout, so the validation spread no longer applies")
-      : basis == "validation"
-          ? std::string(own ? "an 80% prediction interval of actual / predicted time from the " +
-                                  fmt("%.0f published runs of the regime ", band.n) + regime +
-                                  " (log-normal, Student t with n-1 degrees of freedom, so few runs widen it)"
-                            : "P10-P90 of actual / predicted time over every published run (no band for the regime)") +
-                (beyond ? "; the plan's GPU count is beyond the regime's largest validated run, so the band is "
-                          "widened to cover every run's"
-                        : "") +
-                (std::string(regime) == "unmeasured_accelerator"
-                     ? std::string(p.perf.profile_id == "default"
-                                       ? "; the unmeasured-accelerator band is the default profile's error on measured "
-                                         "GPUs, "
-                                       : "; this accelerator's profile is derived from its siblings' measurements, not "
-                                         "measured, so it takes the unmeasured-accelerator band (the default profile's "
-                                         "error on measured GPUs), ") +
-                           "joined with the band of the job's own regime (" + kind + ")"
-                     : "") +
-                (mine ? fmt("; joined with the band of the %.0f published runs of this model preset", mine->n) + " (" +
-                            p.model.id + ")"
-                      : "") +
-                (untried
-                     ? "; joined with the unmeasured-accelerator band, as no run of the regime is " + std::string(stage)
-                     : "") +
-                (untried_fw ? "; joined with the unmeasured-accelerator band, as no run of the regime ran on " +
-                                  std::string(framework)
-                            : "") +
-                ", times each predicted time figure; goodput and prices are taken as given"
-      : basis == "unavailable"
-          ? std::string("the embedded validation data is missing")
-          : basis + " sets the step time; the validation measures the predicted time model, so no range is given");
+  w.field("method", basis == "calibration"  ? std::string("the step time is the scenario's measurement on this layout, "
+                                                           "so the validation spread no longer applies")
+                    : basis == "validation" ? validation_method(p, t)
+                    : basis == "unavailable" ? std::string("the embedded validation data is missing")
+                                             : basis +
+                                                   " sets the step time; the validation measures the predicted "
+                                                   "time model, so no range is given");
   w.end_object();
 }
 
