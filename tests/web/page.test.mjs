@@ -1055,17 +1055,24 @@ test("an answer that does not fit is flagged high", async () => {
   await waitForAnswer(page);
 });
 
-test("a pinned layout that fits nowhere: the calculator's layout, and a button that leaves the layout open", async () => {
-  const scenario = { model: "llama-3.1-405b", gpu: "h100-sxm-80gb", training: { tokens: 1e9, seq_len: 8192, global_batch: 128, micro_batch: 1, recompute: "none", stage: "full_finetune" }, parallel: { tp: 1, pp: 1, dp: 128 } };
+// A scenario on which nothing fits, opened: the CLI's answer has `key` under search and the
+// warning `code`, and the page's fit note says the same, with its button. Returns `key`.
+async function openNoFit(scenario, key, code) {
   const want = cliEvaluate(scenario);
   assert.equal(want.ok, true, want.stderr);
-  const open = want.value.search.fits_with_layout_open;
-  const note = want.value.warnings.find((w) => w.code === "oom_fix_layout_here");
-  assert.ok(open && note, "the CLI's answer gives the calculator's layout on these GPUs");
+  const fit = want.value.search[key];
+  const note = want.value.warnings.find((w) => w.code === code);
+  assert.ok(fit && note, `the CLI's answer has search.${key} and ${code}`);
   await page.goto(`${server.url}#s=${b64url(JSON.stringify(scenario))}`);
   await waitForAnswer(page);
   await page.locator("#fit-use:not([hidden])").waitFor();
   assert.equal((await page.locator("#fit-text").innerText()).toLowerCase(), note.message.toLowerCase());
+  return fit;
+}
+
+test("a pinned layout that fits nowhere: the calculator's layout, and a button that leaves the layout open", async () => {
+  const scenario = { model: "llama-3.1-405b", gpu: "h100-sxm-80gb", training: { tokens: 1e9, seq_len: 8192, global_batch: 128, micro_batch: 1, recompute: "none", stage: "full_finetune" }, parallel: { tp: 1, pp: 1, dp: 128 } };
+  const open = await openNoFit(scenario, "fits_with_layout_open", "oom_fix_layout_here");
   assert.equal(await page.locator("#fit-use").innerText(), "Let the calculator choose the layout");
   await page.locator("#fit-use").click();
   await page.waitForFunction(() => document.querySelector("#fit-note").hidden && !document.querySelector("#answer.stale"));
@@ -1100,15 +1107,7 @@ test("a count fixed by tp × pp × dp shows as the GPU-count goal, and a new cou
 
 test("a fixed GPU count that does not fit says from how many GPUs it would, unpriced; the button asks for that many", async () => {
   const scenario = { model: "llama-3.1-405b", gpu: "h100-sxm-80gb", training: { tokens: 1e9, seq_len: 8192, global_batch: 64, stage: "full_finetune" }, parallel: { gpus: 8 } };
-  const want = cliEvaluate(scenario);
-  assert.equal(want.ok, true, want.stderr);
-  const from = want.value.search.fits_from;
-  const note = want.value.warnings.find((w) => w.code === "oom_fix_gpus");
-  assert.ok(from && note, "the CLI's answer says from how many GPUs it fits");
-  await page.goto(`${server.url}#s=${b64url(JSON.stringify(scenario))}`);
-  await waitForAnswer(page);
-  await page.locator("#fit-use:not([hidden])").waitFor();
-  assert.equal((await page.locator("#fit-text").innerText()).toLowerCase(), note.message.toLowerCase());
+  const from = await openNoFit(scenario, "fits_from", "oom_fix_gpus");
   assert.doesNotMatch(await page.locator("#headline").innerText(), /\$/, "no price beside a plan that cannot run");
   assert.equal(await page.locator("#range").count(), 0, "no likely range for a run that cannot happen");
   assert.match(await page.locator("#plan-note").innerText(), new RegExp(`the fewest GPUs that fit: ${from.gpus}\\b`));
