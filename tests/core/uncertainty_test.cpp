@@ -515,7 +515,8 @@ TEST_CASE("a fine-tuning stage with no published run of its own takes the unmeas
 TEST_CASE("a framework none of the regime's runs used takes the unmeasured-accelerator band too", "[uncertainty]") {
   // The regimes' runs by framework, counted from the rows themselves (their answers' plan.framework).
   std::map<std::string, std::set<std::string>> used;
-  for (const auto& row : validation_data()["rows"])
+  const json data = validation_data();  // held: a range-for over a temporary's member would dangle
+  for (const auto& row : data["rows"])
     if (row["counts_toward_target"] != false && row["time_ratio"].is_number())
       used[row["regime"].get<std::string>()].insert(row["framework"].get<std::string>());
   const ValidationSpread& v = validation_spread();
