@@ -150,7 +150,13 @@ export function renderHeadline(v, ctx) {
   const s = v.search ?? {};
   if (s.target_days != null && s.target_met === false) {
     // Met or not is judged on the wall clock with failures and restarts (goodput.days).
-    setText(note, t("target_missed", { target: n1(s.target_days), days: n1(v.goodput?.days ?? tr.days), clean: n1(tr.days) }));
+    // A plan that does not fit misses it for want of memory, not speed (the core's target_days_no_fit).
+    setText(
+      note,
+      v.memory?.fits === false
+        ? t("target_missed_nofit", { target: n1(s.target_days) })
+        : t("target_missed", { target: n1(s.target_days), days: n1(v.goodput?.days ?? tr.days), clean: n1(tr.days) }),
+    );
     note.hidden = false;
   } else note.hidden = true;
 

@@ -535,7 +535,15 @@ std::vector<Message> warnings_json(const Scenario& s, const SearchResult& sr, co
         "expect out-of-memory risk",
         {{"used_pct", fmt("%.0f", used * 100)}}));
   }
-  if (s.target_days && !sr.target_met) {
+  if (s.target_days && !sr.target_met && !best.fits) {
+    // The deadline is missed because nothing fits, not for want of speed: the plan's days
+    // are those of a run that cannot happen.
+    w.push_back(coded(
+        "target_days_no_fit",
+        "target of {target_days} days not reachable: no layout the scenario allows fits in memory (the "
+        "plan shown would take {days} days if it fit)",
+        {{"target_days", fmt("%.4g", *s.target_days)}, {"days", fmt("%.1f", outcome(p, best).goodput.wall_days)}}));
+  } else if (s.target_days && !sr.target_met) {
     w.push_back(coded("target_days_unreachable",
                       "target of {target_days} days not reachable: the chosen layout takes {days} days with failures "
                       "and checkpoints ({days_without} without)",

@@ -103,6 +103,26 @@ TEST_CASE("the GPU count left open and nothing fits: what must change", "[search
   CHECK(has_warning(v, "oom_fix_none"));
 }
 
+TEST_CASE("a deadline missed because nothing fits says so, not a day count", "[search][no_fit]") {
+  json s = llama405b_full(8);
+  s.erase("parallel");
+  s["model"] = "llama-3.1-70b";
+  s["target"] = {{"max_memory_fraction", 0.01}, {"days", 30}};  // below the 1 GiB CUDA context
+  const json v = evaluate(s);
+  CHECK(v["search"]["target_met"] == false);
+  CHECK(has_warning(v, "target_days_no_fit"));
+  CHECK_FALSE(has_warning(v, "target_days_unreachable"));
+  // A plan that fits and misses its deadline keeps the day count.
+  json slow = llama405b_full(8);
+  slow["parallel"] = {{"gpus", 256}};
+  slow["training"]["tokens"] = 1e13;
+  slow["target"] = {{"days", 1}};
+  const json w = evaluate(slow);
+  CHECK(w["memory"]["fits"] == true);
+  CHECK(has_warning(w, "target_days_unreachable"));
+  CHECK_FALSE(has_warning(w, "target_days_no_fit"));
+}
+
 TEST_CASE("the GPU count left open: no fits_from", "[search][no_fit]") {
   json s = llama405b_full(8);
   s.erase("parallel");

@@ -1087,6 +1087,19 @@ test("a pinned layout that fits nowhere: the calculator's layout, and a button t
   await waitForAnswer(page);
 });
 
+test("a deadline missed because nothing fits says so, not a day count", async () => {
+  const scenario = { model: "kimi-k2", gpu: "rtx-4090-24gb", training: { tokens: 1e10, seq_len: 4096, stage: "qlora" }, target: { days: 30 } };
+  const want = cliEvaluate(scenario).value;
+  assert.equal(want.memory.fits, false);
+  assert.ok(want.warnings.some((w) => w.code === "target_days_no_fit"));
+  await page.goto(`${server.url}#s=${b64url(JSON.stringify(scenario))}`);
+  await waitForAnswer(page);
+  await page.locator("#target-note:not([hidden])").waitFor();
+  assert.equal(await page.locator("#target-note").innerText(), "The 30-day target is out of reach: no layout fits in memory.");
+  await page.goto(server.url);
+  await waitForAnswer(page);
+});
+
 test("a count fixed by tp × pp × dp shows as the GPU-count goal, and a new count leaves DP to the calculator", async () => {
   const scenario = { model: "llama-3.1-8b", gpu: "h100-sxm-80gb", training: { tokens: 1e10, seq_len: 4096, global_batch: 64 }, parallel: { tp: 2, pp: 1, dp: 4 } };
   await page.goto(`${server.url}#s=${b64url(JSON.stringify(scenario))}`);

@@ -343,6 +343,7 @@ export default {
   n_days: "{v} days",
   n_tokens: "{v} tokens",
   target_missed: "The {target}-day target is out of reach: {days} days with failures ({clean} without).",
+  target_missed_nofit: "The {target}-day target is out of reach: no layout fits in memory.",
   recompute: "recompute",
   recompute_none: "none",
   recompute_selective: "selective",

@@ -340,6 +340,7 @@ export default {
   n_days: "{v} 天",
   n_tokens: "{v} token",
   target_missed: "{target} 天的目标无法达到：计入故障需要 {days} 天（不计为 {clean} 天）。",
+  target_missed_nofit: "{target} 天的目标无法达到：没有能放进显存的布局。",
   recompute: "重计算",
   recompute_none: "无",
   recompute_selective: "选择性",
