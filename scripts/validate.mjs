@@ -30,8 +30,8 @@ const METRICS = {
   // everything on the device, CUDA context and NCCL buffers included ("device", the default).
   peak_memory_gib: { kind: "memory", label: "peak memory (GiB)", get: (v, row) => v.memory[MEMORY_BASIS[row.memory_basis ?? "device"]] / 2 ** 30, fmt: (x) => x.toFixed(1) },
 };
-// training.framework's values (core/src/scenario.cpp read_stack).
-const FRAMEWORKS = ["megatron", "torchtitan", "deepspeed", "hf", "torchtune"];
+// training.framework's values, as the scenario format lists them.
+const FRAMEWORKS = JSON.parse(readFileSync(path.join(ROOT, "data/scenario-schema.json"), "utf8")).fields["/training/framework"].values;
 const MEMORY_BASIS = { allocated: "allocated_bytes", reserved: "reserved_bytes", device: "total_bytes" };
 
 const files = readdirSync(path.join(ROOT, "validation")).filter((f) => f.endsWith(".json") && f !== "excluded.json" && f !== "regime-ceilings.json").sort();
