@@ -93,6 +93,7 @@ const dataRows = rows.map((x) => {
     id: x.row.id,
     source: x.row.source,
     gpu: x.v.gpu.name,
+    gpu_id: x.v.gpu.id,
     gpus: x.v.plan.gpus,
     framework: x.v.plan.framework,
     layout: layoutText(x.v.plan),
@@ -211,6 +212,23 @@ for (const name of regimeNames) {
   // in its regime (DeepSpeed and torchtune so far) is priced by a kernel and overlap model
   // no run of that stack checked, and the core widens its band the same way.
   bands[name].frameworks = Object.fromEntries(FRAMEWORKS.map((f) => [f, xs.filter((x) => x.v.plan.framework === f).length]));
+  // The runs by accelerator (the answer's gpu.id): an answer on an accelerator none of them
+  // matches (profile, BF16 peak, memory bandwidth: core/src/uncertainty.cpp accelerator_tried)
+  // rests on rates no run of its kind checked there, and its band widens the same way. Not
+  // for the unmeasured-accelerator regime, whose answers are widened already.
+  if (name !== "unmeasured_accelerator") {
+    const rates = (x) => ({ profile: x.v.performance.perf_profile, bf16_tflops: x.v.gpu.specs.bf16_tflops?.value ?? 0, memory_bw_tbs: x.v.gpu.specs.memory_bw_tbs?.value ?? 0 });
+    const keyOf = (r) => `${r.profile}, ${r.bf16_tflops} TFLOP/s, ${r.memory_bw_tbs} TB/s`;
+    const groups = new Map();
+    for (const x of xs) {
+      const r = rates(x);
+      const g = groups.get(keyOf(r)) ?? { ...r, runs: 0, gpus: [] };
+      g.runs += 1;
+      if (!g.gpus.includes(x.v.gpu.id)) g.gpus.push(x.v.gpu.id);
+      groups.set(keyOf(r), g);
+    }
+    bands[name].accelerators = Object.fromEntries([...groups].sort(([a], [b]) => a.localeCompare(b)).map(([k, g]) => [k, { ...g, gpus: g.gpus.sort() }]));
+  }
 }
 spread.time.regimes = bands;
 spread.time.regime_method = "80% prediction interval per regime: exp(mean ± t(0.9, n-1)·sd·sqrt(1 + 1/n)) of the log ratios (Hahn & Meeker 1991 §4.7); P50 = exp(mean)";
@@ -465,7 +483,18 @@ page give the same ranges).
     .filter(([k]) => k !== "unmeasured_accelerator")
     .map(([k, b]) => `${k} ${Object.entries(b.frameworks).filter(([, n]) => n).map(([f, n]) => `${f} ${n}`).join(", ")}`)
     .join("; ")}): DeepSpeed's and torchtune's step times, and an MoE job outside Megatron,
-  rest on no measured run of their stack.
+  rest on no measured run of their stack. And so does an answer on an accelerator none of
+  its regime's runs ran on (\`uncertainty.time.untried_accelerator\`; the runs by
+  accelerator: ${Object.entries(bands)
+    .filter(([k]) => k !== "unmeasured_accelerator")
+    .map(([k, b]) => `${k} ${Object.entries(b.accelerators).map(([g, a]) => `${a.gpus.join(" / ")} (${g.split(", ").slice(1).join(", ")}) ${a.runs}`).join(", ")}`)
+    .join("; ")}). One counts as run when it takes the same performance profile at the same
+  dense BF16 peak and memory bandwidth (H800 as H100 SXM; not H20, H200 or H100 PCIe, which
+  take H100's profile at other rates): an MoE job on Ascend 910B or A100, a fine-tune on
+  A100 or B200, any job on H20 or MI300X has its profile's efficiencies checked by no run of
+  its kind. The one such run in \`validation/\`, Mixtral 8x7B on 64 Ascend 910B (not
+  counted: its published layout does not fit the model's memory), shows how far off such
+  an answer can be: ${pct(rows.find((r) => r.row.id === 'mindspeed_mixtral_8x7b_64xascend_a2').primary.error)}, outside even the widened band.
 ${Object.entries(bands).map(([k, b]) => `  ${k}: P10 ${fx(b.p10)}, P50 ${fx(b.p50)}, P90 ${fx(b.p90)} (n ${b.n}, up to ${b.max_gpus} GPUs).`).join("\n")}
   In-sample coverage of the counted runs: ${coverage.inside} of ${coverage.rows} inside their regime's band.
   The pooled quantiles above remain for the regimes without a band.

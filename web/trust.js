@@ -3,7 +3,7 @@
 // "How accurate is this?" (accuracy.js, loaded on first use). Every value goes in as text.
 import { $, el, fill } from "./dom.js";
 import * as F from "./format.js";
-import { lang, raw, t } from "./i18n.js";
+import { dataValue, lang, raw, t } from "./i18n.js";
 
 const L = () => lang();
 const num = (v, d = 1) => F.num(L(), v, d);
@@ -65,7 +65,7 @@ function rangeLine(v) {
     if (hasRange(u.gpu_hours)) bits.push(t("range_hours", { lo: F.big(L(), u.gpu_hours.p10), hi: F.big(L(), u.gpu_hours.p90) }));
     if (hasRange(u.cost) && v.cost?.currency) bits.push(`${money(v.cost.currency, u.cost.p10)}–${money(v.cost.currency, u.cost.p90)}`);
     const regime = u.regime ? t(`regime_${u.regime}`) : "";
-    const model = (u.model_runs > 0 ? t("range_model", { n: u.model_runs, model: v.model?.name ?? "" }) : "") + (u.untried_stage ? t("range_untried", { stage: t(`opt_${u.untried_stage}`) }) : "") + (u.untried_framework ? t("range_untried_fw", { framework: t(`opt_${u.untried_framework}`) }) : "");
+    const model = (u.model_runs > 0 ? t("range_model", { n: u.model_runs, model: v.model?.name ?? "" }) : "") + (u.untried_stage ? t("range_untried", { stage: t(`opt_${u.untried_stage}`) }) : "") + (u.untried_framework ? t("range_untried_fw", { framework: t(`opt_${u.untried_framework}`) }) : "") + (u.untried_accelerator ? t("range_untried_acc", { gpu: v.gpu?.name ? dataValue("gpu", v.gpu.name) : u.untried_accelerator }) : "");
     parts.push(t("range_label", { n: u.n, regime, beyond: u.beyond_validated_scale ? t("range_beyond") : "", model, bits: bits.join(" · ") }));
   } else if (u?.basis && u.basis !== "validation") {
     parts.push(t("range_assumed", { what: u.basis }));

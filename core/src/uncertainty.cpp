@@ -11,7 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include "embedded.hpp"
+#include "gpucalc/hardware.hpp"
 #include "gpucalc/message.hpp"
+#include "gpucalc/perf.hpp"
 #include "gpucalc/scenario.hpp"
 #include "json_input.hpp"
 #include "uncertainty_json.hpp"
@@ -108,6 +110,10 @@ const ValidationSpread& validation_spread() {
         const json& fw = object_at(*it, "frameworks");
         for (auto f = fw.begin(); f != fw.end(); ++f)
           if (f->is_number() && f->get<double>() > 0) b.frameworks += (b.frameworks.empty() ? " " : "") + f.key() + " ";
+        for (const auto& a : object_at(*it, "accelerators"))
+          if (number_at(a, "runs", 0) > 0)
+            b.accelerators.push_back(
+                {text_at(a, "profile"), number_at(a, "bf16_tflops", 0), number_at(a, "memory_bw_tbs", 0)});
         if (b.n > 0 && b.p10 > 0 && b.p10 <= b.p50 && b.p50 <= b.p90 && std::isfinite(b.p90))
           out.emplace_back(it.key(), b);
       }
@@ -374,6 +380,7 @@ struct TimeBand {
   bool beyond = false;         // more GPUs than the regime's largest run
   bool untried_stage = false;  // a fine-tuning stage none of the regime's runs has
   bool untried_fw = false;     // a framework none of the regime's runs used
+  bool untried_acc = false;    // an accelerator none of the regime's runs ran on
 };
 
 void widen(ValidationSpread::Band& band, const ValidationSpread::Band& by) {
@@ -381,12 +388,24 @@ void widen(ValidationSpread::Band& band, const ValidationSpread::Band& by) {
   band.p90 = std::max(band.p90, by.p90);
 }
 
+// Whether one of the regime's runs ran on the answer's accelerator as far as the time model
+// goes: the same performance profile at the same dense BF16 peak and memory bandwidth, the
+// rates the profile's efficiencies multiply (H800 as H100 SXM; not H20, H200 or H100 PCIe,
+// which take H100's profile at other rates).
+bool accelerator_tried(const Problem& p, const std::vector<ValidationSpread::Band::Rates>& tried) {
+  const auto same = [](double a, const Spec& b) { return b.value && std::abs(a - *b.value) <= 1e-6 * std::abs(a); };
+  return std::any_of(tried.begin(), tried.end(), [&](const ValidationSpread::Band::Rates& r) {
+    return r.profile == p.perf.profile_id && same(r.bf16_tflops, p.gpu.bf16_tflops) &&
+           same(r.memory_bw_tbs, p.gpu.memory_bw_tbs);
+  });
+}
+
 TimeBand time_band(const Problem& p, const ValidationSpread& v, const Candidate& b) {
   TimeBand r;
   // The band of the answer's regime; beyond the largest GPU count its runs reach, the
   // wider of it and the band of every run (docs/validation.md, Uncertainty ranges).
   r.regime = time_regime(p);
-  const ValidationSpread::Band pooled{v.time_n, v.time_p10, v.time_p50, v.time_p90, 0, {}};
+  const ValidationSpread::Band pooled{v.time_n, v.time_p10, v.time_p50, v.time_p90, 0, {}, {}};
   r.own = v.regime(r.regime);
   r.band = r.own ? *r.own : pooled;
   r.beyond = r.own && static_cast<double>(b.layout.gpus()) > r.own->max_gpus;
@@ -414,7 +433,10 @@ TimeBand time_band(const Problem& p, const ValidationSpread& v, const Candidate&
       std::string(r.regime) == "finetune" && v.stages_without_runs.find(" " + stage + " ") != std::string::npos;
   r.untried_fw =
       !unmeasured_regime && !r.own->frameworks.empty() && r.own->frameworks.find(" " + fw + " ") == std::string::npos;
-  if (r.untried_stage || r.untried_fw) widen(r.band, *unmeasured);
+  // So does an accelerator none of them ran on (an MoE job on Ascend or A100, any job on
+  // H20 or MI300X so far): its profile's rates were never checked in a job of this kind.
+  r.untried_acc = !unmeasured_regime && !r.own->accelerators.empty() && !accelerator_tried(p, r.own->accelerators);
+  if (r.untried_stage || r.untried_fw || r.untried_acc) widen(r.band, *unmeasured);
   return r;
 }
 
@@ -443,6 +465,9 @@ std::string validation_method(const Problem& p, const TimeBand& t) {
   if (t.untried_fw)
     m += "; joined with the unmeasured-accelerator band, as no run of the regime ran on " +
          std::string(to_string(p.training.framework));
+  if (t.untried_acc)
+    m += "; joined with the unmeasured-accelerator band, as no run of the regime ran on " + p.gpu.name +
+         " or an accelerator with its profile, BF16 peak and memory bandwidth";
   return m + ", times each predicted time figure; goodput and prices are taken as given";
 }
 
@@ -469,6 +494,9 @@ void time_range_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
   else w.value(nullptr);
   w.key("untried_framework");
   if (t.untried_fw) w.value(to_string(p.training.framework));
+  else w.value(nullptr);
+  w.key("untried_accelerator");
+  if (t.untried_acc) w.value(p.gpu.id);
   else w.value(nullptr);
   w.field("beyond_validated_scale", t.beyond);
   const bool ranged = basis == "validation";

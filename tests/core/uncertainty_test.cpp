@@ -549,6 +549,55 @@ TEST_CASE("a framework none of the regime's runs used takes the unmeasured-accel
   CHECK(moe["untried_framework"] == "torchtitan");
 }
 
+TEST_CASE("an accelerator none of the regime's runs ran on takes the unmeasured-accelerator band too",
+          "[uncertainty]") {
+  // Every counted timed row's accelerator is listed in its regime (by its rates), so no
+  // counted row is widened by this rule.
+  std::map<std::string, std::set<std::string>> ran;
+  const json data = validation_data();
+  for (const auto& row : data["rows"])
+    if (row["counts_toward_target"] != false && row["time_ratio"].is_number())
+      ran[row["regime"].get<std::string>()].insert(row["gpu_id"].get<std::string>());
+  const ValidationSpread& v = validation_spread();
+  for (const char* regime : {"dense", "moe", "finetune"}) {
+    const auto* band = v.regime(regime);
+    REQUIRE(band);
+    CHECK(!band->accelerators.empty());
+    CHECK(ran[regime].size() >= 1);
+  }
+  const auto* dense = v.regime("dense");
+  const auto* moe = v.regime("moe");
+  const auto* unmeasured = v.regime("unmeasured_accelerator");
+  const auto job = [](const char* model, const char* gpu) {
+    return answer(std::string(R"({"model":")") + model + R"(","gpu":")" + gpu +
+                  R"(","parallel":{"gpus":64},"training":{"tokens":1e11,"seq_len":4096}})")["uncertainty"]["time"];
+  };
+  // H800 is H100 SXM's chip at the same peak and memory bandwidth (only NVLink differs):
+  // the H100 runs count for it.
+  for (const char* gpu : {"h100-sxm-80gb", "h800-sxm-80gb"}) {
+    const json t = job("llama-3.1-8b", gpu);
+    CHECK(t["regime"] == "dense");
+    CHECK(t["untried_accelerator"].is_null());
+    CHECK(t["ratio"]["p90"].get<double>() == Approx(dense->p90));
+  }
+  // H20 takes H100's profile at 148 of 989 TFLOP/s and 4.0 TB/s: no run checked it.
+  const json h20 = job("llama-3.1-8b", "h20-96gb");
+  CHECK(h20["untried_accelerator"] == "h20-96gb");
+  CHECK(h20["ratio"]["p10"].get<double>() == Approx(std::min(dense->p10, unmeasured->p10)));
+  CHECK(h20["ratio"]["p90"].get<double>() == Approx(std::max(dense->p90, unmeasured->p90)));
+  CHECK(h20["method"].get<std::string>().find("as no run of the regime ran on") != std::string::npos);
+  // Dense runs on Ascend 910B were measured (MindSpeed); MoE runs were not.
+  CHECK(job("llama-3.1-8b", "ascend-910b")["untried_accelerator"].is_null());
+  const json ascend_moe = job("qwen3-30b-a3b", "ascend-910b");
+  CHECK(ascend_moe["regime"] == "moe");
+  CHECK(ascend_moe["untried_accelerator"] == "ascend-910b");
+  CHECK(ascend_moe["ratio"]["p90"].get<double>() >= std::max(moe->p90, unmeasured->p90) - 1e-9);
+  // An accelerator on the default profile is in the unmeasured regime already.
+  const json rtx = job("llama-3.1-8b", "rtx-4090-24gb");
+  CHECK(rtx["regime"] == "unmeasured_accelerator");
+  CHECK(rtx["untried_accelerator"].is_null());
+}
+
 TEST_CASE("calibration with torchtitan's own measurements reproduces them and reports the factors",
           "[uncertainty][calibration]") {
   // Table 1: 5,762 tokens/s per GPU at global batch 16 × 8192 on 8 GPUs is a step of

@@ -256,6 +256,9 @@ test("a missed deadline's note gives the days it is judged on (failures included
   assert.ok(want.training.days < 60 && want.goodput.days > 60, `${want.training.days} / ${want.goodput.days}`);
   const note = await page.locator("#target-note").innerText();
   assert.ok(note.includes(want.goodput.days.toFixed(1)) && note.includes(want.training.days.toFixed(1)), note);
+  // No published run was on H20 (H100's profile at 148 of 989 TFLOP/s): the range says so.
+  assert.equal(want.uncertainty.time.untried_accelerator, "h20-96gb");
+  assert.ok((await page.locator("#trust #range").innerText()).includes(`widened: none of them ran on ${want.gpu.name} or a part with its peak and memory bandwidth`));
   const h100 = String(await waitForAnswer(page));
   await page.selectOption("#q-gpu", "h100-sxm-80gb");
   await waitForAnswer(page, h100);
@@ -1006,6 +1009,11 @@ test("the answer shows its OOM risk and P10–P90 range; How accurate is this? o
   await shot(page, "page-accuracy-zh.png");
   await page.locator("#acc-close").click();
   await dialog.waitFor({ state: "hidden" });
+  // An accelerator no published run of the regime used (H20), in Chinese.
+  await page.selectOption("#q-gpu", "h20-96gb");
+  await page.waitForFunction(() => /H20.*（或峰值与显存带宽相同的加速卡）上的实测，区间已放宽/.test(document.querySelector("#trust #range")?.textContent ?? ""));
+  await page.selectOption("#q-gpu", "h100-sxm-80gb");
+  await page.waitForFunction(() => !/区间已放宽/.test(document.querySelector("#trust #range")?.textContent ?? ""));
   // gpt-oss-120b: its published runs all took longer than predicted, so the range says it
   // is widened by them (the core's uncertainty.time.model_runs), in Chinese and English.
   await page.selectOption("#q-model", "gpt-oss-120b");

@@ -567,6 +567,7 @@ export default {
   range_beyond: ", widened: beyond the largest validated GPU count",
   range_untried: ", widened: none of them is a {stage} run",
   range_untried_fw: ", widened: none of them ran on {framework}",
+  range_untried_acc: ", widened: none of them ran on {gpu} or a part with its peak and memory bandwidth",
   range_model: ", widened to cover the {n} published runs of {model}, which this calculator misjudges to one side",
   regime_dense: "dense pre-training",
   regime_moe: "MoE pre-training",

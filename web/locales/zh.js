@@ -563,6 +563,7 @@ export default {
   range_beyond: "；超出已验证的最大 GPU 数，区间已放宽",
   range_untried: "；其中没有 {stage} 实测，区间已放宽",
   range_untried_fw: "；其中没有 {framework} 上的实测，区间已放宽",
+  range_untried_acc: "；其中没有 {gpu}（或峰值与显存带宽相同的加速卡）上的实测，区间已放宽",
   range_model: "；{model} 的 {n} 次公开实测一致偏向一侧，区间按其放宽",
   regime_dense: "稠密预训练",
   regime_moe: "MoE 预训练",

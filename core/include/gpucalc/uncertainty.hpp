@@ -49,6 +49,14 @@ struct ValidationSpread {
     // (" megatron torchtitan "); empty when the data does not say. An answer on another
     // framework widens its band (uncertainty.cpp).
     std::string frameworks;
+    // The accelerators of the regime's runs, as the time model sees them: performance
+    // profile, dense BF16 peak and memory bandwidth. An answer on an accelerator none of
+    // them matches widens its band (uncertainty.cpp); empty when the data does not say.
+    struct Rates {
+      std::string profile;
+      double bf16_tflops = 0, memory_bw_tbs = 0;
+    };
+    std::vector<Rates> accelerators;
   };
   // The fine-tuning stages (full_finetune, lora, qlora) none of the regime's runs has, each
   // between spaces (" qlora "): their answers' band widens (uncertainty.cpp).
