@@ -498,6 +498,27 @@ Message fit_elsewhere_note(const FitElsewhere& f) {
                {{"gpus", std::to_string(f.fewest->layout.gpus())}, {"layout", layout_text(f.fewest->layout)}});
 }
 
+// A fixed GPU count held back by its batch (search.hpp BatchCap): what the batch leaves
+// each data-parallel rank, and the days a batch up to the critical one gives.
+Message batch_cap_note(const Problem& p, const BatchCap& b, const Candidate& best) {
+  const auto n0 = [](int64_t v) { return std::to_string(v); };
+  const int64_t batch = global_batch(p.training, best.layout), larger = global_batch(p.training, b.plan.layout);
+  return coded("batch_caps_gpus",
+               "the global batch, {batch_tokens} tokens ({sequences} sequences) per step, leaves each of the {dp} "
+               "data-parallel ranks {per_rank} sequence(s), so these {gpus} GPUs also split the model; a batch up to "
+               "the critical {critical_tokens} tokens for this compute (DeepSeek LLM, Bi et al. 2024) would take "
+               "{days} days on them ({larger_tokens} tokens per step, {layout})",
+               {{"batch_tokens", n0(batch * p.training.seq_len)},
+                {"sequences", n0(batch)},
+                {"dp", n0(best.layout.dp)},
+                {"per_rank", n0(batch / best.layout.dp)},
+                {"gpus", n0(best.layout.gpus())},
+                {"critical_tokens", fmt("%.0f", b.critical_tokens)},
+                {"days", fmt("%.1f", b.days)},
+                {"larger_tokens", n0(larger * p.training.seq_len)},
+                {"layout", layout_text(b.plan.layout)}});
+}
+
 std::vector<Message> warnings_json(const Scenario& s, const SearchResult& sr, const Candidate& best) {
   const Problem& p = s.problem;
   const Constraints& c = s.constraints;
@@ -552,6 +573,7 @@ std::vector<Message> warnings_json(const Scenario& s, const SearchResult& sr, co
                        {"days_without", fmt("%.1f", best.run.days)}}));
     if (sr.miss) deadline_notes(s, *sr.miss, best, w);
   }
+  if (sr.batch_cap) w.push_back(batch_cap_note(s.problem, *sr.batch_cap, best));
   if (!p.efficiency.mfu && !p.efficiency.hfu && p.perf.profile_id == "default")
     w.push_back(
         coded("no_perf_profile",

@@ -78,6 +78,8 @@ SearchResult replay(const Scenario& s, const Kept& k) {
   const Target t = s.target();
   choose_count(p, t, r, best_any);
   if (r.chosen && t.days && !r.target_met) explain_miss(compile_problem(p), s.constraints, t, r);
+  // Its tokens may differ from the kept search's, and with them the critical batch.
+  if (s.constraints.gpus) explain_batch_cap(compile_problem(p), s.constraints, r);
   return r;
 }
 

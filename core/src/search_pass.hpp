@@ -35,4 +35,7 @@ void explain_no_fit(const CompiledProblem& cp, const Constraints& c, SearchResul
 // target.days not met: fills r.miss (search.hpp DeadlineMiss).
 void explain_miss(const CompiledProblem& cp, const Constraints& c, const Target& t, SearchResult& r);
 
+// A fixed GPU count held back by its batch: fills r.batch_cap (search.hpp BatchCap).
+void explain_batch_cap(const CompiledProblem& cp, const Constraints& c, SearchResult& r);
+
 }  // namespace gpucalc

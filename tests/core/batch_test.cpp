@@ -145,3 +145,42 @@ TEST_CASE("global_batch_range errors name the field", "[batch][errors]") {
   e = err("[1, 2]");
   CHECK(e["path"] == "/training/global_batch_range");
 }
+
+TEST_CASE("a fixed GPU count its batch holds back says what a batch up to the critical one gives", "[batch]") {
+  // Llama 3.1 70B on 4,096 H100 at the default 4M-token batch: 512 sequences of 8,192 tokens
+  // feed at most 512 data-parallel ranks, so the search splits the model over the rest.
+  const std::string job = R"({"model":"llama-3.1-70b","gpu":"h100-sxm-80gb","parallel":{"gpus":4096},
+      "training":{"tokens":15e12,"seq_len":8192)";
+  const json v = value_of(job + "}}");
+  REQUIRE(v["plan"]["global_batch"] == 512);
+  REQUIRE(512 / v["plan"]["dp"].get<int64_t>() <= 2);
+  const json* note = nullptr;
+  for (const auto& w : v["warnings"])
+    if (w["code"] == "batch_caps_gpus") note = &w;
+  REQUIRE(note != nullptr);
+  const json& prm = (*note)["params"];
+  CHECK(prm["batch_tokens"] == "4194304");
+  CHECK(prm["gpus"] == "4096");
+  // The bound is DeepSeek LLM's critical batch for this model and token count.
+  auto s = parse_scenario(job + "}}");
+  REQUIRE(s.ok());
+  const CriticalBatch cb = critical_batch(s->problem.model, s->problem.training);
+  CHECK(std::stod(prm["critical_tokens"].get<std::string>()) == Approx(cb.tokens).margin(1));
+  const double larger = std::stod(prm["larger_tokens"].get<std::string>());
+  CHECK(larger >= 2 * 4194304.0);
+  CHECK(larger <= cb.tokens);
+  // Its days are those of that batch searched at the same count, and at least 10% sooner
+  // than the answer's (wall clock, failures included).
+  const json at = value_of(job + R"(,"global_batch_tokens":)" + prm["larger_tokens"].get<std::string>() + "}}");
+  // (that search may find a layout whose dp the range gives another batch: never slower)
+  CHECK(at["goodput"]["days"].get<double>() <= std::stod(prm["days"].get<std::string>()) + 0.051);
+  CHECK(at["goodput"]["days"].get<double>() < 0.9 * v["goodput"]["days"].get<double>());
+  // Not when the batch is the search's to pick, the GPU count is open, or the batch feeds
+  // every rank more than two sequences.
+  const auto has = [](const json& a) { return has_code(a["warnings"], "batch_caps_gpus"); };
+  CHECK_FALSE(has(value_of(job + R"(,"global_batch_range":{"min":4194304,"rule":"critical"}}})")));
+  CHECK_FALSE(has(value_of(R"({"model":"llama-3.1-70b","gpu":"h100-sxm-80gb","target":{"days":60},
+      "training":{"tokens":15e12,"seq_len":8192}})")));
+  CHECK_FALSE(has(value_of(R"({"model":"llama-3.1-70b","gpu":"h100-sxm-80gb","parallel":{"gpus":256},
+      "training":{"tokens":15e12,"seq_len":8192}})")));
+}

@@ -265,6 +265,28 @@ test("a missed deadline's note gives the days it is judged on (failures included
   assert.equal(await page.locator("#target-note").isHidden(), true);
 });
 
+test("a GPU count its batch holds back says what a batch up to the critical one gives, in en and zh", async () => {
+  // The default job on 16,384 H100: its 16M-token batch (2,048 sequences) leaves each of
+  // its 1,024 data-parallel ranks two sequences.
+  const before = String(await waitForAnswer(page));
+  await page.check("#q-goal-gpus");
+  await page.fill("#q-goal", "16384");
+  assert.equal(await waitForAnswer(page, before), 16384);
+  const want = cliEvaluate(await scenarioInUrl()).value;
+  const note = want.warnings.find((w) => w.code === "batch_caps_gpus");
+  assert.ok(note, JSON.stringify(want.warnings.map((w) => w.code)));
+  const shown = page.locator("#warnings");
+  assert.ok((await shown.innerText()).includes(`would take ${note.params.days} days on them`), await shown.innerText());
+  await page.click("#lang");
+  await page.waitForFunction(() => document.documentElement.lang === "zh-CN");
+  await page.waitForFunction((days) => (document.querySelector("#warnings")?.textContent ?? "").includes(`同样的卡需 ${days} 天`), note.params.days);
+  await page.click("#lang");
+  await page.waitForFunction(() => document.documentElement.lang === "en");
+  await page.check("#q-goal-days");
+  await page.fill("#q-goal", "60");
+  await waitForAnswer(page, "16384");
+});
+
 test("Quick mode: a model by parameter count, and tokens from a fine-tuning dataset", async () => {
   await page.selectOption("#q-model", "@params");
   await page.fill("#q-params", "13B");

@@ -107,6 +107,16 @@ struct DeadlineMiss {
   bool larger_batch_meets = false;
 };
 
+// parallel.gpus fixed and a global batch that leaves each data-parallel rank of the answer
+// at most two sequences, so the GPUs the batch cannot feed split the model instead: the
+// search again at that count with the batch free up to the critical batch (DeepSeek LLM,
+// critical_batch.hpp), kept when it is at least 10% sooner (batch_cap.cpp).
+struct BatchCap {
+  Candidate plan;              // the fastest layout and batch at the same GPU count
+  double days = 0;             // its wall-clock days (goodput)
+  double critical_tokens = 0;  // the batch's upper bound, tokens
+};
+
 // Nothing fits: with parallel.gpus fixed, the search again with the GPU count left open
 // (every other constraint kept, no target), for what would fit; when that finds nothing
 // either and the scenario pins its layout, the search with the layout left open too
@@ -133,6 +143,8 @@ struct SearchResult {
   std::optional<DeadlineMiss> miss;
   // Nothing fits at the fixed GPU count: what would (explain_no_fit, no_fit.cpp).
   std::optional<FitElsewhere> elsewhere;
+  // The batch holds back a fixed GPU count: what a larger one would give (batch_cap.cpp).
+  std::optional<BatchCap> batch_cap;
 };
 
 // With target_days: the smallest GPU count whose best fitting layout finishes in
