@@ -519,6 +519,23 @@ Message batch_cap_note(const Problem& p, const BatchCap& b, const Candidate& bes
                 {"layout", layout_text(b.plan.layout)}});
 }
 
+// An MoE all-to-all left exposed (search.hpp MoeCommFix): its share of the step, and the
+// answer DeepEP and the overlap would give.
+Message moe_comm_note(const Problem& p, const MoeCommFix& m, const Candidate& best) {
+  const StepTime& st = best.time;
+  return coded("moe_comm_exposed",
+               "the expert-parallel all-to-all takes {share_pct}% of each step (training.moe_dispatcher "
+               "\"{dispatcher}\", overlap_moe_comm {overlap}); with DeepEP's dispatcher and the all-to-all overlapped "
+               "with compute (\"deepep\", true: DeepSeek-V3's stack) the answer would be {gpus} GPUs, {days} days "
+               "({layout})",
+               {{"share_pct", fmt("%.0f", 100 * st.ep_comm_s / st.step_time_s)},
+                {"dispatcher", p.training.moe_dispatcher == MoeDispatcher::deepep ? "deepep" : "alltoall"},
+                {"overlap", p.training.overlap_moe_comm ? "true" : "false"},
+                {"gpus", std::to_string(m.plan.layout.gpus())},
+                {"days", fmt("%.1f", m.days)},
+                {"layout", layout_text(m.plan.layout)}});
+}
+
 std::vector<Message> warnings_json(const Scenario& s, const SearchResult& sr, const Candidate& best) {
   const Problem& p = s.problem;
   const Constraints& c = s.constraints;
@@ -574,6 +591,7 @@ std::vector<Message> warnings_json(const Scenario& s, const SearchResult& sr, co
     if (sr.miss) deadline_notes(s, *sr.miss, best, w);
   }
   if (sr.batch_cap) w.push_back(batch_cap_note(s.problem, *sr.batch_cap, best));
+  if (sr.moe_comm) w.push_back(moe_comm_note(s.problem, *sr.moe_comm, best));
   if (!p.efficiency.mfu && !p.efficiency.hfu && p.perf.profile_id == "default")
     w.push_back(
         coded("no_perf_profile",

@@ -360,6 +360,7 @@ SearchResult search(const Problem& p, const Constraints& c, const Target& t) {
   explain_miss(cp, c, t, r);
   explain_no_fit(cp, c, r);
   explain_batch_cap(cp, c, r);
+  explain_moe_comm(cp, c, t, r);
   return r;
 }
 
@@ -399,6 +400,7 @@ FullSearch search_full(const Problem& p, const Constraints& c, const Target& t, 
   explain_miss(cp, c, t, fs.result);
   explain_no_fit(cp, c, fs.result);
   explain_batch_cap(cp, c, fs.result);
+  explain_moe_comm(cp, c, t, fs.result);
   fs.curve = curve_of(p, fs.result);
   if (!c.gpus) {
     // Top layouts at the chosen count: a second, much smaller enumeration.

@@ -64,22 +64,42 @@ Kept& keep(const std::string& key, SearchResult&& r) {
 // time_layout() works it out).
 void rerun(const Problem& p, Candidate& c) { c.run = run_time(p.training, c.layout, c.time); }
 
-// The kept search, its runs worked out for this scenario and its GPU count chosen.
-SearchResult replay(const Scenario& s, const Kept& k) {
-  const Problem& p = s.problem;
+// A kept search's runs worked out for this problem's tokens, and its GPU count chosen for
+// the target.
+SearchResult replay_counts(const Problem& p, const Target& t, const Kept& k) {
   SearchResult r = k.found;
   for (auto& [n, cand] : r.best_per_count) rerun(p, cand);
   std::optional<Candidate> best_any = k.best_any;
   if (best_any) rerun(p, *best_any);
   if (r.elsewhere && r.elsewhere->fewest) rerun(p, *r.elsewhere->fewest);
   if (r.elsewhere && r.elsewhere->layout_open) rerun(p, *r.elsewhere->layout_open);
-  // The choice among the GPU counts and, for a missed deadline, why and what would meet it
-  // (a search with a larger batch), as search() makes them after its enumeration.
-  const Target t = s.target();
   choose_count(p, t, r, best_any);
+  return r;
+}
+
+// A hint's second search (batch_cap.cpp, moe_comm_hint.cpp), kept like the scenario's own
+// under its key and a tag, and replayed for this problem's tokens and target.
+SearchResult variant(const Problem& p, const Constraints& c, const Target& t, const std::string& key) {
+  const Kept* k = find(key);
+  if (!k) k = &keep(key, search_pass(compile_problem(p), c, t, nullptr));
+  return replay_counts(p, t, *k);
+}
+
+// The kept search, its runs worked out for this scenario and its GPU count chosen; then,
+// as search() does after its enumeration, for a missed deadline why and what would meet
+// it, and the hints of a larger batch and of DeepEP (their searches kept too).
+SearchResult replay(const Scenario& s, const Kept& k) {
+  const Problem& p = s.problem;
+  const Target t = s.target();
+  const std::string key = k.key;
+  SearchResult r = replay_counts(p, t, k);
   if (r.chosen && t.days && !r.target_met) explain_miss(compile_problem(p), s.constraints, t, r);
-  // Its tokens may differ from the kept search's, and with them the critical batch.
-  if (s.constraints.gpus) explain_batch_cap(compile_problem(p), s.constraints, r);
+  r.batch_cap.reset();
+  if (const auto wider = batch_cap_variant(p, s.constraints, r))
+    judge_batch_cap(p, variant(p, *wider, Target{}, key + "|batch " + std::to_string(wider->batch_max)), r);
+  r.moe_comm.reset();
+  if (const auto both = moe_comm_variant(p, r))
+    judge_moe_comm(p, *both, t, variant(*both, s.constraints, t, key + "|deepep"), r);
   return r;
 }
 

@@ -4,8 +4,11 @@
 // what it costs, not the step time of any layout: the search's enumeration (the fastest
 // fitting layout at every GPU count) is reused and only the choice among the counts and
 // the runs are worked out again, so an answer after such an edit costs well under a
-// millisecond instead of a full search. A cached answer is the same, bit for bit, as a
-// fresh one (tests/core/search_cache_test.cpp, tests/wasm/cache.test.mjs).
+// millisecond instead of a full search. The second searches of an answer's hints (a larger
+// batch, batch_cap.cpp; DeepEP and the all-to-all overlap, moe_comm_hint.cpp) are kept the
+// same way, under the scenario's key and a tag. A cached answer is the same, bit for bit, as
+// a fresh one (tests/core/search_cache_test.cpp, tests/core/moe_comm_test.cpp,
+// tests/wasm/cache.test.mjs).
 #pragma once
 #include <cstdint>
 #include <optional>

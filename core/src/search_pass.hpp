@@ -35,7 +35,17 @@ void explain_no_fit(const CompiledProblem& cp, const Constraints& c, SearchResul
 // target.days not met: fills r.miss (search.hpp DeadlineMiss).
 void explain_miss(const CompiledProblem& cp, const Constraints& c, const Target& t, SearchResult& r);
 
-// A fixed GPU count held back by its batch: fills r.batch_cap (search.hpp BatchCap).
+// A fixed GPU count held back by its batch: fills r.batch_cap (search.hpp BatchCap). In
+// two halves for search_cache.cpp, which keeps the second search: the constraints it runs
+// with (none when the answer is not held back), and the judgement of what it found.
 void explain_batch_cap(const CompiledProblem& cp, const Constraints& c, SearchResult& r);
+std::optional<Constraints> batch_cap_variant(const Problem& p, const Constraints& c, const SearchResult& r);
+void judge_batch_cap(const Problem& p, const SearchResult& wider, SearchResult& r);
+
+// An MoE all-to-all left exposed: fills r.moe_comm (search.hpp MoeCommFix); likewise in two
+// halves: the problem with DeepEP and the overlap, and the judgement of its search.
+void explain_moe_comm(const CompiledProblem& cp, const Constraints& c, const Target& t, SearchResult& r);
+std::optional<Problem> moe_comm_variant(const Problem& p, const SearchResult& r);
+void judge_moe_comm(const Problem& p, const Problem& both, const Target& t, const SearchResult& w, SearchResult& r);
 
 }  // namespace gpucalc

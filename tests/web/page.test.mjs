@@ -265,7 +265,7 @@ test("a missed deadline's note gives the days it is judged on (failures included
   assert.equal(await page.locator("#target-note").isHidden(), true);
 });
 
-test("a GPU count its batch holds back says what a batch up to the critical one gives, in en and zh", async () => {
+test("a GPU count its batch holds back, and an exposed MoE all-to-all, say what would do better, in en and zh", async () => {
   // The default job on 16,384 H100: its 16M-token batch (2,048 sequences) leaves each of
   // its 1,024 data-parallel ranks two sequences.
   const before = String(await waitForAnswer(page));
@@ -285,6 +285,24 @@ test("a GPU count its batch holds back says what a batch up to the critical one 
   await page.check("#q-goal-days");
   await page.fill("#q-goal", "60");
   await waitForAnswer(page, "16384");
+
+  // An MoE job on Megatron-Core's default dispatcher, its all-to-all exposed: what DeepEP
+  // and the overlap would give (Qwen3-30B-A3B, 15T tokens in 60 days: 512 GPUs, 256 with both).
+  const dense = String(await waitForAnswer(page));
+  await page.selectOption("#q-model", "qwen3-30b-a3b");
+  await waitForAnswer(page, dense);
+  const moe = cliEvaluate(await scenarioInUrl()).value;
+  const fix = moe.warnings.find((w) => w.code === "moe_comm_exposed");
+  assert.ok(fix, JSON.stringify(moe.warnings.map((w) => w.code)));
+  assert.ok((await shown.innerText()).includes(`the answer would be ${fix.params.gpus} GPUs, ${fix.params.days} days`), await shown.innerText());
+  await page.click("#lang");
+  await page.waitForFunction(() => document.documentElement.lang === "zh-CN");
+  await page.waitForFunction((p) => (document.querySelector("#warnings")?.textContent ?? "").includes(`答案将是 ${p.gpus} 卡、${p.days} 天`), fix.params);
+  await page.click("#lang");
+  await page.waitForFunction(() => document.documentElement.lang === "en");
+  const back = String(await waitForAnswer(page));
+  await page.selectOption("#q-model", "llama-3.1-70b");
+  await waitForAnswer(page, back);
 });
 
 test("Quick mode: a model by parameter count, and tokens from a fine-tuning dataset", async () => {

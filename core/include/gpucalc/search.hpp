@@ -117,6 +117,16 @@ struct BatchCap {
   double critical_tokens = 0;  // the batch's upper bound, tokens
 };
 
+// An MoE answer on Megatron-Core's default all-to-all dispatcher without the EP overlap
+// whose expert-parallel all-to-all is a tenth of its step or more: the search again with
+// DeepEP's dispatcher and the overlap (DeepSeek-V3's stack), kept when it needs at least
+// 10% fewer GPU-hours or meets a deadline the answer misses (moe_comm_hint.cpp).
+struct MoeCommFix {
+  Candidate plan;
+  double days = 0;          // its wall-clock days (goodput)
+  bool target_met = false;  // it meets target.days
+};
+
 // Nothing fits: with parallel.gpus fixed, the search again with the GPU count left open
 // (every other constraint kept, no target), for what would fit; when that finds nothing
 // either and the scenario pins its layout, the search with the layout left open too
@@ -145,6 +155,8 @@ struct SearchResult {
   std::optional<FitElsewhere> elsewhere;
   // The batch holds back a fixed GPU count: what a larger one would give (batch_cap.cpp).
   std::optional<BatchCap> batch_cap;
+  // An MoE all-to-all left exposed: what DeepEP and the overlap would give (moe_comm_hint.cpp).
+  std::optional<MoeCommFix> moe_comm;
 };
 
 // With target_days: the smallest GPU count whose best fitting layout finishes in
