@@ -37,6 +37,16 @@ json answer(const std::string& scenario) {
 
 json validation_data() { return json::parse(read_source_file("data/validation.json")); }
 
+// The values of one field of data/validation.json's counted, timed rows, by regime.
+std::map<std::string, std::set<std::string>> counted_by_regime(const char* field) {
+  std::map<std::string, std::set<std::string>> out;
+  const json data = validation_data();  // held: a range-for over a temporary's member would dangle
+  for (const auto& row : data["rows"])
+    if (row["counts_toward_target"] != false && row["time_ratio"].is_number())
+      out[row["regime"].get<std::string>()].insert(row[field].get<std::string>());
+  return out;
+}
+
 // The metric getters of scripts/validate.mjs (METRICS), on an evaluate answer.
 // data/uncertainty.json memory_by_framework, as the core embeds it.
 const json& read_embedded_by_framework() {
@@ -514,11 +524,7 @@ TEST_CASE("a fine-tuning stage with no published run of its own takes the unmeas
 
 TEST_CASE("a framework none of the regime's runs used takes the unmeasured-accelerator band too", "[uncertainty]") {
   // The regimes' runs by framework, counted from the rows themselves (their answers' plan.framework).
-  std::map<std::string, std::set<std::string>> used;
-  const json data = validation_data();  // held: a range-for over a temporary's member would dangle
-  for (const auto& row : data["rows"])
-    if (row["counts_toward_target"] != false && row["time_ratio"].is_number())
-      used[row["regime"].get<std::string>()].insert(row["framework"].get<std::string>());
+  auto used = counted_by_regime("framework");
   const ValidationSpread& v = validation_spread();
   for (const char* regime : {"dense", "moe", "finetune"}) {
     const auto* band = v.regime(regime);
@@ -553,17 +559,14 @@ TEST_CASE("an accelerator none of the regime's runs ran on takes the unmeasured-
           "[uncertainty]") {
   // Every counted timed row's accelerator is listed in its regime (by its rates), so no
   // counted row is widened by this rule.
-  std::map<std::string, std::set<std::string>> ran;
-  const json data = validation_data();
-  for (const auto& row : data["rows"])
-    if (row["counts_toward_target"] != false && row["time_ratio"].is_number())
-      ran[row["regime"].get<std::string>()].insert(row["gpu_id"].get<std::string>());
+  auto ran = counted_by_regime("gpu_id");
   const ValidationSpread& v = validation_spread();
   for (const char* regime : {"dense", "moe", "finetune"}) {
     const auto* band = v.regime(regime);
     REQUIRE(band);
+    // One entry per profile, peak and bandwidth: catalog ids that share them merge.
     CHECK(!band->accelerators.empty());
-    CHECK(ran[regime].size() >= 1);
+    CHECK(band->accelerators.size() <= ran[regime].size());
   }
   const auto* dense = v.regime("dense");
   const auto* moe = v.regime("moe");
