@@ -2,6 +2,8 @@
 // `search` (the best layout, the top layouts at its GPU count and the curve).
 #include "gpucalc/answer.hpp"
 
+#include <utility>
+
 #include "gpucalc/report.hpp"
 #include "report_text.hpp"
 #include "search_cache.hpp"
@@ -55,7 +57,9 @@ Expected<Answer> evaluate(const Scenario& given) {
 
 Expected<Answer> evaluate(const Scenario& given, const std::optional<FittedKnobs>& knobs) {
   const Scenario s = with_knobs(given, knobs);
-  return answer_on(s, knobs, search(s.problem, s.constraints, s.target()));
+  SearchResult sr = search(s.problem, s.constraints, s.target());
+  explain_hints(s.problem, s.constraints, s.target(), sr);
+  return answer_on(s, knobs, std::move(sr));
 }
 
 Expected<Answer> evaluate(const Scenario& given, std::string_view scenario_json) {
@@ -72,7 +76,9 @@ Expected<SearchAnswer> search_answer(const Scenario& given, int top_k) {
   Expected<std::optional<FittedKnobs>> knobs = fit_knobs(given);
   if (!knobs) return knobs.error();
   const Scenario s = with_knobs(given, *knobs);
-  return search_answer_on(s, *knobs, search_full(s.problem, s.constraints, s.target(), top_k));
+  FullSearch fs = search_full(s.problem, s.constraints, s.target(), top_k);
+  explain_hints(s.problem, s.constraints, s.target(), fs.result);
+  return search_answer_on(s, *knobs, std::move(fs));
 }
 
 Expected<SearchAnswer> search_answer(const Scenario& given, std::string_view scenario_json, int top_k) {

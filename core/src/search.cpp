@@ -359,9 +359,13 @@ SearchResult search(const Problem& p, const Constraints& c, const Target& t) {
   SearchResult r = search_pass(cp, c, t, nullptr);
   explain_miss(cp, c, t, r);
   explain_no_fit(cp, c, r);
+  return r;
+}
+
+void explain_hints(const Problem& p, const Constraints& c, const Target& t, SearchResult& r) {
+  const CompiledProblem cp = compile_problem(p);
   explain_batch_cap(cp, c, r);
   explain_moe_comm(cp, c, t, r);
-  return r;
 }
 
 std::vector<CurvePoint> curve_of(const Problem& p, const SearchResult& r) {
@@ -399,8 +403,7 @@ FullSearch search_full(const Problem& p, const Constraints& c, const Target& t, 
   if (!fs.result.chosen) return fs;
   explain_miss(cp, c, t, fs.result);
   explain_no_fit(cp, c, fs.result);
-  explain_batch_cap(cp, c, fs.result);
-  explain_moe_comm(cp, c, t, fs.result);
+
   fs.curve = curve_of(p, fs.result);
   if (!c.gpus) {
     // Top layouts at the chosen count: a second, much smaller enumeration.

@@ -173,6 +173,13 @@ struct SearchResult {
 SearchResult search(const Problem& p, const Constraints& c, std::optional<double> target_days);
 SearchResult search(const Problem& p, const Constraints& c, const Target& t);
 
+// What would do markedly better than r's answer, each a second search: a batch up to the
+// critical one on a fixed GPU count its batch holds back (r.batch_cap), DeepEP and the
+// all-to-all overlap for an MoE answer whose all-to-all is exposed (r.moe_comm). For an
+// answer, not for every search (a calibration fit's or an export's): answer.cpp calls it,
+// and the search cache replays its kept second searches instead (search_cache.cpp).
+void explain_hints(const Problem& p, const Constraints& c, const Target& t, SearchResult& r);
+
 // One point of the GPU-count curve: the fastest fitting layout at that count.
 struct CurvePoint {
   Candidate best;
