@@ -1,6 +1,8 @@
 #include "gpucalc/critical_batch.hpp"
 
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 namespace gpucalc {
 
@@ -17,6 +19,20 @@ CriticalBatch critical_batch(const ModelShape& m, const Training& t) {
   c.tokens = kCriticalBatchCoef * std::pow(c.compute_flops, kCriticalBatchExp);
   c.extrapolated = c.compute_flops < kCriticalBatchFitMinFlops || c.compute_flops > kCriticalBatchFitMaxFlops;
   return c;
+}
+
+Message critical_batch_extrapolated(const CriticalBatch& cb) {
+  const auto g = [](double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", x);
+    return std::string(buf);
+  };
+  return coded("critical_batch_extrapolated",
+               "the critical-batch law was fitted on compute budgets of {fit_min} to {fit_max} FLOPs; "
+               "{flops} FLOPs is an extrapolation (Llama 3 405B at 3.8e25 FLOPs ended at 16M tokens)",
+               {{"fit_min", g(kCriticalBatchFitMinFlops)},
+                {"fit_max", g(kCriticalBatchFitMaxFlops)},
+                {"flops", g(cb.compute_flops)}});
 }
 
 }  // namespace gpucalc

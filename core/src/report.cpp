@@ -590,7 +590,11 @@ std::vector<Message> warnings_json(const Scenario& s, const SearchResult& sr, co
                        {"days_without", fmt("%.1f", best.run.days)}}));
     if (sr.miss) deadline_notes(s, *sr.miss, best, w);
   }
-  if (sr.batch_cap) w.push_back(batch_cap_note(s.problem, *sr.batch_cap, best));
+  if (sr.batch_cap) {
+    w.push_back(batch_cap_note(s.problem, *sr.batch_cap, best));
+    if (const CriticalBatch cb = critical_batch(p.model, p.training); cb.extrapolated)
+      w.push_back(critical_batch_extrapolated(cb));
+  }
   if (sr.moe_comm) w.push_back(moe_comm_note(s.problem, *sr.moe_comm, best));
   if (!p.efficiency.mfu && !p.efficiency.hfu && p.perf.profile_id == "default")
     w.push_back(

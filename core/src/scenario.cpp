@@ -531,14 +531,7 @@ void read_batch_range(Reader& r, const json& v, const std::string& R, Scenario& 
               "training.global_batch_range.max = {tokens} tokens: the critical batch 0.2920 · C^0.3271 of DeepSeek LLM "
               "(Bi et al. 2024, arXiv 2401.02954) at C = {flops} FLOPs",
               {{"tokens", std::to_string(max_tokens)}, {"flops", g(cb.compute_flops)}}));
-    if (cb.extrapolated)
-      s.warnings.push_back(
-          coded("critical_batch_extrapolated",
-                "the critical-batch law was fitted on compute budgets of {fit_min} to {fit_max} FLOPs; "
-                "{flops} FLOPs is an extrapolation (Llama 3 405B at 3.8e25 FLOPs ended at 16M tokens)",
-                {{"fit_min", g(kCriticalBatchFitMinFlops)},
-                 {"fit_max", g(kCriticalBatchFitMaxFlops)},
-                 {"flops", g(cb.compute_flops)}}));
+    if (cb.extrapolated) s.warnings.push_back(critical_batch_extrapolated(cb));
   } else {
     s.batch_rule = BatchRule::range;
   }

@@ -166,6 +166,9 @@ TEST_CASE("a fixed GPU count its batch holds back says what a batch up to the cr
   REQUIRE(s.ok());
   const CriticalBatch cb = critical_batch(s->problem.model, s->problem.training);
   CHECK(std::stod(prm["critical_tokens"].get<std::string>()) == Approx(cb.tokens).margin(1));
+  // 6.3e24 FLOPs is far beyond the budgets the law was fitted on, and the answer says so.
+  CHECK(cb.extrapolated);
+  CHECK(has_code(v["warnings"], "critical_batch_extrapolated"));
   const double larger = std::stod(prm["larger_tokens"].get<std::string>());
   CHECK(larger >= 2 * 4194304.0);
   CHECK(larger <= cb.tokens);

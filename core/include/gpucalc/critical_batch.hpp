@@ -8,6 +8,7 @@
 // 3 405B (3.8e25 FLOPs) grew its batch 4M → 8M → 16M tokens (Dubey et al. 2024, arXiv
 // 2407.21783, §3.4.1), below the law's 68M.
 #pragma once
+#include "gpucalc/message.hpp"
 #include "gpucalc/model.hpp"
 #include "gpucalc/plan.hpp"
 
@@ -25,5 +26,8 @@ struct CriticalBatch {
 };
 
 CriticalBatch critical_batch(const ModelShape& m, const Training& t);
+
+// The warning that cb's budget lies outside the law's fitted range (critical_batch_extrapolated).
+Message critical_batch_extrapolated(const CriticalBatch& cb);
 
 }  // namespace gpucalc
