@@ -1,8 +1,8 @@
 // A fixed GPU count held back by its global batch (search.hpp BatchCap; docs/model.md
 // "The search"): a batch that leaves each data-parallel rank one or two sequences makes the
 // search split the model (tensor, pipeline, expert parallelism) over GPUs the batch cannot
-// feed, at a fraction of the speed. DeepSeek-V3 on 2,048 H800 at the default 4M-token batch
-// is the case in point: its published run took 15,360 sequences of 4,096 tokens per step.
+// feed, at a fraction of the speed: Llama 3.1 405B on 16,384 H100 at the default 4M-token
+// batch (512 sequences of 8,192) runs one micro-batch per step on TP 8 × PP 4 × DP 512.
 #include <cmath>
 #include <optional>
 
@@ -34,7 +34,7 @@ void judge_batch_cap(const Problem& p, const SearchResult& w, SearchResult& r) {
   const double then = outcome(p, *w.chosen).goodput.wall_days;
   // A gain inside the model's own error band is not worth a note.
   if (!(then < 0.9 * now)) return;
-  r.batch_cap = BatchCap{*w.chosen, then, critical_batch(p.model, p.training).tokens};
+  r.batch_cap = BatchCap{*w.chosen, then, critical_batch(p.model, p.training)};
 }
 
 void explain_batch_cap(const CompiledProblem& cp, const Constraints& c, SearchResult& r) {

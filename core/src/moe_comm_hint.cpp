@@ -44,7 +44,7 @@ void judge_moe_comm(const Problem& p, const Problem& both, const Target& t, cons
   if (!r.chosen || !w.chosen || !w.chosen->fits || w.truncated) return;
   const bool meets = t.days && w.target_met && !r.target_met;
   if (!meets && !(gpu_hours(both, *w.chosen) < 0.9 * gpu_hours(p, *r.chosen))) return;
-  r.moe_comm = MoeCommFix{*w.chosen, outcome(both, *w.chosen).goodput.wall_days, w.target_met};
+  r.moe_comm = MoeCommFix{*w.chosen, outcome(both, *w.chosen).goodput.wall_days};
 }
 
 void explain_moe_comm(const CompiledProblem& cp, const Constraints& c, const Target& t, SearchResult& r) {

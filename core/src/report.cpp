@@ -513,7 +513,7 @@ Message batch_cap_note(const Problem& p, const BatchCap& b, const Candidate& bes
                 {"dp", n0(best.layout.dp)},
                 {"per_rank", n0(batch / best.layout.dp)},
                 {"gpus", n0(best.layout.gpus())},
-                {"critical_tokens", fmt("%.0f", b.critical_tokens)},
+                {"critical_tokens", fmt("%.0f", b.critical.tokens)},
                 {"days", fmt("%.1f", b.days)},
                 {"larger_tokens", n0(larger * p.training.seq_len)},
                 {"layout", layout_text(b.plan.layout)}});
@@ -592,8 +592,7 @@ std::vector<Message> warnings_json(const Scenario& s, const SearchResult& sr, co
   }
   if (sr.batch_cap) {
     w.push_back(batch_cap_note(s.problem, *sr.batch_cap, best));
-    if (const CriticalBatch cb = critical_batch(p.model, p.training); cb.extrapolated)
-      w.push_back(critical_batch_extrapolated(cb));
+    if (sr.batch_cap->critical.extrapolated) w.push_back(critical_batch_extrapolated(sr.batch_cap->critical));
   }
   if (sr.moe_comm) w.push_back(moe_comm_note(s.problem, *sr.moe_comm, best));
   if (!p.efficiency.mfu && !p.efficiency.hfu && p.perf.profile_id == "default")

@@ -403,7 +403,6 @@ FullSearch search_full(const Problem& p, const Constraints& c, const Target& t, 
   if (!fs.result.chosen) return fs;
   explain_miss(cp, c, t, fs.result);
   explain_no_fit(cp, c, fs.result);
-
   fs.curve = curve_of(p, fs.result);
   if (!c.gpus) {
     // Top layouts at the chosen count: a second, much smaller enumeration.

@@ -12,6 +12,7 @@
 
 #include "gpucalc/compute.hpp"
 #include "gpucalc/cost.hpp"
+#include "gpucalc/critical_batch.hpp"
 #include "gpucalc/error.hpp"
 #include "gpucalc/goodput.hpp"
 #include "gpucalc/memory.hpp"
@@ -112,9 +113,9 @@ struct DeadlineMiss {
 // search again at that count with the batch free up to the critical batch (DeepSeek LLM,
 // critical_batch.hpp), kept when it is at least 10% sooner (batch_cap.cpp).
 struct BatchCap {
-  Candidate plan;              // the fastest layout and batch at the same GPU count
-  double days = 0;             // its wall-clock days (goodput)
-  double critical_tokens = 0;  // the batch's upper bound, tokens
+  Candidate plan;          // the fastest layout and batch at the same GPU count
+  double days = 0;         // its wall-clock days (goodput)
+  CriticalBatch critical;  // the batch's upper bound, and whether the law is extrapolated there
 };
 
 // An MoE answer on Megatron-Core's default all-to-all dispatcher without the EP overlap
@@ -122,9 +123,8 @@ struct BatchCap {
 // DeepEP's dispatcher and the overlap (DeepSeek-V3's stack), kept when it needs at least
 // 10% fewer GPU-hours or meets a deadline the answer misses (moe_comm_hint.cpp).
 struct MoeCommFix {
-  Candidate plan;
-  double days = 0;          // its wall-clock days (goodput)
-  bool target_met = false;  // it meets target.days
+  Candidate plan;   // the search's answer with DeepEP and the overlap
+  double days = 0;  // its wall-clock days (goodput)
 };
 
 // Nothing fits: with parallel.gpus fixed, the search again with the GPU count left open
