@@ -44,9 +44,10 @@ const DROP = {
     ["gpus", "*", "*", "note"],
     ["gpus", "*", "*", "derived"],
     ["gpus", "*", "*", "unsourced"],
-    // A price's type in Chinese: the page's Chinese strings carry it (locales/zh.js
-    // DATA_TEXT); the core prints the English `type`.
+    // A price's type and worded date in Chinese: the page's Chinese strings carry them
+    // (locales/zh.js DATA_TEXT); the core prints the English `type` and `date`.
     ["gpus", "*", "prices", "*", "type_zh"],
+    ["gpus", "*", "prices", "*", "date_zh"],
     // The host link's citation: no answer prints it (the offload time uses the value).
     ["gpus", "*", "host_link_gbs", "source"],
     ["gpus", "*", "host_link_gbs", "confidence"],

@@ -297,10 +297,10 @@ JSON.stringify([cliAnswer, searched, runCli("evaluate", inYuan), runCli("search"
 });
 const zhTemplates = (keep) => Object.fromEntries(Object.entries(messages).filter(([code]) => shownByDefault.has(code) === keep).map(([code, t]) => [code, t.zh]));
 // The catalog's descriptive data the core passes as a message parameter (a price's `type`,
-// data/gpus.json `type_zh` beside it): the Chinese page shows it in Chinese (i18n.js).
-const priceTypesZh = Object.fromEntries(
-  gpuData.gpus.flatMap((g) => (g.prices ?? []).filter((p) => p.type && p.type_zh).map((p) => [p.type, p.type_zh])),
-);
+// data/gpus.json `type_zh` beside it; a date in words, "early 2026", and its `date_zh`):
+// the Chinese page shows it in Chinese (i18n.js).
+const priceTextZh = (field) =>
+  Object.fromEntries(gpuData.gpus.flatMap((g) => (g.prices ?? []).filter((p) => p[field] && p[`${field}_zh`]).map((p) => [p[field], p[`${field}_zh`]])));
 // An accelerator's name (data/gpus.json `name_zh` beside `name`: the message parameter
 // {gpu}, the GPU list, the answer's subline), likewise.
 const gpuNamesZh = Object.fromEntries(gpuData.gpus.filter((g) => g.name_zh).map((g) => [g.name, g.name_zh]));
@@ -308,7 +308,7 @@ writeFileSync(
   path.join(DIST, "locales", "zh.js"),
   readFileSync(path.join(DIST, "locales", "zh.js"), "utf8") +
     `\nexport const MESSAGES = ${JSON.stringify(zhTemplates(true))};\n` +
-    `export const DATA_TEXT = ${JSON.stringify({ type: priceTypesZh, gpu: gpuNamesZh })};\n`,
+    `export const DATA_TEXT = ${JSON.stringify({ type: priceTextZh("type"), date: priceTextZh("date"), gpu: gpuNamesZh })};\n`,
 );
 writeFileSync(
   path.join(DIST, "locales", "messages.zh.js"),

@@ -169,7 +169,7 @@ export function populateMoney(scenario, answer) {
           v: F.num(lang(), src.value, 2),
           unit: unit(src.currency),
           type: dataValue("type", src.type),
-          date: src.date,
+          date: dataValue("date", src.date),
           conf: has(`conf_${src.confidence}`) ? t(`conf_${src.confidence}`) : src.confidence,
           from: conv ? `${F.num(lang(), conv.from_value, 2)} ${unit(conv.from_currency)}` : "",
           rate: conv ? F.num(lang(), conv.usd_cny, 4) : "",

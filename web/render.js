@@ -241,7 +241,7 @@ export function renderHeadline(v, ctx) {
         sub: ifFit(Number.isFinite(v.cost.per_gpu_hour) ? t("per_gpu_hour", { v: money({ ...v.cost, total: v.cost.per_gpu_hour }) }) : undefined),
         cls: hypo,
         formula: t(v.cost.mode === "owned" ? "fx_cost_owned" : "fx_cost_rented"),
-        source: [prose(src?.rule_coded, src?.rule), citeEn(src?.citation ?? src?.source), src?.date],
+        source: [prose(src?.rule_coded, src?.rule), citeEn(src?.citation ?? src?.source), src?.date && dataValue("date", src.date)],
       }),
     );
   }

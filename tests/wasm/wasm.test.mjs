@@ -166,8 +166,11 @@ describe("compare and catalog: wasm == native CLI", () => {
           for (const v of Object.values(g)) if (v && typeof v === "object" && !Array.isArray(v)) for (const k of ["note", "derived", "unsourced"]) delete v[k];
           // The host link's citation, which no answer prints.
           if (g.host_link_gbs) g.host_link_gbs = { value: g.host_link_gbs.value };
-          // A price's type in Chinese: the page's Chinese strings carry it (locales/zh.js).
-          for (const p of g.prices ?? []) delete p.type_zh;
+          // A price's type and worded date in Chinese: the page's Chinese strings carry them (locales/zh.js).
+          for (const p of g.prices ?? []) {
+            delete p.type_zh;
+            delete p.date_zh;
+          }
           // A spec the entry does not have: null in gpus.json, left out of the wasm's copy.
           // (default_price, which the report adds, stays null in both.)
           for (const [k, v] of Object.entries(g)) if (v === null && k !== "default_price") delete g[k];

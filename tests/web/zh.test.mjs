@@ -136,6 +136,18 @@ test("a QLoRA job under PEFT: its memory items, formulas and Expert fields are C
   await page.click("#mode-quick");
 });
 
+test("a price whose date is worded (H20's, inferred from its index snapshot) gives it in Chinese", async () => {
+  const scenario = { ...readJson(DEFAULT_EXAMPLE), gpu: "h20-96gb" };
+  const want = cliEvaluate(scenario).value.cost.price_source;
+  assert.equal(want.date, "~2026-10-20 (inferred)");
+  await page.goto(`${server.url}?lang=zh#s=${b64url(JSON.stringify(scenario))}`);
+  await waitForAnswer(page);
+  await openEverything();
+  const hint = await page.locator("#q-price-hint").textContent();
+  assert.ok(hint.includes("约 2026-10-20（推断）"), hint);
+  assert.doesNotMatch(await page.locator("body").innerText(), /inferred/);
+});
+
 test("a missing price: the warnings are Chinese", async () => {
   // B300 has no public rental price in the catalog (910B and H800 have dated ones since issue 15).
   const scenario = { model: "llama-3.1-8b", gpu: "b300-288gb", training: { tokens: 1e12, seq_len: 4096 } };
