@@ -133,10 +133,12 @@ TEST_CASE("catalog prices are dated, sourced and in USD or CNY", "[catalog][pric
       CHECK(std::any_of(zh.begin(), zh.end(), [](char c) { return static_cast<unsigned char>(c) >= 0xE4; }));
       // A date in words ("early 2026", "~2026-10-20 (inferred)") has its Chinese beside it.
       const std::string date = p.value("date", "");
-      if (std::any_of(date.begin(), date.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; })) {
+      if (std::any_of(date.begin(), date.end(),
+                      [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; })) {
         const std::string date_zh = p.value("date_zh", "");
         INFO(date);
-        CHECK(std::any_of(date_zh.begin(), date_zh.end(), [](char c) { return static_cast<unsigned char>(c) >= 0xE4; }));
+        CHECK(
+            std::any_of(date_zh.begin(), date_zh.end(), [](char c) { return static_cast<unsigned char>(c) >= 0xE4; }));
       }
       ++prices;
     }
