@@ -189,10 +189,15 @@ export function missingMessages(value) {
 // A changed set of templates draws the cards again (render.js keys its cards on this).
 export const messagesKey = () => Object.keys(templates[current] ?? {}).length;
 
+// A token count in prose (a parameter named *_tokens, five digits or more) with its
+// thousands grouped, 4,194,304, as the core's English has it (core/src/message.cpp).
+const tokenCount = (k, v) => k.endsWith("_tokens") && /^\d{5,}$/.test(v);
+
 function renderCoded(table, code, params) {
   return table[code].replace(/\{(\w+)\}/g, (m, k) => {
     if (!(k in params)) return m;
-    const v = dataValue(k, String(params[k]));
+    const value = String(params[k]);
+    const v = tokenCount(k, value) ? value.replace(/\B(?=(\d{3})+$)/g, ",") : dataValue(k, value);
     return k === "reason" && v in table ? renderCoded(table, v, params) : v;
   });
 }

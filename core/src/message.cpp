@@ -2,6 +2,26 @@
 
 namespace gpucalc {
 
+namespace {
+
+// A token count in prose ({batch_tokens}, {critical_tokens}: a parameter named *_tokens
+// holding digits only) is shown with its thousands grouped, 4,194,304; the parameter keeps
+// the plain digits for a program (web/i18n.js renders the same).
+std::string shown(std::string_view name, const std::string& value) {
+  constexpr std::string_view suffix = "_tokens";
+  const bool count = name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix &&
+                     value.size() > 4 && value.find_first_not_of("0123456789") == std::string::npos;
+  if (!count) return value;
+  std::string out;
+  for (size_t i = 0; i < value.size(); ++i) {
+    if (i > 0 && (value.size() - i) % 3 == 0) out += ',';
+    out += value[i];
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string format_message(std::string_view tmpl, const Params& params) {
   std::string out;
   out.reserve(tmpl.size() + 32);
@@ -15,7 +35,7 @@ std::string format_message(std::string_view tmpl, const Params& params) {
     const std::string* value = nullptr;
     for (const auto& [k, v] : params)
       if (k == name) value = &v;
-    if (value) out += *value;
+    if (value) out += shown(name, *value);
     else out.append(tmpl.substr(open, close - open + 1));
     i = close + 1;
   }

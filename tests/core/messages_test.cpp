@@ -81,6 +81,17 @@ TEST_CASE("English count nouns take the singular after exactly one", "[messages]
         "11 GPUs, 2.1 GPUs, 1,001 GPUs, 1 GPUsx, 1 sequence, 1 step");
 }
 
+TEST_CASE("a token count in prose has its thousands grouped (its parameter keeps the digits)", "[messages]") {
+  const gpucalc::Message m = gpucalc::coded(
+      "x", "{batch_tokens} tokens ({sequences} sequences), {tokens}; {seq_tokens}",
+      {{"batch_tokens", "4194304"}, {"sequences", "1024"}, {"tokens", "4194304"}, {"seq_tokens", "4096"}});
+  CHECK(m.message == "4,194,304 tokens (1024 sequences), 4194304; 4096");
+  CHECK(m.params[0].second == "4194304");
+  CHECK(gpucalc::format_message("{critical_tokens} and {larger_tokens}",
+                                {{"critical_tokens", "67108864"}, {"larger_tokens", "123456"}}) ==
+        "67,108,864 and 123,456");
+}
+
 TEST_CASE("every entry of data/messages.json has an English and a Chinese template", "[messages]") {
   REQUIRE(table().size() >= 100);
   for (const auto& [code, t] : table().items()) {

@@ -277,9 +277,14 @@ test("a GPU count its batch holds back, and an exposed MoE all-to-all, say what 
   assert.ok(note, JSON.stringify(want.warnings.map((w) => w.code)));
   const shown = page.locator("#warnings");
   assert.ok((await shown.innerText()).includes(`would take ${note.params.days} days on them`), await shown.innerText());
+  // Its token counts with their thousands grouped (the parameter keeps the digits).
+  const grouped = Number(note.params.batch_tokens).toLocaleString("en-US");
+  assert.match(note.params.batch_tokens, /^\d{8}$/);
+  assert.ok((await shown.innerText()).includes(`the global batch, ${grouped} tokens`), await shown.innerText());
   await page.click("#lang");
   await page.waitForFunction(() => document.documentElement.lang === "zh-CN");
   await page.waitForFunction((days) => (document.querySelector("#warnings")?.textContent ?? "").includes(`同样的卡需 ${days} 天`), note.params.days);
+  assert.ok((await shown.innerText()).includes(`每步 ${grouped} token`), await shown.innerText());
   await page.click("#lang");
   await page.waitForFunction(() => document.documentElement.lang === "en");
   await page.check("#q-goal-days");

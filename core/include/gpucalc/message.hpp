@@ -12,8 +12,9 @@
 
 namespace gpucalc {
 
-// `tmpl` with every "{name}" replaced by that parameter's value; a placeholder with no
-// parameter of its name is left as written.
+// `tmpl` with every "{name}" replaced by that parameter's value (a token count, a
+// parameter named *_tokens of five digits or more, with its thousands grouped: 4,194,304);
+// a placeholder with no parameter of its name is left as written.
 std::string format_message(std::string_view tmpl, const Params& params);
 
 // English count nouns take the singular after exactly one: "1 GPU", not "1 GPUs" (GPU,
