@@ -80,7 +80,7 @@ export function raw(key) {
 // page's strings, whose templates write the plural. The core's English messages already
 // come so (core/src/message.cpp english_singular, the same rule); coreMessage applies it
 // again, which changes nothing in them.
-const ONE = /(^|[^\d.,])1 (GPU|sequence|layout|day|step)s(?![a-z])/gi;
+const ONE = /(^|[^\d.,])1 (GPU|sequence|layout|day|step|micro-batch)(?:s|(?<=ch)es)(?![a-z])/gi;
 const singular = (text) => (current === "en" ? text.replace(ONE, (m, before, noun) => `${before}1 ${noun}`) : text);
 export function t(key, vars = {}) {
   return singular(raw(key).replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m)));
@@ -189,15 +189,16 @@ export function missingMessages(value) {
 // A changed set of templates draws the cards again (render.js keys its cards on this).
 export const messagesKey = () => Object.keys(templates[current] ?? {}).length;
 
-// A token count in prose (a parameter named *_tokens, five digits or more) with its
-// thousands grouped, 4,194,304, as the core's English has it (core/src/message.cpp).
-const tokenCount = (k, v) => k.endsWith("_tokens") && /^\d{5,}$/.test(v);
+// A count in prose (a parameter named *_tokens, gpus, fastest_gpus or dp; five digits or
+// more) with its thousands grouped, 4,194,304, as the core's English has it
+// (core/src/message.cpp).
+const groupedCount = (k, v) => (k.endsWith("_tokens") || ["gpus", "fastest_gpus", "dp"].includes(k)) && /^\d{5,}$/.test(v);
 
 function renderCoded(table, code, params) {
   return table[code].replace(/\{(\w+)\}/g, (m, k) => {
     if (!(k in params)) return m;
     const value = String(params[k]);
-    const v = tokenCount(k, value) ? value.replace(/\B(?=(\d{3})+$)/g, ",") : dataValue(k, value);
+    const v = groupedCount(k, value) ? value.replace(/\B(?=(\d{3})+$)/g, ",") : dataValue(k, value);
     return k === "reason" && v in table ? renderCoded(table, v, params) : v;
   });
 }
@@ -222,7 +223,9 @@ export function coreMessage(m) {
     return { text: "…", translated: true };
   }
   if (table && m && typeof m === "object" && m.code in table) {
-    return { text: renderCoded(table, m.code, m.params ?? {}), translated: true };
+    // The space a template keeps between a Latin name and Chinese ("{gpu} 的") goes when
+    // the name ends in a full-width bracket: "NVIDIA H20（HGX，中国特供版）的".
+    return { text: renderCoded(table, m.code, m.params ?? {}).replace(/([）」』]) (?=[\u4e00-\u9fff])/g, "$1"), translated: true };
   }
   return { text: message, translated: false };
 }

@@ -4,14 +4,19 @@ namespace gpucalc {
 
 namespace {
 
-// A token count in prose ({batch_tokens}, {critical_tokens}: a parameter named *_tokens
-// holding digits only) is shown with its thousands grouped, 4,194,304; the parameter keeps
-// the plain digits for a program (web/i18n.js renders the same).
-std::string shown(std::string_view name, const std::string& value) {
+// A count in prose (a token count {batch_tokens}, {critical_tokens}: a parameter named
+// *_tokens; a GPU count {gpus}, {fastest_gpus}; data-parallel ranks {dp}) of five digits
+// or more is shown with its thousands grouped, 4,194,304; the parameter keeps the plain
+// digits for a program (web/i18n.js renders the same).
+bool grouped_count(std::string_view name, const std::string& value) {
   constexpr std::string_view suffix = "_tokens";
-  const bool count = name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix &&
-                     value.size() > 4 && value.find_first_not_of("0123456789") == std::string::npos;
-  if (!count) return value;
+  const bool count = name == "gpus" || name == "fastest_gpus" || name == "dp" ||
+                     (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix);
+  return count && value.size() > 4 && value.find_first_not_of("0123456789") == std::string::npos;
+}
+
+std::string shown(std::string_view name, const std::string& value) {
+  if (!grouped_count(name, value)) return value;
   std::string out;
   for (size_t i = 0; i < value.size(); ++i) {
     if (i > 0 && (value.size() - i) % 3 == 0) out += ',';
@@ -44,14 +49,15 @@ std::string format_message(std::string_view tmpl, const Params& params) {
 }
 
 std::string english_singular(std::string text) {
-  static constexpr std::string_view nouns[] = {"GPUs", "sequences", "layouts", "days", "steps"};
+  static constexpr std::string_view nouns[] = {"GPUs", "sequences", "layouts", "days", "steps", "micro-batches"};
   for (size_t i = 0; (i = text.find("1 ", i)) != std::string::npos; ++i) {
     const char before = i > 0 ? text[i - 1] : ' ';
     if ((before >= '0' && before <= '9') || before == '.' || before == ',') continue;
     const std::string_view rest = std::string_view(text).substr(i + 2);
     for (std::string_view n : nouns)
       if (rest.substr(0, n.size()) == n && (rest.size() == n.size() || rest[n.size()] < 'a' || rest[n.size()] > 'z')) {
-        text.erase(i + 1 + n.size(), 1);  // the plural's s
+        const size_t cut = n.substr(n.size() - 3) == "hes" ? 2 : 1;  // the plural's s, or es (batches)
+        text.erase(i + 2 + n.size() - cut, cut);
         break;
       }
   }

@@ -405,7 +405,7 @@ void deadline_notes(const Scenario& s, const DeadlineMiss& m, const Candidate& b
   if (m.batch_caps_dp)
     w.push_back(coded("deadline_limit_batch",
                       "the global batch caps data parallelism: {batch_tokens} tokens ({sequences} sequences) per step "
-                      "leave the fastest plan, {gpus} GPUs, {dp} data-parallel ranks of {per_rank} sequence(s) each",
+                      "leave the fastest plan, {gpus} GPUs, {dp} data-parallel ranks of {per_rank} sequences each",
                       {{"batch_tokens", tokens(m.batch_limit)},
                        {"sequences", n0(m.batch_limit)},
                        {"gpus", n0(f.gpus())},
@@ -415,7 +415,7 @@ void deadline_notes(const Scenario& s, const DeadlineMiss& m, const Candidate& b
   if (term == "bubble")
     w.push_back(coded("deadline_limit_bubble",
                       "the pipeline bubble takes {share_pct}% of each step of the fastest plan ({pp} stages, "
-                      "{micro_batches} micro-batch(es) per step)",
+                      "{micro_batches} micro-batches per step)",
                       {{"share_pct", pct(m.step_term_share)},
                        {"pp", n0(f.pp)},
                        {"micro_batches", n0(micro_batches(p.training, f))}}));
@@ -505,7 +505,7 @@ Message batch_cap_note(const Problem& p, const BatchCap& b, const Candidate& bes
   const int64_t batch = global_batch(p.training, best.layout), larger = global_batch(p.training, b.plan.layout);
   return coded("batch_caps_gpus",
                "the global batch, {batch_tokens} tokens ({sequences} sequences) per step, leaves each of the {dp} "
-               "data-parallel ranks {per_rank} sequence(s), so these {gpus} GPUs also split the model; a batch up to "
+               "data-parallel ranks {per_rank} sequences, so these {gpus} GPUs also split the model; a batch up to "
                "the critical {critical_tokens} tokens for this compute (DeepSeek LLM, Bi et al. 2024) would take "
                "{days} days on them ({larger_tokens} tokens per step, {layout})",
                {{"batch_tokens", n0(batch * p.training.seq_len)},

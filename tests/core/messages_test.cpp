@@ -79,9 +79,11 @@ TEST_CASE("English count nouns take the singular after exactly one", "[messages]
   CHECK(m.message == "uses the 1 GPU the scenario fixes; 1 day");
   CHECK(gpucalc::english_singular("11 GPUs, 2.1 GPUs, 1,001 GPUs, 1 GPUsx, 1 sequences, 1 steps") ==
         "11 GPUs, 2.1 GPUs, 1,001 GPUs, 1 GPUsx, 1 sequence, 1 step");
+  CHECK(gpucalc::english_singular("1 micro-batches per step, 4 micro-batches, 1 layouts") ==
+        "1 micro-batch per step, 4 micro-batches, 1 layout");
 }
 
-TEST_CASE("a token count in prose has its thousands grouped (its parameter keeps the digits)", "[messages]") {
+TEST_CASE("a count in prose has its thousands grouped (its parameter keeps the digits)", "[messages]") {
   const gpucalc::Message m = gpucalc::coded(
       "x", "{batch_tokens} tokens ({sequences} sequences), {tokens}; {seq_tokens}",
       {{"batch_tokens", "4194304"}, {"sequences", "1024"}, {"tokens", "4194304"}, {"seq_tokens", "4096"}});
@@ -90,6 +92,10 @@ TEST_CASE("a token count in prose has its thousands grouped (its parameter keeps
   CHECK(gpucalc::format_message("{critical_tokens} and {larger_tokens}",
                                 {{"critical_tokens", "67108864"}, {"larger_tokens", "123456"}}) ==
         "67,108,864 and 123,456");
+  CHECK(gpucalc::format_message(
+            "{gpus} GPUs, {fastest_gpus}, dp {dp}, {n}, {gpus_x}",
+            {{"gpus", "16384"}, {"fastest_gpus", "24576"}, {"dp", "2048"}, {"n", "16384"}, {"gpus_x", "16384"}}) ==
+        "16,384 GPUs, 24,576, dp 2048, 16384, 16384");
 }
 
 TEST_CASE("every entry of data/messages.json has an English and a Chinese template", "[messages]") {

@@ -146,6 +146,10 @@ test("a price whose date is worded (H20's, inferred from its index snapshot) giv
   const hint = await page.locator("#q-price-hint").textContent();
   assert.ok(hint.includes("约 2026-10-20（推断）"), hint);
   assert.doesNotMatch(await page.locator("body").innerText(), /inferred/);
+  // Its Chinese name ends in a full-width bracket: no space after it before Chinese.
+  const warnings = await page.locator("#warnings").innerText();
+  assert.match(warnings, /中国特供版）的/);
+  assert.doesNotMatch(warnings, /） [\u4e00-\u9fff]/);
 });
 
 test("a missing price: the warnings are Chinese", async () => {
