@@ -155,3 +155,19 @@ export function parseNumber(text) {
   if (!/^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i.test(s)) return NaN;
   return Number(s);
 }
+
+// Line and column (from 1) of offset `i` in `text`.
+function lineColumn(text, i) {
+  const before = text.slice(0, i);
+  const line = before.split("\n").length;
+  return { line, column: i - before.lastIndexOf("\n") };
+}
+
+// What JSON.parse said about `text`: {detail} (the browser's message, English and
+// varying by version) and, when it gave "at position N", {at: {line, column}}, which a
+// reader's language can say.
+export function jsonProblem(text, error) {
+  const detail = String(error?.message ?? error);
+  const position = /\bposition (\d+)/.exec(detail);
+  return { detail, ...(position ? { at: lineColumn(text, Number(position[1])) } : {}) };
+}

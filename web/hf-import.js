@@ -26,7 +26,7 @@ const TEXT = {
     hf_choose: "选择文件…",
     hf_apply: "使用此配置",
     hf_close: "关闭",
-    hf_not_json: "不是 JSON：{msg}",
+    hf_not_json: "不是有效的 JSON{where}",
     hf_waiting: "计数中…",
     hf_counted: "{name}：计得 {params} 参数（{exact}）。",
     hf_ignored: "未理解、未计入的字段：{keys}",
@@ -69,7 +69,9 @@ export function openHfImport(anchor, host) {
     try {
       config = JSON.parse(text);
     } catch (e) {
-      say(t("hf_not_json", { msg: e.message }), true);
+      // The browser's message is English: an English reader gets it, another the place.
+      const { detail, at } = F.jsonProblem(text, e);
+      say(t("hf_not_json", { msg: detail, where: at ? `（${t("json_where", at)}）` : "" }), true);
       return;
     }
     say(t("hf_waiting"));

@@ -1,5 +1,6 @@
 // Sharing: the scenario in the URL hash (#s=<base64url of its JSON>), the CLI
 // command that reproduces an answer, and import checks. Nothing here touches the DOM.
+import { jsonProblem } from "./format.js";
 
 export const MAX_SCENARIO_CHARS = 64 * 1024;
 const MAX_DEPTH = 8;
@@ -44,25 +45,14 @@ export function checkScenarioObject(value) {
 }
 
 // Parses scenario JSON text (from a file, a paste or a link). Returns
-// {ok:true, value} or {ok:false, reason, detail}.
-// Line and column (from 1) of offset `i` in `text`.
-function lineColumn(text, i) {
-  const before = text.slice(0, i);
-  const line = before.split("\n").length;
-  return { line, column: i - before.lastIndexOf("\n") };
-}
-
+// {ok:true, value} or {ok:false, reason, detail, at?} (format.js jsonProblem).
 export function parseScenarioText(text) {
   if (typeof text !== "string" || text.length > MAX_SCENARIO_CHARS) return { ok: false, reason: "too_long" };
   let value;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const detail = String(error.message ?? error);
-    // Where it broke, from the browser's "at position N" (its wording is English and
-    // varies by version; the line and column are said in the reader's language).
-    const position = /\bposition (\d+)/.exec(detail);
-    return { ok: false, reason: "bad_json", detail, ...(position ? { at: lineColumn(text, Number(position[1])) } : {}) };
+    return { ok: false, reason: "bad_json", ...jsonProblem(text, error) };
   }
   return checkScenarioObject(value);
 }

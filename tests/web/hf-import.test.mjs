@@ -103,6 +103,14 @@ test("desktop, en: not JSON, and a config without num_hidden_layers, are refused
   assert.match(await status(), /\/model\/hf_config\/num_hidden_layers/);
 });
 
+test("desktop, zh: not JSON is said in Chinese, with where it broke", async () => {
+  await openImport("zh");
+  await page.fill("#hf-text", '{\n  "hidden_size": 2048,\n  oops\n}');
+  await page.click("#hf-apply");
+  // Chromium says "... at position 27 (line 3 column 3)"; the page says the place itself.
+  assert.equal(await status(), "不是有效的 JSON（第 3 行第 3 列）");
+});
+
 test("360-px phone, zh: a chosen Qwen3-30B-A3B config.json file counts 30.5B", async () => {
   await page.setViewportSize({ width: 360, height: 740 });
   await openImport("zh");
