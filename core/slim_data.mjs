@@ -87,7 +87,8 @@ const DROP = {
   ],
   // The presets' sources (where each shape and published count comes from; `gpucalc
   // catalog models` keeps them): ~4.5 KB gzip of every first visit. No answer prints them.
-  "models.json": [["about"], ["models", "*", "source"]],
+  // A preset's name in Chinese, where it has words (locales/zh.js DATA_TEXT).
+  "models.json": [["about"], ["models", "*", "source"], ["models", "*", "name_zh"]],
 };
 
 const [input, output] = process.argv.slice(2);

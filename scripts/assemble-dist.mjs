@@ -174,7 +174,7 @@ const models = readJson("data/models.json").models.map((m) => {
   const out = {};
   for (const [k, v] of Object.entries(m)) {
     const x = valueOf(v);
-    if (["string", "number", "boolean"].includes(typeof x) && !/^(source|sources|notes?|about)$/.test(k)) out[k] = x;
+    if (["string", "number", "boolean"].includes(typeof x) && !/^(source|sources|notes?|about|name_zh)$/.test(k)) out[k] = x;
     // MoE and MLA presets: their experts and attention shape (objects of scalars), for
     // the page's EP field, its model list ("671B (37B active)") and Expert-mode defaults.
     else if ((k === "moe" || k === "attention") && x && typeof x === "object" && !Array.isArray(x)) {
@@ -304,11 +304,13 @@ const priceTextZh = (field) =>
 // An accelerator's name (data/gpus.json `name_zh` beside `name`: the message parameter
 // {gpu}, the GPU list, the answer's subline), likewise.
 const gpuNamesZh = Object.fromEntries(gpuData.gpus.filter((g) => g.name_zh).map((g) => [g.name, g.name_zh]));
+// A model preset's, where its name has words (data/models.json `name_zh`: "(text decoder)").
+const modelNamesZh = Object.fromEntries(readJson("data/models.json").models.filter((m) => m.name_zh).map((m) => [m.name, m.name_zh]));
 writeFileSync(
   path.join(DIST, "locales", "zh.js"),
   readFileSync(path.join(DIST, "locales", "zh.js"), "utf8") +
     `\nexport const MESSAGES = ${JSON.stringify(zhTemplates(true))};\n` +
-    `export const DATA_TEXT = ${JSON.stringify({ type: priceTextZh("type"), date: priceTextZh("date"), gpu: gpuNamesZh })};\n`,
+    `export const DATA_TEXT = ${JSON.stringify({ type: priceTextZh("type"), date: priceTextZh("date"), gpu: gpuNamesZh, model: modelNamesZh })};\n`,
 );
 writeFileSync(
   path.join(DIST, "locales", "messages.zh.js"),

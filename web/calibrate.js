@@ -104,6 +104,13 @@ export function calibrationFieldFor(path) {
   return fields.find((f) => f.dataset.path === "/calibration") ?? null;
 }
 
+const planLine = (p) => {
+  const int = (x) => F.int(lang(), x);
+  const recompute = lang() === "en" ? p.recompute : t(`recompute_${p.recompute}`);
+  const { tp, pp, cp, vpp, zero_stage: zero, micro_batch: mb } = p;
+  return t("cal_plan", { tp, pp, cp, vpp, zero, mb, dp: int(p.dp), gpus: int(p.gpus), gb: int(p.global_batch), recompute });
+};
+
 // Inputs from the scenario (but not the one being typed in), hints from the answer.
 export function populateCalibration(scenario, answer) {
   const step = $("cal-step");
@@ -126,7 +133,10 @@ export function populateCalibration(scenario, answer) {
   $("cal-step-hint").textContent = Number.isFinite(predictedStep) ? t("cal_step_hint", { v: F.seconds(lang(), predictedStep) }) : "";
   $("cal-mem-hint").textContent = Number.isFinite(predictedMem) ? t("cal_mem_hint", { v: F.gib(lang(), predictedMem) }) : "";
   const notes = [];
-  if (c?.layout) notes.push(t("cal_layout", { layout: c.layout }));
+  // The layout the factors hold for (the answer's plan, the core's calibration.layout),
+  // in the reader's language.
+  const p = answer?.plan;
+  if (c?.layout) notes.push(t("cal_layout", { layout: p ? planLine(p) : c.layout }));
   const fx = (x) => F.fixed(lang(), x, 3);
   if (c?.step_time || c?.peak_memory) {
     notes.push(

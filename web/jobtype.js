@@ -7,7 +7,7 @@
 // Every field writes the scenario format (docs/scenario-format.md); the core checks it.
 import { $, el, setText } from "./dom.js";
 import * as F from "./format.js";
-import { lang, t } from "./i18n.js";
+import { dataValue, lang, t } from "./i18n.js";
 import { modelById } from "./presets.js";
 import { baseOf, exactAmount, setPath } from "./schema.js";
 
@@ -111,7 +111,7 @@ export function adaptToModel(s) {
 export function modelLabel(m) {
   const total = m?.shape?.published_params ?? m?.params;
   const active = m?.shape?.published_active_params;
-  if (!(total > 0 && active > 0 && active < total)) return m?.label ?? "";
+  if (!(total > 0 && active > 0 && active < total)) return m?.label ? dataValue("model", m.label) : "";
   const name = String(m.label).replace(/\s*\([^)]*\)/g, "").trim();
   return t("moe_label", { name, total: F.big(lang(), total), active: F.big(lang(), active) });
 }

@@ -134,7 +134,7 @@ export function renderHeadline(v, ctx) {
   h.dataset.gpus = String(plan.gpus);
   h.dataset.days = String(tr.days);
 
-  const model = v.model?.name ?? v.model?.id ?? "";
+  const model = v.model?.name ? dataValue("model", v.model.name) : (v.model?.id ?? "");
   setText($("subline"), [
     model,
     jobSubline(v, ctx.scenario),

@@ -65,7 +65,7 @@ function rangeLine(v) {
     if (hasRange(u.gpu_hours)) bits.push(t("range_hours", { lo: F.big(L(), u.gpu_hours.p10), hi: F.big(L(), u.gpu_hours.p90) }));
     if (hasRange(u.cost) && v.cost?.currency) bits.push(`${money(v.cost.currency, u.cost.p10)}–${money(v.cost.currency, u.cost.p90)}`);
     const regime = u.regime ? t(`regime_${u.regime}`) : "";
-    const model = (u.model_runs > 0 ? t("range_model", { n: u.model_runs, model: v.model?.name ?? "" }) : "") + (u.untried_stage ? t("range_untried", { stage: t(`opt_${u.untried_stage}`) }) : "") + (u.untried_framework ? t("range_untried_fw", { framework: t(`opt_${u.untried_framework}`) }) : "") + (u.untried_accelerator ? t("range_untried_acc", { gpu: v.gpu?.name ? dataValue("gpu", v.gpu.name) : u.untried_accelerator }) : "");
+    const model = (u.model_runs > 0 ? t("range_model", { n: u.model_runs, model: v.model?.name ? dataValue("model", v.model.name) : "" }) : "") + (u.untried_stage ? t("range_untried", { stage: t(`opt_${u.untried_stage}`) }) : "") + (u.untried_framework ? t("range_untried_fw", { framework: t(`opt_${u.untried_framework}`) }) : "") + (u.untried_accelerator ? t("range_untried_acc", { gpu: v.gpu?.name ? dataValue("gpu", v.gpu.name) : u.untried_accelerator }) : "");
     parts.push(t("range_label", { n: u.n, regime, beyond: u.beyond_validated_scale ? t("range_beyond") : "", model, bits: bits.join(" · ") }));
   } else if (u?.basis && u.basis !== "validation") {
     parts.push(t("range_assumed", { what: u.basis }));

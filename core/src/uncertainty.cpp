@@ -311,13 +311,15 @@ void calibration_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
   if (!s.calibration) {
     w.value(nullptr);
   } else {
-    const Layout& l = b.layout;
-    const auto n = [](int64_t x) { return std::to_string(x); };
+    // A layout with its batch, as the page's calibration note says it (calibrate.js planLine).
+    const auto text = [](const Layout& l, int64_t global_batch) {
+      const auto n = [](int64_t x) { return std::to_string(x); };
+      return "TP " + n(l.tp) + " × PP " + n(l.pp) + " × DP " + n(l.dp) + " × CP " + n(l.cp) + " (" + n(l.gpus()) +
+             " GPUs), VPP " + n(l.vpp) + ", micro-batch " + n(l.micro_batch) + ", global batch " + n(global_batch) +
+             ", ZeRO-" + n(l.zero_stage) + ", recompute " + to_string(l.recompute);
+    };
     w.begin_object();
-    w.field("layout", "TP " + n(l.tp) + " × PP " + n(l.pp) + " × DP " + n(l.dp) + " × CP " + n(l.cp) + " (" +
-                          n(l.gpus()) + " GPUs), VPP " + n(l.vpp) + ", micro-batch " + n(l.micro_batch) +
-                          ", global batch " + n(p.training.global_batch) + ", ZeRO-" + n(l.zero_stage) +
-                          ", recompute " + to_string(l.recompute));
+    w.field("layout", text(b.layout, p.training.global_batch));
     w.key("step_time");
     if (c.time_factor) {
       w.begin_object();
@@ -341,14 +343,10 @@ void calibration_fields(JsonWriter& w, const Scenario& s, const Calibrated& c) {
     w.key("fitted");
     if (c.knobs) {
       const FittedKnobs& k = *c.knobs;
-      const Layout& m = k.layout;
       w.begin_object();
       w.field("compute_scale", k.compute_scale);
       w.field("network_scale", k.network_scale);
-      w.field("measured_on", "TP " + n(m.tp) + " × PP " + n(m.pp) + " × DP " + n(m.dp) + " × CP " + n(m.cp) + " (" +
-                                 n(m.gpus()) + " GPUs), VPP " + n(m.vpp) + ", micro-batch " + n(m.micro_batch) +
-                                 ", global batch " + n(k.global_batch) + ", ZeRO-" + n(m.zero_stage) + ", recompute " +
-                                 to_string(m.recompute));
+      w.field("measured_on", text(k.layout, k.global_batch));
       w.field("measured_s", k.measured_s);
       w.field("predicted_s", k.predicted_s);
       w.field("at_bound", k.at_bound);

@@ -1243,6 +1243,9 @@ test("calibration: a measured step time and peak memory change the answer to the
   assert.ok(Math.abs(want.value.training.days / plain.training.days - measured / plain.performance.step_time_s) < 1e-9);
   assert.match(await page.locator("#trust #range").innerText(), /^Calibrated: step time × 1\.25 /);
   assert.match(await page.locator("#cal-note").innerText(), /Step time × 1\.25\d/);
+  // The layout the factor holds for: the core's calibration.layout, its counts grouped.
+  const grouped = want.value.calibration.layout.replace(/\d{4,}/g, (d) => Number(d).toLocaleString("en-US"));
+  assert.ok((await page.locator("#cal-note").innerText()).startsWith(`For ${grouped}.`), await page.locator("#cal-note").innerText());
 
   // A measured peak: the OOM flag uses it.
   await page.fill("#cal-mem", "70");

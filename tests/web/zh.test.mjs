@@ -12,8 +12,9 @@
 // (memory terms' formulas and sources, the price's rule, the energy and goodput sources)
 // comes coded (the answer's `*_coded` parts, render.js prose()) and is checked like the rest.
 // A launch config is a file for its framework, not page text: its option names and its
-// comments stay as the framework's users read them (docs/launch-export.md).
-const CITATIONS = ["#acc-table a[title]", ".acc-sub", ".cite", "#launch-text"];
+// comments stay as the framework's users read them (docs/launch-export.md). So is the CLI
+// command: it carries the scenario's own text (an example's English name, a user's own).
+const CITATIONS = ["#acc-table a[title]", ".acc-sub", ".cite", "#launch-text", "#cli-text"];
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { gzipSync } from "node:zlib";
@@ -96,6 +97,8 @@ test("the default answer, every section open, is Chinese", async () => {
   assert.doesNotMatch(notes, /market median/);
   assert.match(await page.locator("#q-price-hint").textContent(), /市场按需价中位数.*置信度 中/);
   await assertChinese("default answer");
+  // A preset whose name has words takes its Chinese one (data/models.json name_zh).
+  assert.equal(await page.locator('#q-model option[value="gemma-3-12b"]').textContent(), "Gemma 3 12B（文本解码器）");
   // The activations' formula names the plan's recomputation by the page's own label
   // (i18n.js dataValue), not the core's identifier.
   const answer = await page.locator("#answer").innerText();
@@ -150,6 +153,19 @@ test("a price whose date is worded (H20's, inferred from its index snapshot) giv
   const warnings = await page.locator("#warnings").innerText();
   assert.match(warnings, /中国特供版）的/);
   assert.doesNotMatch(warnings, /） [\u4e00-\u9fff]/);
+});
+
+test("a calibrated scenario: the layout its factors hold for is said in Chinese", async () => {
+  const scenario = readJson("examples/torchtitan-llama-3.1-8b-fsdp-calibrated.json");
+  const plan = cliEvaluate(scenario).value.plan;
+  await page.goto(`${server.url}?lang=zh#s=${b64url(JSON.stringify(scenario))}`);
+  await waitForAnswer(page);
+  await openEverything();
+  const note = await page.locator("#cal-note").innerText();
+  const recompute = { none: "无", selective: "选择性", full: "完全" }[plan.recompute];
+  assert.ok(note.startsWith(`适用于 TP ${plan.tp} × PP ${plan.pp} × DP ${plan.dp} × CP ${plan.cp}（${plan.gpus} 卡），VPP ${plan.vpp}，微批 ${plan.micro_batch}，全局批 ${plan.global_batch}，ZeRO-${plan.zero_stage}，${recompute}重计算。`), note);
+  assert.doesNotMatch(note, /micro-batch|global batch|recompute|GPUs/);
+  await assertChinese("calibrated");
 });
 
 test("a missing price: the warnings are Chinese", async () => {

@@ -594,6 +594,7 @@ export default {
   cal_mem_hint: "Predicted for the most loaded GPU: {v} (nvidia-smi's peak, with the CUDA context).",
   cal_will_fix: "Entering a value fixes this answer's layout in the scenario: the measurement is for it.",
   cal_layout: "For {layout}.",
+  cal_plan: "TP {tp} × PP {pp} × DP {dp} × CP {cp} ({gpus} GPUs), VPP {vpp}, micro-batch {mb}, global batch {gb}, ZeRO-{zero}, recompute {recompute}",
   cal_factor_step: "Step time × {f}",
   cal_factor_mem: "memory × {f}",
   cal_clear: "Clear the calibration",

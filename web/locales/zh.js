@@ -590,6 +590,7 @@ export default {
   cal_mem_hint: "最吃显存那张卡的预测：{v}（nvidia-smi 的峰值，含 CUDA 上下文）。",
   cal_will_fix: "填入数值会把本结果的并行方式固定到场景里：实测值只对它成立。",
   cal_layout: "适用于 {layout}。",
+  cal_plan: "TP {tp} × PP {pp} × DP {dp} × CP {cp}（{gpus} 卡），VPP {vpp}，微批 {mb}，全局批 {gb}，ZeRO-{zero}，{recompute}重计算",
   cal_factor_step: "单步时间 × {f}",
   cal_factor_mem: "显存 × {f}",
   cal_clear: "清除校准",
