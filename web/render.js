@@ -610,8 +610,10 @@ async function showSpecSource(event) {
   const p = details.querySelector(".source[data-source-id]");
   if (!details.open || !p) return;
   specSources ??= await import("./spec-sources.js").then((m) => m.SPEC_SOURCES, () => ({}));
+  // The source's description is the catalog's citation, in English as data/gpus.json
+  // keeps it (marked so, as a price's citation is).
   const id = p.dataset.sourceId;
-  p.textContent = `${t("source")}: ${specSources[id] ?? id}`;
+  p.replaceChildren(`${t("source")}: `, citeEn(specSources[id] ?? id));
 }
 
 // Nothing fits (under the memory limit) on the GPUs asked for: from how many it would

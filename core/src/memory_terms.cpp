@@ -119,7 +119,7 @@ MemoryTerm gathered_weights_term(const TermInputs& x) {
                       "max(3 × 2 B × one layer's params, 4 B × output layer params, 2 B × the widest dequantised NF4 "
                       "weight)")
                : text("mem_f_gathered_zero3", "max(3 × 2 B × one layer's params, 4 B × output layer params)"),
-             literal("PyTorch FSDP prefetch; DeepSpeed estimate_zero3 (4 × largest layer)"));
+             text("mem_s_gathered_zero3", "PyTorch FSDP prefetch; DeepSpeed estimate_zero3 (4 × largest layer)"));
 }
 
 MemoryTerm fp8_weight_cache_term(const TermInputs& x) {

@@ -826,14 +826,14 @@ void energy_json(JsonWriter& w, const Scenario& s, const Energy& e) {
                             ? coded("energy_source_host_overhead",
                                     "default: an 8×H100 node under training draws 76% of its 10.2 kW rating "
                                     "(arXiv:2506.14551, 2025) against 5.6 kW of GPU TDP")
-                            : literal("scenario")},
+                            : coded("energy_source_scenario", "set in the scenario")},
       {"pue", in.pue_default ? coded("energy_source_pue",
                                      "default: industry average, Uptime Institute Global Data Center Survey 2024")
-                             : literal("scenario")},
+                             : coded("energy_source_scenario", "set in the scenario")},
       {"grid_kg_co2_per_kwh",
        in.grid_default ? coded("energy_source_grid",
                                "default: world average 2023, 480 g/kWh (Ember, Global Electricity Review 2024)")
-                       : literal("scenario")}};
+                       : coded("energy_source_scenario", "set in the scenario")}};
   w.key("sources").begin_object();
   for (const auto& [key, m] : sources) w.field(key, m.message);
   w.end_object();
