@@ -4,7 +4,7 @@
 // (a documented default, the preset's value, or what it chose in the last answer).
 import { el } from "./dom.js";
 import { parseAmount } from "./format.js";
-import { addStrings, has, lang, t } from "./i18n.js";
+import { addStrings, dataValue, has, lang, t } from "./i18n.js";
 import { GPUS, MODELS, gpuById, modelById } from "./presets.js";
 import { GROUPS, baseOf, docOf, docsLoaded, getPath, loadDocs, overridesOf, textOf } from "./schema.js";
 import { modelInfo, modelLabel, relevance } from "./jobtype.js";
@@ -215,7 +215,7 @@ export class ExpertForm {
     for (const { field, input, label } of this.controls.values()) {
       label.querySelector(".label-text").textContent = t(`f_${keyOf(field.path)}`);
       if (field.kind === "model-preset") presetOptions(input, MODELS, "family", modelLabel);
-      if (field.kind === "gpu-preset") presetOptions(input, GPUS, "vendor");
+      if (field.kind === "gpu-preset") presetOptions(input, GPUS, "vendor", (x) => dataValue("gpu", x.label));
     }
     for (const node of this.container.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
     this.populate(scenario, answer, true);

@@ -112,6 +112,9 @@ test("Expert mode, every field shown, is Chinese", async () => {
   await assertChinese("Expert mode");
   // A missing label would show its lookup key (f_model/...), which the English scan misses.
   assert.deepEqual(await page.locator("#expert .label-text").evaluateAll((xs) => xs.map((x) => x.textContent).filter((t) => /^f_/.test(t))), []);
+  // The accelerator list names each part in Chinese where it has a Chinese name (data/gpus.json name_zh).
+  const a800 = await page.locator('#expert .field[data-path="/gpu"] option[value="a800-sxm-80gb"]').textContent();
+  assert.doesNotMatch(a800, /export variant/);
   // A value two fields share is worded for its field: "none" CUDA graphs is not "no recomputation".
   assert.equal(await page.locator('#expert .field[data-path="/training/cuda_graphs"] option[value="none"]').textContent(), "不用 CUDA Graph");
   assert.equal(await page.locator('#expert .field[data-path="/training/recompute"] option[value="none"]').textContent(), "不重计算");
