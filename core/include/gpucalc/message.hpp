@@ -14,14 +14,13 @@ namespace gpucalc {
 
 // `tmpl` with every "{name}" replaced by that parameter's value (a count of five digits or
 // more, a parameter named *_tokens, gpus, fastest_gpus or dp, with its thousands grouped:
-// 4,194,304);
-// a placeholder with no parameter of its name is left as written.
+// 4,194,304); a placeholder with no parameter of its name is left as written.
 std::string format_message(std::string_view tmpl, const Params& params);
 
 // English count nouns take the singular after exactly one: "1 GPU", not "1 GPUs" (GPU,
-// sequence, layout, day, step, micro-batch; the templates in data/messages.json write the plural, and
-// web/i18n.js applies the same rule). A message's English text is its template filled in,
-// then this.
+// sequence, layout, day, step, micro-batch; the templates in data/messages.json write the
+// plural, and web/i18n.js applies the same rule). A message's English text is its template
+// filled in, then this.
 std::string english_singular(std::string text);
 
 // A warning or default-applied note from its code, English template and parameters.
