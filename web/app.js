@@ -166,19 +166,21 @@ function flushOutputsSoon() {
 }
 
 // The default's name ("… 15T tokens in 60 days") would mislabel an edited scenario: while
-// the name is one the page wrote, it is rewritten from the scenario (a typed name stays).
+// the name is one the page wrote, it is rewritten from the scenario (a typed name stays),
+// in the reader's language.
 function renameScenario(s) {
   if (s.name === undefined || s.name !== state.autoName) return;
   const m = s.model;
-  const model = typeof m === "string" ? modelLabel(MODELS.find((x) => x.id === m) ?? { id: m }) : m?.name ?? m?.hf_config?._name_or_path ?? baseOf(m) ?? "custom model";
-  const gpu = GPUS.find((g) => g.id === baseOf(s.gpu))?.label ?? s.gpu?.name ?? "custom GPU";
+  const model = typeof m === "string" ? modelLabel(MODELS.find((x) => x.id === m) ?? { id: m }) : m?.name ?? m?.hf_config?._name_or_path ?? baseOf(m) ?? t("auto_name_model");
+  const label = GPUS.find((g) => g.id === baseOf(s.gpu))?.label;
+  const gpu = label ? i18n.dataValue("gpu", label) : s.gpu?.name ?? t("auto_name_gpu");
   const tr = s.training ?? {};
-  const stage = !tr.stage || tr.stage === "pretrain" ? "pre-training" : tr.stage.replace(/_/g, " ");
-  const tokens = typeof tr.tokens === "number" ? `, ${F.big("en", tr.tokens)} tokens` : "";
-  const days = typeof s.target?.days === "number" ? ` in ${s.target.days} days` : "";
+  const stage = t(`opt_${tr.stage ?? "pretrain"}`);
+  const tokens = typeof tr.tokens === "number" ? t("auto_name_tokens", { v: F.big(lang(), tr.tokens) }) : "";
+  const days = typeof s.target?.days === "number" ? t("auto_name_days", { v: s.target.days }) : "";
   const unnamed = (x) => JSON.stringify({ ...x, name: undefined });
   // Edited back to the default scenario: its own name again.
-  s.name = state.autoName = unnamed(s) === unnamed(DEFAULT_SCENARIO) ? DEFAULT_SCENARIO.name : `${model} ${stage} on ${gpu}${tokens}${days}`;
+  s.name = state.autoName = unnamed(s) === unnamed(DEFAULT_SCENARIO) ? DEFAULT_SCENARIO.name : t("auto_name", { model, stage, gpu }) + tokens + days;
 }
 
 // ---------------------------------------------------------------- instant preview

@@ -19,7 +19,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { gzipSync } from "node:zlib";
 import { cliEvaluate, DEFAULT_EXAMPLE, DIST, readJson } from "../wasm/helpers.mjs";
-import { b64url, launch, shot, waitForAnswer } from "./harness.mjs";
+import { b64url, launch, scenarioInUrl, shot, waitForAnswer } from "./harness.mjs";
 import { startServer } from "./static-server.mjs";
 
 let server;
@@ -156,6 +156,17 @@ test("a price whose date is worded (H20's, inferred from its index snapshot) giv
   const warnings = await page.locator("#warnings").innerText();
   assert.match(warnings, /中国特供版）的/);
   assert.doesNotMatch(warnings, /） [\u4e00-\u9fff]/);
+});
+
+test("an edited scenario is renamed in Chinese (the name the export and the link carry)", async () => {
+  await page.goto(`${server.url}?lang=zh`);
+  const before = String(await waitForAnswer(page));
+  await page.fill("#q-tokens", "1T");
+  await waitForAnswer(page, before);
+  await page.waitForFunction(() => /#s=/.test(location.hash));
+  const s = await scenarioInUrl(page);
+  assert.equal(s.training.tokens, 1e12);
+  assert.match(s.name, /^Llama 3\.1 70B 预训练，NVIDIA H100 .*，1万亿 token，60 天内$/);
 });
 
 test("a calibrated scenario: the layout its factors hold for is said in Chinese", async () => {
