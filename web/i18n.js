@@ -82,8 +82,12 @@ export function raw(key) {
 // again, which changes nothing in them.
 const ONE = /(^|[^\d.,])1 (GPU|sequence|layout|day|step|micro-batch)(?:s|(?<=ch)es)(?![a-z])/gi;
 const singular = (text) => (current === "en" ? text.replace(ONE, (m, before, noun) => `${before}1 ${noun}`) : text);
+// Chinese: the space a template keeps between a Latin name and Chinese ("{gpu} 的") goes
+// when the name ends in a full-width bracket, "NVIDIA H20（HGX，中国特供版）的".
+const BRACKET_SPACE = /([）」』]) (?=[\u4e00-\u9fff])/g;
+const tidy = (text) => (current === "en" ? singular(text) : text.replace(BRACKET_SPACE, "$1"));
 export function t(key, vars = {}) {
-  return singular(raw(key).replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m)));
+  return tidy(raw(key).replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m)));
 }
 
 // Static text in the page: data-i18n (text), data-i18n-aria (aria-label),
@@ -223,9 +227,7 @@ export function coreMessage(m) {
     return { text: "…", translated: true };
   }
   if (table && m && typeof m === "object" && m.code in table) {
-    // The space a template keeps between a Latin name and Chinese ("{gpu} 的") goes when
-    // the name ends in a full-width bracket: "NVIDIA H20（HGX，中国特供版）的".
-    return { text: renderCoded(table, m.code, m.params ?? {}).replace(/([）」』]) (?=[\u4e00-\u9fff])/g, "$1"), translated: true };
+    return { text: tidy(renderCoded(table, m.code, m.params ?? {})), translated: true };
   }
   return { text: message, translated: false };
 }

@@ -167,6 +167,16 @@ test("an edited scenario is renamed in Chinese (the name the export and the link
   const s = await scenarioInUrl(page);
   assert.equal(s.training.tokens, 1e12);
   assert.match(s.name, /^Llama 3\.1 70B 预训练，NVIDIA H100 .*，1万亿 token，60 天内$/);
+  // A page string, like a core message, drops the space after a full-width bracket.
+  const tokens = String(await waitForAnswer(page));
+  await page.selectOption("#q-model", "gemma-3-12b");
+  await waitForAnswer(page, tokens);
+  let gemma = await scenarioInUrl(page);
+  for (let i = 0; i < 50 && gemma.model !== "gemma-3-12b"; i++) {
+    await page.waitForTimeout(50);
+    gemma = await scenarioInUrl(page);
+  }
+  assert.match(gemma.name, /^Gemma 3 12B（文本解码器）预训练，/);
 });
 
 test("a calibrated scenario: the layout its factors hold for is said in Chinese", async () => {
