@@ -7,8 +7,8 @@
 #include "gpucalc/calibration_fit.hpp"
 
 #include <cmath>
-#include <cstdio>
 
+#include "decimal.hpp"
 #include "gpucalc/compute.hpp"
 #include "gpucalc/search.hpp"
 #include "gpucalc/uncertainty.hpp"
@@ -18,11 +18,7 @@ namespace {
 
 constexpr double kKnobRange = 8.0;  // the knob is sought in [1/8, 8]: beyond the refused 5× gap
 
-std::string num(const char* f, double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, f, v);
-  return b;
-}
+std::string num(const char* f, double v) { return format_printf(f, v); }
 
 double step_at(const Problem& p, const Layout& l, double compute_scale) {
   Efficiency e = p.efficiency;

@@ -3,12 +3,12 @@
 // this file only decides which price applies to which row and picks the summary. The rows
 // are typed answers (answer.hpp); report.cpp renders them.
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "decimal.hpp"
 #include "gpucalc/calibration_fit.hpp"
 #include "gpucalc/message.hpp"
 #include "gpucalc/perf.hpp"
@@ -75,11 +75,7 @@ std::string price_owner(const Scenario& s) {
   return plus == std::string::npos ? id : id.substr(0, plus);
 }
 
-std::string fmt_knob(double x) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.3f", x);
-  return b;
-}
+std::string fmt_knob(double x) { return format_fixed(x, 3); }
 
 std::string catalog_name(const std::string& id) {
   const Gpu* g = find_gpu(id);

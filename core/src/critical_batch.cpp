@@ -1,8 +1,9 @@
 #include "gpucalc/critical_batch.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <string>
+
+#include "decimal.hpp"
 
 namespace gpucalc {
 
@@ -22,11 +23,7 @@ CriticalBatch critical_batch(const ModelShape& m, const Training& t) {
 }
 
 Message critical_batch_extrapolated(const CriticalBatch& cb) {
-  const auto g = [](double x) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g", x);
-    return std::string(buf);
-  };
+  const auto g = [](double x) { return format_general(x, 3); };
   return coded("critical_batch_extrapolated",
                "the critical-batch law was fitted on compute budgets of {fit_min} to {fit_max} FLOPs; "
                "{flops} FLOPs is an extrapolation (Llama 3 405B at 3.8e25 FLOPs ended at 16M tokens)",

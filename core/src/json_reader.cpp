@@ -21,7 +21,7 @@
 // integer without a fraction or exponent is unsigned, or signed when negative, a float
 // past 64 bits; a float whose digits fit a double exactly and whose power of ten is at
 // most 22 is one correctly rounded multiplication or division (Clinger 1990, "How to read
-// floating point numbers accurately"), any other goes to strtod.
+// floating point numbers accurately"), any other to decimal.cpp parse_decimal (strtod's result).
 // tests/core/json_reader_test.cpp checks the edges against nlohmann's reading.
 #include <cmath>
 #include <cstdint>
@@ -31,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "decimal.hpp"
 #include "json_input.hpp"
 
 namespace gpucalc::input {
@@ -362,9 +363,10 @@ class JsonReader {
       out = negative ? -x : x;
       return true;
     }
-    // Every other number as nlohmann reads it: strtod (an integer past 64 bits too).
+    // Every other number as nlohmann reads it, the nearest double as strtod gives it (an
+    // integer past 64 bits too): decimal.cpp, which the page's wasm needs no strtod for.
     const std::string literal(t_.substr(start, i_ - start));
-    const double x = std::strtod(literal.c_str(), nullptr);
+    const double x = parse_decimal(literal);
     if (!std::isfinite(x)) {
       // Well-formed JSON no double holds (1e400): named at the field it was meant for.
       const std::string shown = literal.size() > 40 ? literal.substr(0, 37) + "..." : literal;

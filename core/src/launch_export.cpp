@@ -5,12 +5,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <iterator>
 #include <string_view>
 #include <utility>
 
+#include "decimal.hpp"
 #include "gpucalc/search.hpp"
 #include "json_writer.hpp"
 #include "launch_export_detail.hpp"
@@ -96,12 +96,11 @@ void framework_warning(Out& o, const char* code) {
 std::string num(int64_t v) { return std::to_string(v); }
 
 std::string num(double v) {
-  char buf[32];
+  std::string s;
   for (int prec = 1; prec <= 17; ++prec) {
-    std::snprintf(buf, sizeof buf, "%.*g", prec, v);
-    if (std::strtod(buf, nullptr) == v) break;
+    s = format_general(v, prec);
+    if (parse_decimal(s) == v) break;
   }
-  std::string s = buf;
   // TOML and YAML read "1e+10" fine; a bare integer-valued double stays "32", not "32.0".
   return s;
 }

@@ -4,18 +4,13 @@
 // its own language; sources are a citation as published or coded prose around one.
 #include "gpucalc/memory_terms.hpp"
 
-#include <cstdio>
-
+#include "decimal.hpp"
 #include "gpucalc/framework.hpp"
 
 namespace gpucalc {
 namespace {
 
-std::string fmt(const char* f, double v) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
+std::string fmt(const char* f, double v) { return format_printf(f, v); }
 std::string bytes_of(double b) { return fmt("%.0f B", b); }
 std::string shard(const Layout& l) { return std::to_string(zero_shard(l) * l.cp); }
 

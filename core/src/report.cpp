@@ -9,10 +9,10 @@
 
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <vector>
 
+#include "decimal.hpp"
 #include "gpucalc/critical_batch.hpp"
 #include "gpucalc/fit.hpp"
 #include "gpucalc/framework.hpp"
@@ -26,11 +26,7 @@
 namespace gpucalc {
 namespace {
 
-std::string fmt(const char* f, double v) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
+std::string fmt(const char* f, double v) { return format_printf(f, v); }
 
 double round_bytes(double b) { return std::round(b); }
 
@@ -460,14 +456,13 @@ void deadline_notes(const Scenario& s, const DeadlineMiss& m, const Candidate& b
 }
 
 // "TP 8 × PP 4 × DP 2", with CP, EP and ZeRO where they are more than 1 / 0: symbols
-// both languages read alike. (A zero printed with precision 0, "%.0d", prints nothing.)
+// both languages read alike.
 std::string layout_text(const Layout& l) {
-  char b[160];
-  std::snprintf(b, sizeof b, "TP %lld × PP %lld × DP %lld%s%.0lld%s%.0lld%s%.0d", static_cast<long long>(l.tp),
-                static_cast<long long>(l.pp), static_cast<long long>(l.dp), l.cp > 1 ? " × CP " : "",
-                static_cast<long long>(l.cp > 1 ? l.cp : 0), l.ep > 1 ? " × EP " : "",
-                static_cast<long long>(l.ep > 1 ? l.ep : 0), l.zero_stage > 0 ? ", ZeRO-" : "", l.zero_stage);
-  return b;
+  std::string s = "TP " + std::to_string(l.tp) + " × PP " + std::to_string(l.pp) + " × DP " + std::to_string(l.dp);
+  if (l.cp > 1) s += " × CP " + std::to_string(l.cp);
+  if (l.ep > 1) s += " × EP " + std::to_string(l.ep);
+  if (l.zero_stage > 0) s += ", ZeRO-" + std::to_string(l.zero_stage);
+  return s;
 }
 
 // What would fit when nothing does at the fixed GPU count (search.hpp FitElsewhere).

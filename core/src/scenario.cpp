@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
+#include "decimal.hpp"
 #include "gpucalc/message.hpp"
 #include "gpucalc/search.hpp"
 #include "gpucalc/uncertainty.hpp"
@@ -243,10 +243,8 @@ void check_model_shape(Reader& r, const std::string& P, const ModelShape& m) {
   const double params =
       static_cast<double>(m.layers) * (attn + mlp) + h * static_cast<double>(2 * m.vocab + m.max_position_embeddings);
   if (params > kMaxParams) {
-    char n[32];
-    std::snprintf(n, sizeof n, "%.3g", params);
     return r.fail(P, "model_too_large", "has about {params} parameters; gpucalc sizes models of up to 1e15",
-                  {{"params", n}});
+                  {{"params", format_general(params, 3)}});
   }
 }
 
@@ -521,11 +519,7 @@ void read_batch_range(Reader& r, const json& v, const std::string& R, Scenario& 
     max_tokens = static_cast<int64_t>(std::min(cb.tokens, 1e12));
     s.critical = cb;
     s.batch_rule = BatchRule::critical;
-    const auto g = [](double x) {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%.3g", x);
-      return std::string(buf);
-    };
+    const auto g = [](double x) { return format_general(x, 3); };
     s.defaults_applied.push_back(
         coded("default_batch_critical",
               "training.global_batch_range.max = {tokens} tokens: the critical batch 0.2920 · C^0.3271 of DeepSeek LLM "
@@ -1215,12 +1209,11 @@ void read_calibration(Reader& r, const json& root, Scenario& s) {
     return r.fail(P, "calibration_empty", "give measured_step_time_s, measured_peak_memory_gib or both");
   const double cap = capacity_bytes(s.problem.gpu);
   if (cal.peak_memory_gib && *cal.peak_memory_gib * 1073741824.0 > cap) {
-    char measured[32], capacity[32];
-    std::snprintf(measured, sizeof measured, "%.4g", *cal.peak_memory_gib);
-    std::snprintf(capacity, sizeof capacity, "%.4g", cap / 1073741824.0);
     return r.fail(P + "/measured_peak_memory_gib", "measured_peak_above_capacity",
                   "{measured} GiB exceeds the {capacity} GiB of {gpu}; a measured peak fits in device memory",
-                  {{"measured", measured}, {"capacity", capacity}, {"gpu", s.problem.gpu.name}});
+                  {{"measured", format_general(*cal.peak_memory_gib, 4)},
+                   {"capacity", format_general(cap / 1073741824.0, 4)},
+                   {"gpu", s.problem.gpu.name}});
   }
   const auto tr = root.find("training");
   const bool batch = tr != root.end() && (tr->contains("global_batch") || tr->contains("global_batch_tokens"));

@@ -5,11 +5,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <initializer_list>
 
 #include <nlohmann/json.hpp>
 
+#include "decimal.hpp"
 #include "embedded.hpp"
 #include "gpucalc/hardware.hpp"
 #include "gpucalc/message.hpp"
@@ -36,11 +36,7 @@ constexpr const char* kFujii =
     "Fujii et al. 2024, Accelerating Large Language Model Training with 4D Parallelism and Memory Consumption "
     "Estimator: no out-of-memory failure in 454 runs on A100/H100 whose estimate stayed under 80% of device memory";
 
-std::string fmt(const char* f, double v) {
-  char buf[128];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
+std::string fmt(const char* f, double v) { return format_printf(f, v); }
 
 double number_at(const json& j, const char* key, double fallback = std::nan("")) {
   auto it = j.find(key);

@@ -119,7 +119,7 @@ test("the default answer appears, equal to the native CLI; page weight and time 
   }
   const kb = (n) => (n / 1024).toFixed(1);
   console.log(
-    `# page weight: ${kb(gz)} KB gzip (${kb(raw)} KB raw) over ${responses.size} responses; gzip by type: ` +
+    `# page weight: ${gz} B = ${kb(gz)} KiB gzip (${kb(raw)} KiB raw) over ${responses.size} responses; gzip by type: ` +
       Object.entries(kinds).map(([k, v]) => `${k} ${kb(v)} KB`).join(", "),
   );
   // Issue 16's target is 250 KB; measured 2026-12-02 after the coded messages, the model
@@ -146,8 +146,11 @@ test("the default answer appears, equal to the native CLI; page weight and time 
   // lora.fp32_upcast option (its parsing, form field and label) take the English first
   // visit past the 249 KB tripwire kept since the eighteenth; the tripwire is now the
   // issue's own budget, 250 KB, with 0.8 KB left.
-  const budgetKb = 250;
-  assert.ok(gz < budgetKb * 1024, `page weight ${kb(gz)} KB gzip exceeds ${budgetKb} KB`);
+  // 243.2 KB = 249,037 B (forty-second session): the core formats and reads numbers itself
+  // (core/src/decimal.cpp) and the wasm links no printf floats or strtod, 4.7 KB gzip less.
+  // The budget is now 250 KB read as DevTools reads it, 250,000 bytes, not 256,000.
+  const budget = 250_000;
+  assert.ok(gz < budget, `page weight ${gz} B gzip (${kb(gz)} KiB) exceeds ${budget} B`);
   assert.ok(responses.has(new URL("gpucalc.wasm", server.url).href), "the wasm was fetched");
   await shot(page, "page-desktop.png");
 });
