@@ -46,7 +46,8 @@ double random_double(std::mt19937_64& rng, int kind) {
   switch (kind % 4) {
     case 0: {
       double v;
-      do v = from_bits(rng()); while (!std::isfinite(v));
+      do v = from_bits(rng());
+      while (!std::isfinite(v));
       return v;
     }
     case 1: return (unit(rng) - 0.5) * std::pow(10.0, std::uniform_int_distribution<int>(-6, 16)(rng));
@@ -72,9 +73,10 @@ TEST_CASE("format_fixed and format_general write what printf writes", "[decimal]
 }
 
 TEST_CASE("the edges of printf's formats", "[decimal]") {
-  const double values[] = {0.0, -0.0, 0.5, 1.5, 2.5, -0.5, 0.125, 0.375, 2.675, 9.995, 99.95, 999999.5, 1e15,
-                           1e-5, 0.0001, 0.00001234, 123456.0, 1234567.0, DBL_MAX, -DBL_MAX, DBL_MIN,
-                           DBL_TRUE_MIN, 4194304.0, 1e21, 1e22, 1e23, 0.1, 0.3, 1.0 / 3.0, 9.5, 0.05};
+  const double values[] = {0.0,      -0.0,      0.5,     1.5,      2.5,       -0.5,         0.125,     0.375,
+                           2.675,    9.995,     99.95,   999999.5, 1e15,      1e-5,         0.0001,    0.00001234,
+                           123456.0, 1234567.0, DBL_MAX, -DBL_MAX, DBL_MIN,   DBL_TRUE_MIN, 4194304.0, 1e21,
+                           1e22,     1e23,      0.1,     0.3,      1.0 / 3.0, 9.5,          0.05};
   for (double v : values)
     for (int p = 0; p <= 17; ++p) {
       INFO("v = " << c_format("%.*e", 17, v) << ", precision " << p);
@@ -125,13 +127,15 @@ TEST_CASE("parse_decimal on the numbers halfway between two doubles, and either 
   std::mt19937_64 rng(7);
   for (int i = 0; i < 400; ++i) {
     double v;
-    do v = std::fabs(from_bits(rng())); while (!std::isfinite(v) || v < DBL_MIN || v >= DBL_MAX);
+    do v = std::fabs(from_bits(rng()));
+    while (!std::isfinite(v) || v < DBL_MIN || v >= DBL_MAX);
     const long double mid = (static_cast<long double>(v) + std::nextafter(v, INFINITY)) / 2;
     char buf[1400];
     std::snprintf(buf, sizeof buf, "%.1200Lg", mid);
     std::string exact = buf;
     if (exact.find('e') == std::string::npos && exact.find('.') == std::string::npos) exact += ".0";
-    const std::string mantissa = exact.substr(0, exact.find('e')), tail = exact.find('e') == std::string::npos ? "" : exact.substr(exact.find('e'));
+    const std::string mantissa = exact.substr(0, exact.find('e')),
+                      tail = exact.find('e') == std::string::npos ? "" : exact.substr(exact.find('e'));
     for (const std::string& s : {exact, mantissa + "1" + tail, mantissa.substr(0, mantissa.size() - 1) + tail}) {
       if (s.find('.') == std::string::npos) continue;  // trimmed past the point: not a ±1 neighbour
       INFO(s.substr(0, 60) << "…");
